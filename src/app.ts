@@ -1,0 +1,98 @@
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { AppContext } from './context.js';
+import { installContractHooks } from './http/contract-hooks.js';
+import { installErrorHandling } from './http/error-handler.js';
+import { rememberRoute } from './http/method-router.js';
+import { registerVersionRedirect } from './http/redirect.js';
+import { ApiErrorSchema } from './http/schemas.js';
+import { installValidators } from './http/validation.js';
+import { randomBase32 } from './lib/ids.js';
+import { registerApiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
+import { registerDocsPage, registerOpenApiRoute } from './modules/docs/docs.routes.js';
+import { registerIdentityRoutes } from './modules/identity/identity.routes.js';
+import { registerOperatorRoutes } from './modules/operator/operator.routes.js';
+
+export const SELLER_PREFIX = '/api/seller/v1';
+export const ADMIN_PREFIX = '/admin/v1';
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export type App = FastifyInstance;
+
+/** The Fastify application with every module registered; the caller decides whether to listen. */
+export async function buildApp(ctx: AppContext): Promise<App> {
+  const app = Fastify({
+    logger: { level: ctx.config.logLevel },
+    genReqId: () => `req_${randomBase32(20)}`,
+    requestIdHeader: false,
+    bodyLimit: BODY_LIMIT_BYTES,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) rememberRoute(method, route.url);
+  });
+  app.addSchema(ApiErrorSchema);
+  installValidators(app);
+  installErrorHandling(app, ctx.config.publicUrl);
+  installContractHooks(app, ctx);
+
+  let sellerDocument: () => unknown = () => ({});
+  await app.register(
+    async (seller) => {
+      await seller.register(swagger, sellerOpenApiOptions(ctx.config.publicUrl));
+      const typed = seller.withTypeProvider<TypeBoxTypeProvider>();
+      registerIdentityRoutes(typed, ctx);
+      registerApiKeyRoutes(typed, ctx);
+      registerOpenApiRoute(typed, () => seller.swagger());
+      sellerDocument = () => seller.swagger();
+    },
+    { prefix: SELLER_PREFIX },
+  );
+  registerDocsPage(app, () => sellerDocument());
+
+  await app.register(
+    async (admin) => {
+      await admin.register(swagger, {
+        openapi: { openapi: '3.1.0', info: { title: 'Seller Distribution API: operator', version: '1' } },
+      });
+      registerOperatorRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), ctx, () => admin.swagger());
+    },
+    { prefix: ADMIN_PREFIX },
+  );
+
+  registerVersionRedirect(app);
+  return app;
+}
+
+/** Shared schemas keep their `$id` as their component name (`#/components/schemas/ApiError`). */
+const refResolver = {
+  buildLocalReference: (json: { $id?: unknown }, _base: unknown, _fragment: unknown, i: number) =>
+    typeof json.$id === 'string' ? json.$id : `def-${i}`,
+};
+
+function sellerOpenApiOptions(publicUrl: string) {
+  return {
+    refResolver,
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Seller Distribution API',
+        version: '1',
+        description:
+          'The seller-facing HTTP/JSON API: catalog, allocations, orders and keys, webhooks, API keys, finance.',
+      },
+      servers: [{ url: publicUrl }],
+      components: {
+        securitySchemes: {
+          bearer: {
+            type: 'http' as const,
+            scheme: 'bearer',
+            description: 'service_sk_live_… or service_sk_sbx_…',
+          },
+        },
+      },
+      security: [{ bearer: [] }],
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import { randomToken } from './lib/crypto.js';
+import { mintKey } from './modules/api-keys/api-keys.service.js';
+import { createCompany, isEmptyInstallation } from './modules/identity/identity.service.js';
+
+function loadOrCreateSecret(dataDir: string, file: string, generate: () => string): string {
+  const path = join(dataDir, file);
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const value = generate();
+  writeFileSync(path, `${value}\n`, { mode: 0o600 });
+  return value;
+}
+
+/**
+ * Embedded mode needs no setup: secrets that are not in the environment are generated once
+ * into the data directory (mode 0600) and reused on every start.
+ */
+export function withEmbeddedSecrets(config: Config): Config {
+  if (config.database.engine !== 'sqlite') return config;
+  return {
+    ...config,
+    adminToken:
+      config.adminToken ?? loadOrCreateSecret(config.dataDir, 'admin-token', () => `adm_${randomToken(24)}`),
+    masterKeyHex:
+      config.masterKeyHex ??
+      loadOrCreateSecret(config.dataDir, 'master.key', () => randomBytes(32).toString('hex')),
+    ipPepper: config.ipPepper ?? loadOrCreateSecret(config.dataDir, 'ip-pepper', () => randomToken(32)),
+  };
+}
+
+/** On an empty installation: a demo seller with a sandbox key holding every scope, printed once. */
+export async function createDemoSellerIfEmpty(ctx: AppContext): Promise<string | null> {
+  if (!(await isEmptyInstallation(ctx))) return null;
+  const company = await createCompany(ctx, { name: 'Demo Seller', country: 'US' });
+  const key = await mintKey(ctx, { companyId: company.id, environment: 'sandbox', name: 'demo sandbox key' });
+  return key.key;
+}
+
+export function demoKeyBanner(token: string, config: Config): string {
+  const url = `http://localhost:${config.port}/api/seller/v1/whoami`;
+  return [
+    '',
+    'A demo seller company was created with a sandbox key holding every scope.',
+    'This key is shown once; keep it:',
+    '',
+    `  ${token}`,
+    '',
+    'Try it:',
+    '',
+    `  curl -s -H 'Authorization: Bearer ${token}' ${url}`,
+    '',
+    `API docs: http://localhost:${config.port}/docs`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,108 @@
+import { parseArgs } from 'node:util';
+import { withEmbeddedSecrets } from '../bootstrap.js';
+import { loadConfig } from '../config.js';
+import { type AppContext, createContext } from '../context.js';
+import { migrateToLatest, schemaOf } from '../db/migrate.js';
+import { fail } from '../http/errors.js';
+import { isoOrNull } from '../lib/clock.js';
+import { mintKey } from '../modules/api-keys/api-keys.service.js';
+import { companyView, createCompany } from '../modules/identity/identity.service.js';
+import { printFailure, printResult } from './output.js';
+
+const USAGE = `sdapi: operator CLI of the Seller Distribution API (uses DATABASE_URL like the server)
+
+  sdapi migrate
+  sdapi company create --name NAME [--kind seller|publisher] [--country CC]
+                       [--production-access] [--api-agreement-signed] [--json]
+  sdapi key create --company ID --environment sandbox|production [--name NAME]
+                   [--scopes a,b] [--allowed-ips ip,cidr] [--expires-at ISO] [--json]
+`;
+
+const OPTIONS = {
+  name: { type: 'string' },
+  kind: { type: 'string' },
+  country: { type: 'string' },
+  'production-access': { type: 'boolean' },
+  'api-agreement-signed': { type: 'boolean' },
+  company: { type: 'string' },
+  environment: { type: 'string' },
+  scopes: { type: 'string' },
+  'allowed-ips': { type: 'string' },
+  'expires-at': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+const list = (value: string | undefined) =>
+  value
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+function required(values: Values, name: 'name' | 'company' | 'environment'): string {
+  const value = values[name];
+  if (!value) throw fail('VALIDATION_FAILED', `--${name} is required.`);
+  return value;
+}
+
+async function run(ctx: AppContext, command: string, values: Values): Promise<Record<string, unknown>> {
+  switch (command) {
+    case 'migrate':
+      return { applied: await migrateToLatest(ctx.db, schemaOf(ctx.config)) };
+    case 'company create': {
+      const kind = values.kind ?? 'seller';
+      if (kind !== 'seller' && kind !== 'publisher')
+        throw fail('VALIDATION_FAILED', '--kind is seller or publisher.');
+      const company = await createCompany(ctx, {
+        name: required(values, 'name'),
+        kind,
+        country: values.country?.toUpperCase() ?? null,
+        productionAccess: values['production-access'],
+        apiAgreementSigned: values['api-agreement-signed'],
+      });
+      return companyView(company);
+    }
+    case 'key create': {
+      const environment = required(values, 'environment');
+      if (environment !== 'sandbox' && environment !== 'production') {
+        throw fail('VALIDATION_FAILED', '--environment is sandbox or production.');
+      }
+      const expiresAt = values['expires-at'] ? Date.parse(values['expires-at']) : null;
+      if (Number.isNaN(expiresAt)) throw fail('VALIDATION_FAILED', '--expires-at must be an ISO date-time.');
+      const minted = await mintKey(ctx, {
+        companyId: required(values, 'company'),
+        environment,
+        name: values.name ?? `${environment} key`,
+        scopes: list(values.scopes),
+        allowedIps: list(values['allowed-ips']),
+        expiresAt,
+      });
+      return { ...minted, expiresAt: isoOrNull(minted.expiresAt), createdAt: isoOrNull(minted.createdAt) };
+    }
+    default:
+      throw new Error(`unknown command '${command}'\n\n${USAGE}`);
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
+  if (values.help || positionals.length === 0) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const ctx = await createContext(withEmbeddedSecrets(loadConfig()));
+  try {
+    const command = positionals.join(' ');
+    if (command !== 'migrate') await migrateToLatest(ctx.db, schemaOf(ctx.config));
+    printResult(await run(ctx, command, values), values.json ?? false);
+    return 0;
+  } catch (err) {
+    return printFailure(err);
+  } finally {
+    await ctx.close();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

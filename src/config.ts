@@ -1,0 +1,83 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+const EnvSchema = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+  HOST: Type.String({ default: '0.0.0.0' }),
+  DATABASE_URL: Type.Optional(Type.String()),
+  DATABASE_SCHEMA: Type.Optional(Type.String({ pattern: '^[a-z_][a-z0-9_]{0,62}$' })),
+  DATA_DIR: Type.String({ default: './data' }),
+  REDIS_URL: Type.Optional(Type.String()),
+  SDAPI_ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  SDAPI_MASTER_KEY: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{64}$' })),
+  SDAPI_IP_PEPPER: Type.Optional(Type.String({ minLength: 16 })),
+  SDAPI_TEST_CLOCK: Type.Boolean({ default: false }),
+  SDAPI_TRUST_PROXY: Type.String({ default: 'loopback' }),
+  SDAPI_SEED_ON_START: Type.Boolean({ default: true }),
+  PUBLIC_URL: Type.Optional(Type.String()),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
+});
+
+export type Env = Static<typeof EnvSchema>;
+
+export type DatabaseConfig =
+  | { engine: 'sqlite'; path: string }
+  | { engine: 'postgres'; url: string; schema?: string };
+
+export interface Config {
+  port: number;
+  host: string;
+  database: DatabaseConfig;
+  dataDir: string;
+  redisUrl?: string;
+  adminToken?: string;
+  masterKeyHex?: string;
+  ipPepper?: string;
+  testClock: boolean;
+  /** Which peers may set forwarded-for headers: `loopback`, `none`, `all`, or comma-separated CIDRs. */
+  trustProxy: string;
+  seedOnStart: boolean;
+  publicUrl: string;
+  logLevel: Env['LOG_LEVEL'];
+}
+
+export function databaseConfigFrom(
+  url: string | undefined,
+  dataDir: string,
+  schema?: string,
+): DatabaseConfig {
+  if (!url) return { engine: 'sqlite', path: `${dataDir}/sdapi.sqlite` };
+  if (url.startsWith('sqlite:')) return { engine: 'sqlite', path: url.slice('sqlite:'.length) };
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://'))
+    return { engine: 'postgres', url, schema };
+  throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got ${url.split(':')[0]}:)`);
+}
+
+/** Parses the environment once against its schema; an invalid value stops start-up with a clear message. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const raw = Value.Convert(EnvSchema, Value.Default(EnvSchema, { ...source }));
+  const errors = [...Value.Errors(EnvSchema, raw)];
+  if (errors.length > 0) {
+    const lines = errors.map((e) => `  ${e.path.slice(1)}: ${e.message}`);
+    throw new Error(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  const env = raw as Env;
+  return {
+    port: env.PORT,
+    host: env.HOST,
+    database: databaseConfigFrom(env.DATABASE_URL, env.DATA_DIR, env.DATABASE_SCHEMA),
+    dataDir: env.DATA_DIR,
+    redisUrl: env.REDIS_URL,
+    adminToken: env.SDAPI_ADMIN_TOKEN,
+    masterKeyHex: env.SDAPI_MASTER_KEY,
+    ipPepper: env.SDAPI_IP_PEPPER,
+    testClock: env.SDAPI_TEST_CLOCK,
+    trustProxy: env.SDAPI_TRUST_PROXY,
+    seedOnStart: env.SDAPI_SEED_ON_START,
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
+    logLevel: env.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,59 @@
+import { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import { type Db, type DbHandle, type Engine, openDatabase } from './db/database.js';
+import { AuthCache } from './http/auth/auth-cache.js';
+import { AdjustableClock, type Clock, systemClock } from './lib/clock.js';
+import { MemoryRateLimitStore } from './lib/rate-limit/memory-store.js';
+import { RedisRateLimitStore } from './lib/rate-limit/redis-store.js';
+import type { RateLimitStore } from './lib/rate-limit/store.js';
+
+/** Everything a service needs from the outside world, built once per process (or per test app). */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  engine: Engine;
+  clock: Clock;
+  /** Present only with SDAPI_TEST_CLOCK=1: lets the operator move time forward. */
+  testClock?: AdjustableClock;
+  authCache: AuthCache;
+  rateLimits: RateLimitStore;
+  close(): Promise<void>;
+}
+
+const AUTH_INVALIDATION_CHANNEL = 'sdapi:auth-invalidate';
+
+export async function createContext(config: Config, handle?: DbHandle): Promise<AppContext> {
+  const database = handle ?? openDatabase(config.database);
+  const testClock = config.testClock ? new AdjustableClock() : undefined;
+  const authCache = new AuthCache();
+  const closers: (() => Promise<unknown>)[] = [];
+  let rateLimits: RateLimitStore = new MemoryRateLimitStore();
+
+  if (config.redisUrl) {
+    const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
+    const subscriber = redis.duplicate();
+    await subscriber.subscribe(AUTH_INVALIDATION_CHANNEL);
+    subscriber.on('message', (_channel: string, keyId: string) => authCache.dropKeyLocally(keyId));
+    authCache.onInvalidate((keyId) => void redis.publish(AUTH_INVALIDATION_CHANNEL, keyId));
+    rateLimits = new RedisRateLimitStore(redis);
+    closers.push(
+      () => subscriber.quit(),
+      () => redis.quit(),
+    );
+  }
+
+  return {
+    config,
+    db: database.db,
+    engine: database.engine,
+    clock: testClock ?? systemClock,
+    testClock,
+    authCache,
+    rateLimits,
+    async close() {
+      await rateLimits.close();
+      for (const close of closers) await close();
+      if (!handle) await database.close();
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import { type Migration, Migrator } from 'kysely';
+import type { Config } from '../config.js';
+import type { Db } from './database.js';
+import * as m0001 from './migrations/0001_foundation.js';
+import * as m0002 from './migrations/0002_publisher_catalog.js';
+import * as m0003 from './migrations/0003_supply_and_outbox.js';
+
+/** Migrations in order; one set serves SQLite and PostgreSQL. */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001_foundation': m0001,
+  '0002_publisher_catalog': m0002,
+  '0003_supply_and_outbox': m0003,
+};
+
+/** `schema` names the PostgreSQL schema the bookkeeping tables live in (DATABASE_SCHEMA). */
+export async function migrateToLatest(db: Db, schema?: string): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => MIGRATIONS },
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+export const schemaOf = (config: Pick<Config, 'database'>): string | undefined =>
+  config.database.engine === 'postgres' ? config.database.schema : undefined;

@@ -1,0 +1,51 @@
+import type { IdempotencyRecordsTable } from '../http/idempotency/idempotency.table.js';
+import type {
+  AllocationsTable,
+  SharesTable,
+  SkuSellabilityTable,
+} from '../modules/allocations/allocations.table.js';
+import type { ApiKeysTable } from '../modules/api-keys/api-keys.table.js';
+import type {
+  EditionsTable,
+  ProductRelationsTable,
+  ProductsTable,
+  ReferenceRatesTable,
+  ReleasesTable,
+  SkusTable,
+  TerritoryPricesTable,
+} from '../modules/catalog/catalog.table.js';
+import type { CatalogChangesTable, OutboxEventsTable } from '../modules/events/events.table.js';
+import type { CompaniesTable, SellerFootprintsTable } from '../modules/identity/identity.table.js';
+import type { GameKeysTable, KeyPoolsTable } from '../modules/inventory/inventory.table.js';
+import type {
+  AgreementAmendmentsTable,
+  AgreementsTable,
+  PartnerConnectionsTable,
+} from '../modules/partners/partners.table.js';
+import type { PromotionsTable } from '../modules/promotions/promotions.table.js';
+
+/** Every table, composed from the module that owns it. */
+export interface Database {
+  companies: CompaniesTable;
+  seller_footprints: SellerFootprintsTable;
+  api_keys: ApiKeysTable;
+  idempotency_records: IdempotencyRecordsTable;
+  partner_connections: PartnerConnectionsTable;
+  agreements: AgreementsTable;
+  agreement_amendments: AgreementAmendmentsTable;
+  products: ProductsTable;
+  product_relations: ProductRelationsTable;
+  editions: EditionsTable;
+  releases: ReleasesTable;
+  skus: SkusTable;
+  territory_prices: TerritoryPricesTable;
+  reference_rates: ReferenceRatesTable;
+  shares: SharesTable;
+  allocations: AllocationsTable;
+  sku_sellability: SkuSellabilityTable;
+  key_pools: KeyPoolsTable;
+  game_keys: GameKeysTable;
+  promotions: PromotionsTable;
+  catalog_changes: CatalogChangesTable;
+  outbox_events: OutboxEventsTable;
+}

@@ -1,0 +1,85 @@
+import type { AppContext } from '../../context.js';
+import { sha256Hex } from '../../lib/crypto.js';
+import { ipMatchesAny } from '../../lib/ip.js';
+import { loadPrincipal } from '../../modules/api-keys/api-keys.service.js';
+import { fail } from '../errors.js';
+import { parseBearer } from './bearer.js';
+import type { Principal } from './principal.js';
+import type { Scope } from './scopes.js';
+
+const BEARER_MESSAGES = {
+  missing_authorization: 'Send Authorization: Bearer <API key>.',
+  malformed_authorization:
+    'The Authorization header must be exactly "Bearer <API key>": one space, no quotes, ASCII only.',
+  not_a_seller_api_key: 'The bearer token is not a Seller API key (they start with service_sk_).',
+} as const;
+
+/**
+ * Resolves the caller of a seller route (SPEC part 5). The principal may come from the
+ * ~60 s cache; expiry, the allowlist and production access are checked on every request.
+ */
+export async function authenticateSeller(
+  ctx: AppContext,
+  authorization: string | undefined,
+  clientIp: string | null,
+): Promise<Principal> {
+  const bearer = parseBearer(authorization);
+  if (!bearer.ok) throw fail('UNAUTHORIZED', BEARER_MESSAGES[bearer.reason], { reason: bearer.reason });
+  const now = ctx.clock.now();
+  const tokenHash = sha256Hex(bearer.token);
+  let principal = ctx.authCache.get(tokenHash, now);
+  if (!principal) {
+    const loaded = await loadPrincipal(ctx, tokenHash);
+    if (!loaded) {
+      throw fail('UNAUTHORIZED', 'This API key is unknown, revoked or was rotated away.', {
+        reason: 'key_not_live',
+      });
+    }
+    ctx.authCache.set(tokenHash, loaded, now);
+    principal = loaded;
+  }
+  if (bearer.declaredEnvironment && bearer.declaredEnvironment !== principal.environment) {
+    throw fail(
+      'KEY_ENVIRONMENT_MISMATCH',
+      `The key prefix says ${bearer.declaredEnvironment}; the key is ${principal.environment}.`,
+    );
+  }
+  if (principal.expiresAt !== null && principal.expiresAt <= now) {
+    throw fail('UNAUTHORIZED', 'This API key has expired.', { reason: 'key_expired' });
+  }
+  if (principal.scopes.size === 0) {
+    throw fail('UNAUTHORIZED', 'This API key holds no scopes and cannot be used.', {
+      reason: 'empty_scope_set',
+    });
+  }
+  checkAllowlist(principal, clientIp, ctx.config.publicUrl);
+  if (principal.environment === 'production' && !principal.productionAccess) {
+    throw fail('PRODUCTION_ACCESS_NOT_APPROVED', 'Production access is not enabled for your company yet.', {
+      consoleAction: 'complete_kyb',
+    });
+  }
+  return principal;
+}
+
+function checkAllowlist(principal: Principal, clientIp: string | null, publicUrl: string): void {
+  const list = principal.allowedIps;
+  if (!list || list.length === 0) return;
+  if (clientIp === null) {
+    throw fail('IP_NOT_RESOLVABLE', 'The client address could not be determined for the allowlist check.');
+  }
+  if (!ipMatchesAny(clientIp, list)) {
+    throw fail('IP_NOT_ALLOWED', `${clientIp} is not in this key's IP allowlist.`, {
+      clientIp,
+      allowedIpsCount: list.length,
+      docsUrl: `${publicUrl}/docs#ip-allowlist`,
+      consoleAction: 'manage_api_keys',
+    });
+  }
+}
+
+/** Any one of the route's scopes admits the key; the message names what is missing. */
+export function requireScopes(principal: Principal, anyOf: readonly Scope[] | undefined): void {
+  if (!anyOf || anyOf.length === 0 || anyOf.some((scope) => principal.scopes.has(scope))) return;
+  const named = anyOf.length === 1 ? anyOf[0] : `one of ${anyOf.join(', ')}`;
+  throw fail('INSUFFICIENT_SCOPE', `This API key lacks the scope ${named}.`, { requiredScopes: [...anyOf] });
+}

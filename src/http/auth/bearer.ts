@@ -1,0 +1,43 @@
+import type { Environment } from '../../modules/api-keys/api-keys.table.js';
+
+export const TOKEN_PREFIX = 'service_sk_';
+const ENV_PREFIXES: Record<Environment, string> = {
+  production: 'service_sk_live_',
+  sandbox: 'service_sk_sbx_',
+};
+const TOKEN_BODY = /^[A-Za-z0-9]{16,128}$/;
+
+export type BearerResult =
+  | { ok: true; token: string; declaredEnvironment: Environment | null }
+  | { ok: false; reason: 'missing_authorization' | 'malformed_authorization' | 'not_a_seller_api_key' };
+
+/**
+ * Strict `Authorization: Bearer <token>`: one scheme word, one space, the raw token.
+ * No doubled `Bearer`, no quotes, no surrounding whitespace, ASCII only.
+ */
+export function parseBearer(header: string | undefined): BearerResult {
+  if (header === undefined || header === '') return { ok: false, reason: 'missing_authorization' };
+  const space = header.indexOf(' ');
+  if (space < 0 || header.slice(0, space).toLowerCase() !== 'bearer') {
+    return { ok: false, reason: 'malformed_authorization' };
+  }
+  const token = header.slice(space + 1);
+  if (!token.startsWith(TOKEN_PREFIX)) {
+    return {
+      ok: false,
+      reason: /^[\x21-\x7e]+$/.test(token) ? 'not_a_seller_api_key' : 'malformed_authorization',
+    };
+  }
+  for (const [environment, prefix] of Object.entries(ENV_PREFIXES) as [Environment, string][]) {
+    if (token.startsWith(prefix)) {
+      return TOKEN_BODY.test(token.slice(prefix.length))
+        ? { ok: true, token, declaredEnvironment: environment }
+        : { ok: false, reason: 'malformed_authorization' };
+    }
+  }
+  return TOKEN_BODY.test(token.slice(TOKEN_PREFIX.length))
+    ? { ok: true, token, declaredEnvironment: null }
+    : { ok: false, reason: 'malformed_authorization' };
+}
+
+export const tokenPrefixFor = (environment: Environment): string => ENV_PREFIXES[environment];

@@ -1,0 +1,17 @@
+import type { Environment } from '../../modules/api-keys/api-keys.table.js';
+import type { Scope } from './scopes.js';
+
+/** Who is calling: the API key and its company, as the auth hook resolved them. */
+export interface Principal {
+  keyId: string;
+  keyName: string;
+  companyId: string;
+  companyName: string;
+  environment: Environment;
+  scopes: ReadonlySet<Scope>;
+  allowedIps: readonly string[] | null;
+  expiresAt: number | null;
+  productionAccess: boolean;
+  /** Set for keys without the typed prefix (`service_sk_` only). */
+  legacy: boolean;
+}

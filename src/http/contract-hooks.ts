@@ -1,0 +1,64 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import { constantTimeEqual } from '../lib/crypto.js';
+import { authenticateSeller, requireScopes } from './auth/authenticate.js';
+import { type ProxyTrust, proxyTrustFrom, resolveClientIp } from './client-ip.js';
+import { fail } from './errors.js';
+import { beginIdempotentRequest, finishIdempotentRequest } from './idempotency/idempotency.js';
+import { applySandboxRateLimit } from './rate-limit.js';
+import { parseSimulate, SIMULATE_HEADER, shortCircuitFor } from './simulate.js';
+import { API_MAJOR_VERSION, defaultContractDate, resolveContractDate } from './versioning.js';
+
+/**
+ * The contract every route shares, in order: response headers and the contract date;
+ * then, as the route declares, admin or seller authentication, scopes, the sandbox simulate
+ * header and sandbox rate limits; idempotency once the body is parsed and valid.
+ */
+export function installContractHooks(app: FastifyInstance, ctx: AppContext): void {
+  const trusts: ProxyTrust = proxyTrustFrom(ctx.config.trustProxy);
+  app.decorateRequest('principal', null);
+  app.decorateRequest('simulate', null);
+  app.decorateRequest('clientIp', null);
+  app.decorateRequest('transientFailure', false);
+  app.decorateRequest('idempotencyRecord', null);
+  app.decorateRequest('contractDate', '2026-09-01');
+
+  app.addHook('onRequest', async (request, reply) => {
+    const now = ctx.clock.now();
+    reply.header('X-Api-Version', API_MAJOR_VERSION);
+    reply.header('X-Request-Id', request.id);
+    reply.header('X-Service-Api-Version', defaultContractDate(now));
+    const pinned = request.headers['x-service-api-version'];
+    request.contractDate = resolveContractDate(Array.isArray(pinned) ? pinned[0] : pinned, now);
+    reply.header('X-Service-Api-Version', request.contractDate);
+
+    request.clientIp = resolveClientIp(request, trusts);
+    const config = request.routeOptions.config;
+    if (config.auth === 'admin') return authenticateAdmin(ctx, request.headers.authorization);
+    if (config.auth !== 'seller') return;
+    const principal = await authenticateSeller(ctx, request.headers.authorization, request.clientIp);
+    request.principal = principal;
+    requireScopes(principal, config.scopes);
+    request.simulate = parseSimulate(request.headers[SIMULATE_HEADER], principal.environment);
+    const simulated = shortCircuitFor(request.simulate);
+    if (simulated) throw simulated;
+    await applySandboxRateLimit(ctx.rateLimits, request, reply, now);
+  });
+
+  app.addHook('preHandler', (request, reply) => beginIdempotentRequest(ctx, request, reply));
+  app.addHook('onSend', async (request, reply, payload) => {
+    await finishIdempotentRequest(ctx, request, reply, payload);
+    return payload;
+  });
+}
+
+function authenticateAdmin(ctx: AppContext, authorization: string | undefined): void {
+  const expected = ctx.config.adminToken;
+  const given = authorization?.startsWith('Bearer ') ? authorization.slice('Bearer '.length) : '';
+  if (!expected) throw fail('FORBIDDEN', 'The operator API is disabled: set SDAPI_ADMIN_TOKEN.');
+  if (!constantTimeEqual(given, expected)) {
+    throw fail('UNAUTHORIZED', 'Send Authorization: Bearer <SDAPI_ADMIN_TOKEN>.', {
+      reason: 'admin_token_invalid',
+    });
+  }
+}

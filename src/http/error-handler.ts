@@ -1,0 +1,131 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type ApiError, ERROR_CODES, type ErrorCode, fail, isApiError, isTransient } from './errors.js';
+import { allowedMethodsFor } from './method-router.js';
+
+interface ValidationIssue {
+  field: string;
+  in: string;
+  message: string;
+  keyword: string;
+}
+
+interface AjvIssue {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+function fieldOf(issue: AjvIssue): string {
+  const path = issue.instancePath
+    .split('/')
+    .slice(1)
+    .map((part) =>
+      /^\d+$/.test(part) ? `[${part}]` : `.${part.replaceAll('~1', '/').replaceAll('~0', '~')}`,
+    )
+    .join('')
+    .replace(/^\./, '');
+  const missing = issue.keyword === 'required' ? String(issue.params.missingProperty ?? '') : '';
+  return [path, missing].filter(Boolean).join('.') || '(root)';
+}
+
+export function validationIssues(issues: readonly AjvIssue[], location: string): ValidationIssue[] {
+  const where = location === 'querystring' ? 'query' : location;
+  return issues.map((issue) => ({
+    field: fieldOf(issue),
+    in: where,
+    message: issue.message ?? 'is invalid',
+    keyword: issue.keyword,
+  }));
+}
+
+/** Maps framework errors (parser, validation, limits) onto registry codes. */
+function toApiError(err: FastifyError): ApiError | null {
+  if (isApiError(err)) return err;
+  if (err.validation) {
+    const issues = validationIssues(err.validation as AjvIssue[], err.validationContext ?? 'body');
+    const first = issues[0];
+    return fail(
+      'VALIDATION_FAILED',
+      first ? `${first.in} ${first.field}: ${first.message}` : 'Invalid input.',
+      {
+        issues,
+      },
+    );
+  }
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return fail('PAYLOAD_TOO_LARGE', 'The request body is larger than this service accepts.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return fail('UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return fail('BAD_REQUEST', 'The body is empty but Content-Type says JSON.', {
+        reason: 'empty_json_body',
+      });
+  }
+  if (err instanceof SyntaxError || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+    return fail('BAD_REQUEST', 'The body is not valid JSON.', { reason: 'malformed_json' });
+  }
+  if (err.statusCode === 413) return fail('PAYLOAD_TOO_LARGE', 'The request body is too large.');
+  if (err.statusCode === 415)
+    return fail('UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json.');
+  if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500) {
+    return fail('BAD_REQUEST', 'The request could not be read.', { reason: err.code ?? 'bad_request' });
+  }
+  return null;
+}
+
+export function renderError(apiError: ApiError, request: FastifyRequest, publicUrl: string) {
+  const info = ERROR_CODES[apiError.code];
+  return {
+    code: apiError.code,
+    message: apiError.message,
+    recoverable: info.recoverable,
+    hint: info.hint,
+    doc_url: `${publicUrl}/docs#error-${apiError.code}`,
+    requestId: request.id,
+    details: apiError.details,
+  };
+}
+
+export function sendApiError(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  apiError: ApiError,
+  publicUrl: string,
+) {
+  request.transientFailure = isTransient(apiError);
+  for (const [name, value] of Object.entries(apiError.headers)) reply.header(name, value);
+  return reply
+    .code(apiError.status)
+    .type('application/json; charset=utf-8')
+    .send(renderError(apiError, request, publicUrl));
+}
+
+/** One handler renders the flat ApiError envelope for every failure, 404 and 405 included. */
+export function installErrorHandling(app: FastifyInstance, publicUrl: string): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    const apiError = toApiError(err);
+    if (apiError) return sendApiError(reply, request, apiError, publicUrl);
+    request.log.error({ err }, 'unhandled error');
+    return sendApiError(
+      reply,
+      request,
+      fail('INTERNAL_ERROR', 'The service failed; nothing was changed.'),
+      publicUrl,
+    );
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = allowedMethodsFor(path);
+    if (allowed.length > 0) {
+      reply.header('Allow', allowed.join(', '));
+      const error = fail('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}.`, { allowed });
+      return sendApiError(reply, request, error, publicUrl);
+    }
+    return sendApiError(reply, request, fail('NOT_FOUND', `No route ${request.method} ${path}.`), publicUrl);
+  });
+}
+
+export type { ErrorCode };

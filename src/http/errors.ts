@@ -1,0 +1,198 @@
+/**
+ * The one registry of ApiError codes: every code SPEC part 7 names, with its HTTP status,
+ * whether a retry can succeed (`recoverable`: as-is after waiting, or after the seller fixes
+ * account or commercial state), and a hint. Codes whose status SPEC leaves open carry the
+ * status chosen here; docs/errors.md records why.
+ */
+interface CodeInfo {
+  status: number;
+  recoverable: boolean;
+  hint: string;
+}
+
+const code = (status: number, recoverable: boolean, hint: string): CodeInfo => ({
+  status,
+  recoverable,
+  hint,
+});
+
+export const ERROR_CODES = {
+  BAD_REQUEST: code(400, false, 'Fix the request as `message` says and send it again.'),
+  UNSUPPORTED_API_VERSION: code(400, false, 'Pin X-Service-Api-Version to a supported date or omit it.'),
+  UNAUTHORIZED: code(
+    401,
+    false,
+    'Send `Authorization: Bearer <key>` with a live key; call GET /whoami to diagnose.',
+  ),
+  FORBIDDEN: code(403, false, 'The resource or allocation is not open to this key right now.'),
+  INSUFFICIENT_SCOPE: code(403, false, 'Create a key that holds the scope named in `message`.'),
+  IP_NOT_ALLOWED: code(
+    403,
+    false,
+    "Call from an address in the key's allowlist, or update it via PATCH /keys/{id}/allowed-ips.",
+  ),
+  IP_NOT_RESOLVABLE: code(
+    403,
+    false,
+    'The client address could not be determined; check your proxy headers.',
+  ),
+  PRODUCTION_ACCESS_NOT_APPROVED: code(
+    403,
+    false,
+    'Production access for your company is not enabled yet; use a sandbox key meanwhile.',
+  ),
+  API_MODEL_AGREEMENT_REQUIRED: code(
+    403,
+    false,
+    'Sign the API Revenue Share Channel Terms before creating production keys.',
+  ),
+  KEY_ENVIRONMENT_MISMATCH: code(
+    403,
+    false,
+    'Use a key of the environment (sandbox or production) that this request targets.',
+  ),
+  CONTRACT_NOT_ACTIVE: code(
+    403,
+    true,
+    'The agreement with this publisher is paused; review partner contracts.',
+  ),
+  NOT_FOUND: code(404, false, 'Check the id or path; resources of other companies are never visible.'),
+  PRODUCT_NOT_SELLABLE: code(
+    404,
+    true,
+    'Follow `details.recommendedAction`; the product is not sellable now.',
+  ),
+  METHOD_NOT_ALLOWED: code(405, false, 'Use one of the methods named in the Allow header.'),
+  NO_AVAILABLE_KEYS: code(409, true, 'Nothing was pulled; retry later or order a smaller quantity.'),
+  SOLD_OUT: code(409, true, 'No hold or reservation slots are left; retry later.'),
+  ORDER_REFERENCE_CONFLICT: code(409, false, 'Use a new orderReference; a reference never tops up.'),
+  ALLOCATION_NOT_AVAILABLE: code(
+    409,
+    true,
+    'The allocation was paused or left hot-drop mode; check GET /allocations.',
+  ),
+  IDEMPOTENCY_REQUEST_IN_PROGRESS: code(
+    409,
+    true,
+    'A request with this Idempotency-Key is still running; retry after Retry-After.',
+  ),
+  RESERVATION_EXTEND_EXHAUSTED: code(409, false, 'A reservation extends once; commit it or reserve again.'),
+  RESERVATION_COMMIT_IN_PROGRESS: code(
+    409,
+    true,
+    'Another commit of this reservation is running; retry with the same Idempotency-Key.',
+  ),
+  RESERVATION_GONE: code(
+    410,
+    false,
+    'The reservation expired, was consumed or never existed; reserve again.',
+  ),
+  EXPORT_EXPIRED: code(410, false, 'The export artifact expired; start a new export.'),
+  HOT_DROP_NOT_ENABLED: code(
+    412,
+    false,
+    'Use POST /orders or a hold; this allocation is not in hot-drop mode.',
+  ),
+  CHECKOUT_HOLD_DISABLED: code(412, false, 'Checkout holds are disabled here; call POST /orders directly.'),
+  PAYLOAD_TOO_LARGE: code(413, false, 'Send a smaller body.'),
+  UNSUPPORTED_MEDIA_TYPE: code(415, false, 'Send the body as application/json.'),
+  VALIDATION_FAILED: code(422, false, 'Fix the fields named in `details.issues` and send again.'),
+  IDEMPOTENCY_KEY_MISMATCH: code(
+    422,
+    false,
+    'An Idempotency-Key is bound to its first body; use a new key for a new request.',
+  ),
+  SANDBOX_MAGIC_VALUE_REJECTED: code(422, false, 'Sandbox magic values work only with sandbox keys.'),
+  TAX_DECLARATION_REQUIRED: code(
+    422,
+    true,
+    'Declare salesTaxRatePercent and salesPriceGrossMinor in integrationOrderContext.',
+  ),
+  SALES_COUNTRY_REQUIRED: code(422, true, 'Declare integrationOrderContext.salesCountryCode.'),
+  SALES_CHANNEL_REQUIRED: code(422, true, 'Declare integrationOrderContext.salesChannel.'),
+  SALES_CHANNEL_NOT_PERMITTED: code(422, true, 'Sell through a channel in details.permittedChannelList.'),
+  EXPECTED_UNIT_PRICE_REQUIRED: code(
+    422,
+    true,
+    'Echo unitPriceCents from preview as expectedUnitPriceCents.',
+  ),
+  CATALOG_PRICE_MISMATCH: code(422, true, 'Preview again and echo the current unitPriceCents.'),
+  WHOLESALE_PRICE_MISMATCH: code(422, true, 'Preview again and echo the current wholesale price.'),
+  PRICE_COMMITMENT_INVALID: code(422, true, 'Preview again and send the new priceCommitmentToken unchanged.'),
+  EXPECTED_PRICE_CONFLICT: code(422, false, 'Send one consistent expected price.'),
+  CATALOG_PRICE_NOT_SET: code(
+    422,
+    true,
+    'The publisher has no price for this country; pick another or wait.',
+  ),
+  FOOTPRINT_COUNTRY_NOT_DECLARED: code(422, true, 'Add the country to your footprint (PUT /me/footprint).'),
+  FOOTPRINT_CURRENCY_NOT_DECLARED: code(422, true, 'Add the currency to your footprint (PUT /me/footprint).'),
+  CURRENCY_NOT_PRICED_FOR_COUNTRY: code(422, true, 'Sell in a currency the catalog prices for this country.'),
+  CURRENCY_NOT_PERMITTED_BY_TERM: code(
+    422,
+    true,
+    'Sell in a currency your publisher agreement permits (GET /whoami).',
+  ),
+  SRP_MISMATCH_FOR_CURRENCY: code(422, true, 'Raise the price to at least details.floorMinor.'),
+  CONSUMER_GEO_MISMATCH_POLICY_REFUSED: code(
+    422,
+    true,
+    "The buyer's detected country disagrees with the declaration and the agreement refuses such sales.",
+  ),
+  REGION_LOCKED: code(422, true, 'The publisher locks this region; review publisher region locks.'),
+  COUNTRY_RESTRICTED: code(422, true, 'This country is restricted for the SKU.'),
+  TERRITORY_NOT_ALLOWED_FOR_SKU: code(422, true, 'The SKU is not sold in this territory.'),
+  TERRITORY_EXCLUDED_FOR_RELEASE: code(422, true, 'The release excludes this territory.'),
+  REGION_LOCKED_FOR_CONTRACT: code(422, true, 'Your agreement locks this region.'),
+  REGION_LOCKED_FOR_SKU: code(422, true, 'The SKU is region-locked away from this country.'),
+  SKU_REGION_UNRESOLVED: code(422, true, 'The SKU region could not be resolved; contact the publisher.'),
+  HOLD_MISMATCH: code(422, true, 'Post the order without checkoutHoldId, or match the hold exactly.'),
+  HOLD_NOT_FOUND: code(422, true, 'Post the order without checkoutHoldId.'),
+  CURRENCY_MISMATCH: code(422, false, 'Use the currency of the active checkout hold.'),
+  QUANTITY_INVALID: code(422, false, 'Send a quantity within the allowed range.'),
+  RATE_LIMIT_EXCEEDED: code(429, true, 'Wait Retry-After seconds; production keys are never rate limited.'),
+  INTERNAL_ERROR: code(500, true, 'Retry with the same Idempotency-Key; quote requestId if it persists.'),
+  HOT_PATH_TIMEOUT: code(503, true, 'Retry with backoff and the same Idempotency-Key.'),
+  STORE_UNAVAILABLE: code(503, true, 'Retry with backoff.'),
+  PREORDER_STATE_UNAVAILABLE: code(503, true, 'Retry after Retry-After seconds.'),
+  SERVICE_UNAVAILABLE: code(503, true, 'Retry with backoff.'),
+} as const satisfies Record<string, CodeInfo>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = ERROR_CODES[code].status;
+    this.headers = headers;
+  }
+}
+
+/** Services refuse with `throw fail(...)`; the one error handler renders the envelope. */
+export const fail = (
+  errorCode: ErrorCode,
+  message: string,
+  details?: Record<string, unknown>,
+  headers?: Record<string, string>,
+): ApiError => new ApiError(errorCode, message, details, headers);
+
+const TRANSIENT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'RATE_LIMIT_EXCEEDED',
+  'IDEMPOTENCY_REQUEST_IN_PROGRESS',
+  'RESERVATION_COMMIT_IN_PROGRESS',
+]);
+
+/** A failure that says nothing final about the request: an idempotent retry must run it again. */
+export const isTransient = (error: ApiError): boolean =>
+  error.status >= 500 || TRANSIENT_CODES.has(error.code);
+
+export const isApiError = (err: unknown): err is ApiError => err instanceof ApiError;

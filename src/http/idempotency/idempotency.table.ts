@@ -1,0 +1,14 @@
+export interface IdempotencyRecordsTable {
+  company_id: string;
+  environment: string;
+  idempotency_key: string;
+  /** SHA-256 of method, path and body: the same key with another request is a mismatch. */
+  request_hash: string;
+  /** Null while the first request is in flight. */
+  status_code: number | null;
+  response_body: string | null;
+  content_type: string | null;
+  /** An in-flight record whose lease passed is abandoned (its process died) and may be retaken. */
+  locked_until: number;
+  created_at: number;
+}

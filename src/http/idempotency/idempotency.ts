@@ -1,0 +1,120 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { sha256Hex } from '../../lib/crypto.js';
+import { fail } from '../errors.js';
+import { principalOf } from '../request-context.js';
+import * as repo from './idempotency.repo.js';
+
+export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** How long a first execution may run before its claim counts as abandoned. */
+const LEASE_MS = 60_000;
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotencyRecord: repo.RecordKey | null;
+  }
+}
+
+/** Stable JSON: the same body with keys in another order is the same request. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+const requestHashOf = (request: FastifyRequest) =>
+  sha256Hex(`${request.method} ${request.url.split('?')[0]}\n${canonical(request.body ?? null)}`);
+
+/**
+ * preHandler: the first request with a key claims it (one insert wins, on any number of
+ * processes); a repeat within 24 h replays the stored reply, a different body is a mismatch,
+ * and a repeat while the first still runs answers IDEMPOTENCY_REQUEST_IN_PROGRESS.
+ */
+export async function beginIdempotentRequest(ctx: AppContext, request: FastifyRequest, reply: FastifyReply) {
+  request.idempotencyRecord = null;
+  const mode = request.routeOptions.config.idempotency;
+  if (!mode) return;
+  const raw = request.headers['idempotency-key'];
+  const key = Array.isArray(raw) ? raw[0] : raw;
+  if (key === undefined || key === '') {
+    if (mode === 'required')
+      throw fail('BAD_REQUEST', 'This endpoint requires an Idempotency-Key header.', {
+        reason: 'idempotency_key_required',
+      });
+    return;
+  }
+  if (!KEY_PATTERN.test(key)) {
+    throw fail('BAD_REQUEST', 'Idempotency-Key must be 1-255 printable ASCII characters.', {
+      reason: 'idempotency_key_malformed',
+    });
+  }
+  const principal = principalOf(request);
+  const recordKey = { companyId: principal.companyId, environment: principal.environment, key };
+  const hash = requestHashOf(request);
+  const now = ctx.clock.now();
+
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (await repo.claim(ctx.db, recordKey, hash, now, LEASE_MS)) {
+      request.idempotencyRecord = recordKey;
+      return;
+    }
+    const existing = await repo.find(ctx.db, recordKey);
+    if (!existing) continue;
+    if (existing.created_at + REPLAY_WINDOW_MS <= now) {
+      await repo.release(ctx.db, recordKey, existing.created_at);
+      continue;
+    }
+    if (existing.request_hash !== hash) {
+      throw fail('IDEMPOTENCY_KEY_MISMATCH', 'This Idempotency-Key was first used with a different request.');
+    }
+    if (existing.status_code !== null) {
+      return reply
+        .code(existing.status_code)
+        .header('Idempotency-Replayed', 'true')
+        .type(existing.content_type ?? 'application/json; charset=utf-8')
+        .send(existing.response_body ?? '');
+    }
+    if (
+      existing.locked_until <= now &&
+      (await repo.retake(ctx.db, recordKey, existing.locked_until, now, LEASE_MS))
+    ) {
+      request.idempotencyRecord = recordKey;
+      return;
+    }
+    break;
+  }
+  throw fail(
+    'IDEMPOTENCY_REQUEST_IN_PROGRESS',
+    'A request with this Idempotency-Key is still in flight.',
+    {},
+    { 'Retry-After': '1' },
+  );
+}
+
+/**
+ * onSend: stores the reply of a claimed key. Transient failures (see `isTransient`) are not
+ * stored: the claim is released so that the same key can be retried.
+ */
+export async function finishIdempotentRequest(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+) {
+  const record = request.idempotencyRecord;
+  if (!record) return;
+  request.idempotencyRecord = null;
+  const status = reply.statusCode;
+  const storable = typeof payload === 'string' || Buffer.isBuffer(payload) || payload == null;
+  if (request.transientFailure || !storable) {
+    await repo.release(ctx.db, record);
+    return;
+  }
+  const body = payload == null ? '' : payload.toString();
+  const contentType = reply.getHeader('content-type');
+  await repo.complete(ctx.db, record, status, body, typeof contentType === 'string' ? contentType : null);
+}

@@ -1,0 +1,36 @@
+import type { Principal } from './auth/principal.js';
+import type { Scope } from './auth/scopes.js';
+import type { RateBucket, RateClass } from './rate-limit.js';
+import type { SimulateValue } from './simulate.js';
+import type { ContractDate } from './versioning.js';
+
+/** What a route declares about itself; the shared hooks act on it. */
+export interface RouteContract {
+  /** `seller`: a seller API key; `admin`: the operator token; `none`: public. */
+  auth: 'seller' | 'admin' | 'none';
+  /** Any one of these scopes admits the key. */
+  scopes?: readonly Scope[];
+  idempotency?: 'required' | 'optional';
+  rateClass?: RateClass;
+  /** Defaults from the method: GET/HEAD read, others write. */
+  rateBucket?: RateBucket;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig extends Partial<RouteContract> {}
+
+  interface FastifyRequest {
+    principal: Principal | null;
+    contractDate: ContractDate;
+    simulate: SimulateValue | null;
+    clientIp: string | null;
+    /** Set when the reply is a failure that a retry may turn out differently. */
+    transientFailure: boolean;
+  }
+}
+
+/** The authenticated principal of a seller route (the auth hook guarantees it). */
+export function principalOf(request: { principal: Principal | null }): Principal {
+  if (!request.principal) throw new Error('seller route reached without a principal');
+  return request.principal;
+}

@@ -1,0 +1,33 @@
+import { type TSchema, Type } from '@sinclair/typebox';
+
+/** The flat ApiError envelope of SPEC part 7. */
+export const ApiErrorSchema = Type.Object(
+  {
+    code: Type.String(),
+    message: Type.String(),
+    recoverable: Type.Boolean(),
+    hint: Type.String(),
+    doc_url: Type.String(),
+    requestId: Type.String(),
+    details: Type.Record(Type.String(), Type.Unknown()),
+  },
+  { $id: 'ApiError', title: 'ApiError' },
+);
+
+export const ApiErrorRef = Type.Ref('ApiError');
+
+export const Uuid = Type.String({ format: 'uuid' });
+export const DateTime = Type.String({ format: 'date-time' });
+export const CountryCode = Type.String({ pattern: '^[A-Z]{2}$' });
+export const CurrencyCode = Type.String({ pattern: '^[A-Z]{3}$' });
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const dataEnvelope = <T extends TSchema>(data: T) => Type.Object({ data });
+
+/** Error responses every authenticated seller route can give, plus the route's own. */
+export function errorResponses(...statuses: number[]): Record<number, typeof ApiErrorRef> {
+  const all = new Set([400, 401, 403, 422, 429, 500, ...statuses]);
+  return Object.fromEntries([...all].sort().map((s) => [s, ApiErrorRef]));
+}
+
+export const NoContent = Type.Null({ description: 'No content' });

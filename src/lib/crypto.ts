@@ -1,0 +1,15 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export const sha256Hex = (input: string | Buffer): string => createHash('sha256').update(input).digest('hex');
+
+export const hmacSha256Hex = (secret: string | Buffer, input: string): string =>
+  createHmac('sha256', secret).update(input).digest('hex');
+
+export function constantTimeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** URL-safe random secret of `bytes` bytes of entropy. */
+export const randomToken = (bytes = 32): string => randomBytes(bytes).toString('base64url');

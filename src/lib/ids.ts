@@ -1,0 +1,31 @@
+import { randomBytes } from 'node:crypto';
+
+const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
+
+/** RFC 9562 UUID version 7: 48-bit millisecond timestamp then random bits, so ids sort by creation. */
+export function uuidv7(nowMs: number = Date.now()): string {
+  const bytes = randomBytes(16);
+  let ts = BigInt(nowMs);
+  for (let i = 5; i >= 0; i--) {
+    bytes[i] = Number(ts & 0xffn);
+    ts >>= 8n;
+  }
+  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** Random lower-case Crockford base32 of the given length. */
+export function randomBase32(length: number): string {
+  const bytes = randomBytes(length);
+  let out = '';
+  for (let i = 0; i < length; i++) out += CROCKFORD[bytes[i]! & 31];
+  return out;
+}
+
+/** Readable prefixed id such as `alloc_8f3k2m9q1x7c`. */
+export const readableId = (prefix: string): string => `${prefix}_${randomBase32(16)}`;
+
+export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+export const isUuid = (value: string): boolean => new RegExp(UUID_PATTERN).test(value);

@@ -1,0 +1,49 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Executor } from '../../db/database.js';
+import type { CompaniesTable } from './identity.table.js';
+
+export type CompanyRow = Selectable<CompaniesTable>;
+
+export async function insertCompany(ex: Executor, row: Insertable<CompaniesTable>): Promise<void> {
+  await ex.insertInto('companies').values(row).execute();
+}
+
+export function findCompany(ex: Executor, id: string): Promise<CompanyRow | undefined> {
+  return ex.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function countCompanies(ex: Executor): Promise<number> {
+  const row = await ex
+    .selectFrom('companies')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export function findFootprint(ex: Executor, companyId: string) {
+  return ex
+    .selectFrom('seller_footprints')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .executeTakeFirst();
+}
+
+/** Countries and currencies are written together, in one statement. */
+export async function upsertFootprint(
+  ex: Executor,
+  companyId: string,
+  countries: string[],
+  currencies: string[],
+  at: number,
+): Promise<void> {
+  const values = {
+    countries: JSON.stringify(countries),
+    currencies: JSON.stringify(currencies),
+    updated_at: at,
+  };
+  await ex
+    .insertInto('seller_footprints')
+    .values({ company_id: companyId, ...values })
+    .onConflict((oc) => oc.column('company_id').doUpdateSet(values))
+    .execute();
+}

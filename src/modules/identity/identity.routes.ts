@@ -1,0 +1,92 @@
+import { Type } from '@sinclair/typebox';
+import { sql } from 'kysely';
+import type { AppContext } from '../../context.js';
+import { fail } from '../../http/errors.js';
+import { principalOf } from '../../http/request-context.js';
+import { ApiErrorRef, dataEnvelope, errorResponses } from '../../http/schemas.js';
+import type { TypedApp } from '../../http/typed-app.js';
+import { isoOf, isoOrNull } from '../../lib/clock.js';
+import { FootprintBody, FootprintSchema, HealthSchema, WhoamiSchema } from './identity.schemas.js';
+import { getFootprint, replaceFootprint } from './identity.service.js';
+import { whoami } from './whoami.service.js';
+
+export function registerIdentityRoutes(app: TypedApp, ctx: AppContext): void {
+  app.get('/health', {
+    config: { auth: 'none' },
+    schema: {
+      tags: ['utility'],
+      summary: 'Liveness and database reachability; no key needed.',
+      security: [],
+      response: { 200: dataEnvelope(HealthSchema), 503: ApiErrorRef },
+    },
+    handler: async () => {
+      try {
+        await sql`select 1`.execute(ctx.db);
+      } catch {
+        throw fail('SERVICE_UNAVAILABLE', 'The database is unreachable.');
+      }
+      return {
+        data: {
+          status: 'ok' as const,
+          database: 'ok' as const,
+          engine: ctx.engine,
+          time: isoOf(ctx.clock.now()),
+        },
+      };
+    },
+  });
+
+  app.get('/whoami-ip', {
+    config: { auth: 'none' },
+    schema: {
+      tags: ['utility'],
+      summary: 'The caller address as this service sees it (the one the IP allowlist is checked against).',
+      security: [],
+      response: {
+        200: Type.Object({
+          data: Type.Object({ clientIp: Type.Union([Type.String(), Type.Null()]) }),
+          meta: Type.Object({ requestId: Type.String() }),
+        }),
+      },
+    },
+    handler: async (request) => ({ data: { clientIp: request.clientIp }, meta: { requestId: request.id } }),
+  });
+
+  app.get('/whoami', {
+    config: { auth: 'seller', rateClass: 'general' },
+    schema: {
+      tags: ['identity'],
+      summary:
+        'The company, environment, scopes and readiness behind this key. Call it first for any auth failure.',
+      response: { 200: dataEnvelope(WhoamiSchema), ...errorResponses() },
+    },
+    handler: async (request) => ({ data: await whoami(ctx, principalOf(request)) }),
+  });
+
+  app.get('/me/footprint', {
+    config: { auth: 'seller', scopes: ['seller:account:manage'] },
+    schema: {
+      tags: ['identity'],
+      summary: 'The selling countries and currencies declared for the company.',
+      response: { 200: dataEnvelope(FootprintSchema), ...errorResponses() },
+    },
+    handler: async (request) => {
+      const footprint = await getFootprint(ctx, principalOf(request).companyId);
+      return { data: { ...footprint, updatedAt: isoOrNull(footprint.updatedAt) } };
+    },
+  });
+
+  app.put('/me/footprint', {
+    config: { auth: 'seller', scopes: ['seller:account:manage'], idempotency: 'optional' },
+    schema: {
+      tags: ['identity'],
+      summary: 'Replaces both footprint sets in one transaction; each needs at least one entry.',
+      body: FootprintBody,
+      response: { 200: dataEnvelope(FootprintSchema), ...errorResponses() },
+    },
+    handler: async (request) => {
+      const footprint = await replaceFootprint(ctx, principalOf(request).companyId, request.body);
+      return { data: { ...footprint, updatedAt: isoOrNull(footprint.updatedAt) } };
+    },
+  });
+}

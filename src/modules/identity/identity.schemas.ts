@@ -1,0 +1,67 @@
+import { Type } from '@sinclair/typebox';
+import { CountryCode, CurrencyCode, DateTime, Nullable } from '../../http/schemas.js';
+
+export const RefundPolicySchema = Type.Object({
+  source: Type.String(),
+  refundableWithinDays: Type.Integer(),
+  requiresUnrevealedOrUnredeemed: Type.Boolean(),
+  chargebacksQuarantineKeys: Type.Boolean(),
+});
+
+export const WhoamiSchema = Type.Object({
+  companyId: Type.String(),
+  companyName: Type.String(),
+  environment: Type.Union([Type.Literal('sandbox'), Type.Literal('production')]),
+  scopes: Type.Array(Type.String()),
+  hasActiveBma: Type.Boolean(),
+  capabilities: Type.Object({
+    checkoutHoldEnabled: Type.Boolean(),
+    keylessEnabled: Type.Boolean(),
+    capabilityDetails: Type.Object({ preorder: Type.Object({ verifiedAt: Nullable(DateTime) }) }),
+  }),
+  key: Type.Object({
+    id: Type.String(),
+    name: Type.String(),
+    rateLimited: Type.Boolean(),
+    expiresAt: Nullable(DateTime),
+    ipRestricted: Type.Boolean(),
+  }),
+  footprint: Type.Object({
+    countries: Type.Array(Type.String()),
+    currencies: Type.Array(Type.String()),
+    countriesWithoutReferenceRate: Type.Array(Type.String()),
+  }),
+  permittedCurrenciesByPublisher: Type.Array(Type.Unknown()),
+  geoPolicyByPublisher: Type.Array(Type.Unknown()),
+  requiredDeclarations: Type.Array(Type.String()),
+  requiredDeclarationsNote: Type.String(),
+  integrationReadiness: Type.Object({
+    blockers: Type.Array(
+      Type.Object({
+        code: Type.String(),
+        action: Type.String(),
+        countries: Type.Optional(Type.Array(Type.String())),
+      }),
+    ),
+  }),
+  settlement: Type.Object({ invoiceWithinDays: Type.Null() }),
+  refundPolicy: RefundPolicySchema,
+});
+
+export const FootprintBody = Type.Object({
+  countries: Type.Array(CountryCode, { minItems: 1, maxItems: 250 }),
+  currencies: Type.Array(CurrencyCode, { minItems: 1, maxItems: 200 }),
+});
+
+export const FootprintSchema = Type.Object({
+  countries: Type.Array(Type.String()),
+  currencies: Type.Array(Type.String()),
+  updatedAt: Nullable(DateTime),
+});
+
+export const HealthSchema = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
+  database: Type.Union([Type.Literal('ok'), Type.Literal('unreachable')]),
+  engine: Type.String(),
+  time: DateTime,
+});

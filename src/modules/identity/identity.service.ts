@@ -1,0 +1,121 @@
+import type { AppContext } from '../../context.js';
+import { type Executor, fromBool } from '../../db/database.js';
+import { isoOrNull } from '../../lib/clock.js';
+import { uuidv7 } from '../../lib/ids.js';
+import * as repo from './identity.repo.js';
+import type { CompanyKind } from './identity.table.js';
+
+export interface Company {
+  id: string;
+  name: string;
+  kind: CompanyKind;
+  country: string | null;
+  productionAccess: boolean;
+  apiAgreementSigned: boolean;
+  checkoutHoldEnabled: boolean;
+  keylessEnabled: boolean;
+  preorderVerifiedAt: number | null;
+  createdAt: number;
+}
+
+export interface CreateCompanyInput {
+  name: string;
+  kind?: CompanyKind;
+  country?: string | null;
+  productionAccess?: boolean;
+  apiAgreementSigned?: boolean;
+}
+
+const toCompany = (row: repo.CompanyRow): Company => ({
+  id: row.id,
+  name: row.name,
+  kind: row.kind,
+  country: row.country,
+  productionAccess: row.production_access === 1,
+  apiAgreementSigned: row.api_agreement_signed === 1,
+  checkoutHoldEnabled: row.checkout_hold_enabled === 1,
+  keylessEnabled: row.keyless_enabled === 1,
+  preorderVerifiedAt: row.preorder_verified_at,
+  createdAt: row.created_at,
+});
+
+export async function createCompany(
+  ctx: AppContext,
+  input: CreateCompanyInput,
+  ex: Executor = ctx.db,
+): Promise<Company> {
+  const now = ctx.clock.now();
+  const id = uuidv7(now);
+  await repo.insertCompany(ex, {
+    id,
+    name: input.name,
+    kind: input.kind ?? 'seller',
+    country: input.country ?? null,
+    production_access: fromBool(input.productionAccess),
+    api_agreement_signed: fromBool(input.apiAgreementSigned),
+    created_at: now,
+    updated_at: now,
+  });
+  const company = await repo.findCompany(ex, id);
+  if (!company) throw new Error(`company ${id} vanished after insert`);
+  return toCompany(company);
+}
+
+export async function getCompany(
+  ctx: AppContext,
+  id: string,
+  ex: Executor = ctx.db,
+): Promise<Company | null> {
+  const row = await repo.findCompany(ex, id);
+  return row ? toCompany(row) : null;
+}
+
+export const companyView = (company: Company) => ({
+  id: company.id,
+  name: company.name,
+  kind: company.kind,
+  country: company.country,
+  productionAccess: company.productionAccess,
+  apiAgreementSigned: company.apiAgreementSigned,
+  checkoutHoldEnabled: company.checkoutHoldEnabled,
+  keylessEnabled: company.keylessEnabled,
+  preorderVerifiedAt: isoOrNull(company.preorderVerifiedAt),
+  createdAt: isoOrNull(company.createdAt),
+});
+
+export async function isEmptyInstallation(ctx: AppContext): Promise<boolean> {
+  return (await repo.countCompanies(ctx.db)) === 0;
+}
+
+export interface Footprint {
+  countries: string[];
+  currencies: string[];
+  updatedAt: number | null;
+}
+
+export async function getFootprint(
+  ctx: AppContext,
+  companyId: string,
+  ex: Executor = ctx.db,
+): Promise<Footprint> {
+  const row = await repo.findFootprint(ex, companyId);
+  if (!row) return { countries: [], currencies: [], updatedAt: null };
+  return {
+    countries: JSON.parse(row.countries),
+    currencies: JSON.parse(row.currencies),
+    updatedAt: row.updated_at,
+  };
+}
+
+/** PUT /me/footprint: both sets, each non-empty (the schema enforces it), in one write. */
+export async function replaceFootprint(
+  ctx: AppContext,
+  companyId: string,
+  input: { countries: string[]; currencies: string[] },
+): Promise<Footprint> {
+  const countries = [...new Set(input.countries.map((c) => c.toUpperCase()))].sort();
+  const currencies = [...new Set(input.currencies.map((c) => c.toUpperCase()))].sort();
+  const now = ctx.clock.now();
+  await repo.upsertFootprint(ctx.db, companyId, countries, currencies, now);
+  return { countries, currencies, updatedAt: now };
+}

@@ -1,0 +1,67 @@
+import type { AppContext } from '../../context.js';
+import type { Principal } from '../../http/auth/principal.js';
+import { fail } from '../../http/errors.js';
+import { isoOrNull } from '../../lib/clock.js';
+import { getCompany, getFootprint } from './identity.service.js';
+
+/** The platform's refund policy, reported wherever no publisher policy overrides it. */
+export const PLATFORM_REFUND_POLICY = {
+  source: 'platform',
+  refundableWithinDays: 14,
+  requiresUnrevealedOrUnredeemed: true,
+  chargebacksQuarantineKeys: true,
+} as const;
+
+const CHECKOUT_DECLARATIONS = [
+  'integrationOrderContext.salesTaxRatePercent',
+  'integrationOrderContext.salesPriceGrossMinor',
+  'integrationOrderContext.salesChannel',
+  'integrationOrderContext.salesCountryCode',
+];
+
+/** GET /whoami (SPEC 2.8): every value derived from what is stored for the key and company. */
+export async function whoami(ctx: AppContext, principal: Principal) {
+  const [company, footprint] = await Promise.all([
+    getCompany(ctx, principal.companyId),
+    getFootprint(ctx, principal.companyId),
+  ]);
+  if (!company)
+    throw fail('UNAUTHORIZED', 'The company of this key no longer exists.', { reason: 'company_missing' });
+  const production = principal.environment === 'production';
+  const blockers: { code: string; action: string; countries?: string[] }[] = [];
+  if (!company.country) blockers.push({ code: 'STORE_COUNTRY_MISSING', action: 'register_company_country' });
+  return {
+    companyId: company.id,
+    companyName: company.name,
+    environment: principal.environment,
+    scopes: [...principal.scopes],
+    hasActiveBma: false,
+    capabilities: {
+      checkoutHoldEnabled: company.checkoutHoldEnabled,
+      keylessEnabled: company.keylessEnabled,
+      capabilityDetails: { preorder: { verifiedAt: isoOrNull(company.preorderVerifiedAt) } },
+    },
+    key: {
+      id: principal.keyId,
+      name: principal.keyName,
+      rateLimited: !production,
+      expiresAt: isoOrNull(principal.expiresAt),
+      ipRestricted: (principal.allowedIps?.length ?? 0) > 0,
+    },
+    footprint: {
+      countries: footprint.countries,
+      currencies: footprint.currencies,
+      countriesWithoutReferenceRate: [] as string[],
+    },
+    permittedCurrenciesByPublisher: [] as unknown[],
+    geoPolicyByPublisher: [] as unknown[],
+    requiredDeclarations: production
+      ? [...CHECKOUT_DECLARATIONS, 'integrationOrderContext.consumerIp']
+      : CHECKOUT_DECLARATIONS,
+    requiredDeclarationsNote:
+      'POST /orders, /orders/commit and /keys/pull refuse before any key moves when a required declaration is missing. consumerIp is required on production checkout; it is resolved to a country and never stored.',
+    integrationReadiness: { blockers },
+    settlement: { invoiceWithinDays: null },
+    refundPolicy: PLATFORM_REFUND_POLICY,
+  };
+}

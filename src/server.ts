@@ -1,0 +1,33 @@
+import { buildApp } from './app.js';
+import { createDemoSellerIfEmpty, demoKeyBanner, withEmbeddedSecrets } from './bootstrap.js';
+import { loadConfig } from './config.js';
+import { createContext } from './context.js';
+import { migrateToLatest, schemaOf } from './db/migrate.js';
+
+async function main(): Promise<void> {
+  const config = withEmbeddedSecrets(loadConfig());
+  const ctx = await createContext(config);
+  await migrateToLatest(ctx.db, schemaOf(config));
+  const demoToken = config.seedOnStart ? await createDemoSellerIfEmpty(ctx) : null;
+  const app = await buildApp(ctx);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await ctx.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  if (demoToken) process.stdout.write(demoKeyBanner(demoToken, config));
+}
+
+main().catch((err) => {
+  process.stderr.write(`sdapi failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

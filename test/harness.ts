@@ -1,0 +1,101 @@
+import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
+import type { App } from '../src/app.js';
+import { buildApp } from '../src/app.js';
+import { type Config, databaseConfigFrom, loadConfig } from '../src/config.js';
+import { type AppContext, createContext } from '../src/context.js';
+import { openDatabase } from '../src/db/database.js';
+import { migrateToLatest, schemaOf } from '../src/db/migrate.js';
+import { randomBase32 } from '../src/lib/ids.js';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
+
+/** The engine under test: DATABASE_URL (postgres://...) or embedded SQLite in memory. */
+export const TEST_DATABASE_URL = process.env.DATABASE_URL;
+export const ENGINE = TEST_DATABASE_URL?.startsWith('postgres') ? 'postgres' : 'sqlite';
+
+export interface TestApp {
+  app: App;
+  ctx: AppContext;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** A fresh PostgreSQL schema for one test file, dropped afterwards. */
+async function createPgSchema(url: string): Promise<{ schema: string; drop(): Promise<void> }> {
+  const schema = `t_${randomBase32(12)}`;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(`create schema ${schema}`);
+  await client.end();
+  return {
+    schema,
+    async drop() {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop schema if exists ${schema} cascade`);
+      await c.end();
+    },
+  };
+}
+
+/** `extraRoutes` lets a test mount a probe route (before the app is sealed) to exercise shared hooks. */
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  extraRoutes?: (app: App) => void,
+): Promise<TestApp> {
+  const base = loadConfig({
+    SDAPI_ADMIN_TOKEN: ADMIN_TOKEN,
+    LOG_LEVEL: 'silent',
+    SDAPI_TEST_CLOCK: 'true',
+    PORT: '8080',
+  });
+  let dropSchema = async () => {};
+  let database = databaseConfigFrom('sqlite::memory:', base.dataDir);
+  if (ENGINE === 'postgres' && TEST_DATABASE_URL) {
+    const created = await createPgSchema(TEST_DATABASE_URL);
+    database = databaseConfigFrom(TEST_DATABASE_URL, base.dataDir, created.schema);
+    dropSchema = created.drop;
+  }
+  const config: Config = {
+    ...base,
+    database,
+    masterKeyHex: '11'.repeat(32),
+    ipPepper: 'test-pepper-0123456789',
+    ...overrides,
+  };
+  const handle = openDatabase(config.database);
+  await migrateToLatest(handle.db, schemaOf(config));
+  const ctx = await createContext(config, handle);
+  const app = await buildApp(ctx);
+  extraRoutes?.(app);
+  await app.ready();
+  return {
+    app,
+    ctx,
+    config,
+    async close() {
+      await app.close();
+      await ctx.close();
+      await handle.close();
+      await dropSchema();
+    },
+  };
+}
+
+/** One app per test file; each test makes its own companies and keys. */
+export function useTestApp(overrides: Partial<Config> = {}, extraRoutes?: (app: App) => void): TestApp {
+  const holder = {} as TestApp;
+  beforeAll(async () => {
+    Object.assign(holder, await createTestApp(overrides, extraRoutes));
+  });
+  afterAll(async () => {
+    await holder.close?.();
+  });
+  return new Proxy(holder, {
+    get(target, prop) {
+      if (!(prop in target)) throw new Error(`test app not ready: ${String(prop)} read outside a test`);
+      return target[prop as keyof TestApp];
+    },
+  });
+}
