@@ -18,7 +18,7 @@ export async function startServer(script: string, env: Record<string, string> = 
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
     lines.once('line', (line) => resolve(JSON.parse(line)));
   });
-  return { info, stop: () => child.kill('SIGKILL') };
+  return { info, stop: () => child.kill('SIGTERM') };
 }
 
 export interface Measurement {

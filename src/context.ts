@@ -6,6 +6,7 @@ import { AdjustableClock, type Clock, systemClock } from './lib/clock.js';
 import { MemoryRateLimitStore } from './lib/rate-limit/memory-store.js';
 import { RedisRateLimitStore } from './lib/rate-limit/redis-store.js';
 import type { RateLimitStore } from './lib/rate-limit/store.js';
+import { TtlCache } from './lib/ttl-cache.js';
 
 /** Everything a service needs from the outside world, built once per process (or per test app). */
 export interface AppContext {
@@ -16,6 +17,8 @@ export interface AppContext {
   /** Present only with SDAPI_TEST_CLOCK=1: lets the operator move time forward. */
   testClock?: AdjustableClock;
   authCache: AuthCache;
+  /** Company-level facts read on hot paths (whoami), ~60 s like the auth cache. */
+  companyCache: TtlCache;
   rateLimits: RateLimitStore;
   close(): Promise<void>;
 }
@@ -49,6 +52,7 @@ export async function createContext(config: Config, handle?: DbHandle): Promise<
     clock: testClock ?? systemClock,
     testClock,
     authCache,
+    companyCache: new TtlCache(60_000),
     rateLimits,
     async close() {
       await rateLimits.close();

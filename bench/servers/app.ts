@@ -33,3 +33,4 @@ const production = await mintKey(ctx, {
 const app = await buildApp(ctx);
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 process.stdout.write(`${JSON.stringify({ url: address, productionToken: production.key })}\n`);
+process.on('SIGTERM', () => process.exit(0));

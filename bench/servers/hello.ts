@@ -5,3 +5,4 @@ const app = Fastify({ logger: false });
 app.get('/hello', async () => ({ hello: 'world' }));
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 process.stdout.write(`${JSON.stringify({ url: address })}\n`);
+process.on('SIGTERM', () => process.exit(0));

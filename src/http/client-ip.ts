@@ -30,7 +30,9 @@ export function proxyTrustFrom(setting: string): ProxyTrust {
     if (prefix === undefined) list.addAddress(address, type);
     else list.addSubnet(address, Number(prefix), type);
   }
+  const trustsLoopback = value.split(',').some((e) => e.trim() === 'loopback');
   return (peer) => {
+    if (trustsLoopback && (peer === '127.0.0.1' || peer === '::1')) return true;
     const family = isIP(peer);
     return family !== 0 && list.check(peer, family === 4 ? 'ipv4' : 'ipv6');
   };

@@ -45,10 +45,20 @@ export function installContractHooks(app: FastifyInstance, ctx: AppContext): voi
     await applySandboxRateLimit(ctx.rateLimits, request, reply, now);
   });
 
-  app.addHook('preHandler', (request, reply) => beginIdempotentRequest(ctx, request, reply));
-  app.addHook('onSend', async (request, reply, payload) => {
-    await finishIdempotentRequest(ctx, request, reply, payload);
-    return payload;
+  // Idempotency hooks ride only on the routes that accept the header: no cost elsewhere.
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.idempotency) return;
+    route.preHandler = [
+      ...[route.preHandler ?? []].flat(),
+      (request, reply) => beginIdempotentRequest(ctx, request, reply),
+    ];
+    route.onSend = [
+      ...[route.onSend ?? []].flat(),
+      async (request, reply, payload) => {
+        await finishIdempotentRequest(ctx, request, reply, payload);
+        return payload;
+      },
+    ];
   });
 }
 

@@ -16,9 +16,24 @@ export function uuidv7(nowMs: number = Date.now()): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** Random lower-case Crockford base32 of the given length. */
+// Random bytes drawn from a pool refilled 8 KiB at a time: one syscall serves hundreds of ids.
+const POOL_SIZE = 8192;
+let pool = randomBytes(POOL_SIZE);
+let poolOffset = 0;
+
+function takeRandom(count: number): Buffer {
+  if (poolOffset + count > POOL_SIZE) {
+    pool = randomBytes(POOL_SIZE);
+    poolOffset = 0;
+  }
+  const slice = pool.subarray(poolOffset, poolOffset + count);
+  poolOffset += count;
+  return slice;
+}
+
+/** Random lower-case Crockford base32 of the given length (not for secrets: use randomToken). */
 export function randomBase32(length: number): string {
-  const bytes = randomBytes(length);
+  const bytes = takeRandom(length);
   let out = '';
   for (let i = 0; i < length; i++) out += CROCKFORD[bytes[i]! & 31];
   return out;

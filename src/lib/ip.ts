@@ -206,6 +206,7 @@ export function validateAllowedIps(
 
 /** A single client address, normalized (IPv4-mapped becomes IPv4); null when not an address. */
 export function normalizeIp(raw: string): string | null {
+  if (isIPv4(raw) && !/(^|\.)0\d/.test(raw)) return raw;
   const address = parseAddress(raw.trim());
   return address ? format(address.version, address.value) : null;
 }

@@ -4,8 +4,8 @@ import { tokenPrefixFor } from '../../http/auth/bearer.js';
 import type { Principal } from '../../http/auth/principal.js';
 import { isScope, SCOPES, type Scope } from '../../http/auth/scopes.js';
 import { fail } from '../../http/errors.js';
-import { sha256Hex } from '../../lib/crypto.js';
-import { randomBase32, uuidv7 } from '../../lib/ids.js';
+import { randomSecretBase32, sha256Hex } from '../../lib/crypto.js';
+import { uuidv7 } from '../../lib/ids.js';
 import { entryContains, validateAllowedIps } from '../../lib/ip.js';
 import { getCompany } from '../identity/identity.service.js';
 import * as repo from './api-keys.repo.js';
@@ -34,7 +34,7 @@ export interface MintedKey {
 }
 
 function newToken(environment: Environment) {
-  const secret = randomBase32(40);
+  const secret = randomSecretBase32(40);
   const token = `${tokenPrefixFor(environment)}${secret}`;
   return { token, hash: sha256Hex(token), hint: `${tokenPrefixFor(environment)}${secret.slice(0, 4)}` };
 }

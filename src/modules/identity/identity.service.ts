@@ -117,5 +117,17 @@ export async function replaceFootprint(
   const currencies = [...new Set(input.currencies.map((c) => c.toUpperCase()))].sort();
   const now = ctx.clock.now();
   await repo.upsertFootprint(ctx.db, companyId, countries, currencies, now);
+  ctx.companyCache.delete(companyId);
   return { countries, currencies, updatedAt: now };
+}
+
+/** The company and its footprint, from the ~60 s company cache (writers here drop the entry). */
+export function companyFacts(ctx: AppContext, companyId: string) {
+  return ctx.companyCache.getOrLoad(companyId, ctx.clock.now(), async () => {
+    const [company, footprint] = await Promise.all([
+      getCompany(ctx, companyId),
+      getFootprint(ctx, companyId),
+    ]);
+    return { company, footprint };
+  }) as Promise<{ company: Company | null; footprint: Footprint }>;
 }

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/auth/principal.js';
 import { fail } from '../../http/errors.js';
 import { isoOrNull } from '../../lib/clock.js';
-import { getCompany, getFootprint } from './identity.service.js';
+import { companyFacts } from './identity.service.js';
 
 /** The platform's refund policy, reported wherever no publisher policy overrides it. */
 export const PLATFORM_REFUND_POLICY = {
@@ -21,10 +21,7 @@ const CHECKOUT_DECLARATIONS = [
 
 /** GET /whoami (SPEC 2.8): every value derived from what is stored for the key and company. */
 export async function whoami(ctx: AppContext, principal: Principal) {
-  const [company, footprint] = await Promise.all([
-    getCompany(ctx, principal.companyId),
-    getFootprint(ctx, principal.companyId),
-  ]);
+  const { company, footprint } = await companyFacts(ctx, principal.companyId);
   if (!company)
     throw fail('UNAUTHORIZED', 'The company of this key no longer exists.', { reason: 'company_missing' });
   const production = principal.environment === 'production';
