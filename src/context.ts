@@ -6,6 +6,7 @@ import { AdjustableClock, type Clock, systemClock } from './lib/clock.js';
 import { MemoryRateLimitStore } from './lib/rate-limit/memory-store.js';
 import { RedisRateLimitStore } from './lib/rate-limit/redis-store.js';
 import type { RateLimitStore } from './lib/rate-limit/store.js';
+import { SecretBox } from './lib/secret-box.js';
 import { TtlCache } from './lib/ttl-cache.js';
 
 /** Everything a service needs from the outside world, built once per process (or per test app). */
@@ -17,6 +18,8 @@ export interface AppContext {
   /** Present only with SDAPI_TEST_CLOCK=1: lets the operator move time forward. */
   testClock?: AdjustableClock;
   authCache: AuthCache;
+  /** AES-256-GCM under SDAPI_MASTER_KEY for secrets at rest; absent when no master key is configured. */
+  secrets?: SecretBox;
   /** Company-level facts read on hot paths (whoami), ~60 s like the auth cache. */
   companyCache: TtlCache;
   rateLimits: RateLimitStore;
@@ -36,8 +39,8 @@ export async function createContext(config: Config, handle?: DbHandle): Promise<
     const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
     const subscriber = redis.duplicate();
     await subscriber.subscribe(AUTH_INVALIDATION_CHANNEL);
-    subscriber.on('message', (_channel: string, keyId: string) => authCache.dropKeyLocally(keyId));
-    authCache.onInvalidate((keyId) => void redis.publish(AUTH_INVALIDATION_CHANNEL, keyId));
+    subscriber.on('message', (_channel: string, target: string) => authCache.drop(target));
+    authCache.onInvalidate((target) => void redis.publish(AUTH_INVALIDATION_CHANNEL, target));
     rateLimits = new RedisRateLimitStore(redis);
     closers.push(
       () => subscriber.quit(),
@@ -53,6 +56,7 @@ export async function createContext(config: Config, handle?: DbHandle): Promise<
     testClock,
     authCache,
     companyCache: new TtlCache(60_000),
+    secrets: config.masterKeyHex ? new SecretBox(config.masterKeyHex) : undefined,
     rateLimits,
     async close() {
       await rateLimits.close();

@@ -6,6 +6,8 @@ import { migrateToLatest, schemaOf } from './db/migrate.js';
 
 async function main(): Promise<void> {
   const config = withEmbeddedSecrets(loadConfig());
+  if (!config.masterKeyHex)
+    throw new Error('SDAPI_MASTER_KEY (64 hex characters) is required with PostgreSQL');
   const ctx = await createContext(config);
   await migrateToLatest(ctx.db, schemaOf(config));
   const demoToken = config.seedOnStart ? await createDemoSellerIfEmpty(ctx) : null;

@@ -1,4 +1,4 @@
-import { type TSchema, Type } from '@sinclair/typebox';
+import { type TLiteral, type TSchema, type TUnion, Type } from '@sinclair/typebox';
 
 /** The flat ApiError envelope of SPEC part 7. */
 export const ApiErrorSchema = Type.Object(
@@ -31,3 +31,7 @@ export function errorResponses(...statuses: number[]): Record<number, typeof Api
 }
 
 export const NoContent = Type.Null({ description: 'No content' });
+
+/** A string enum as a union of literals, typed as the union of its values. */
+export const OneOf = <const T extends readonly string[]>(values: T) =>
+  Type.Union(values.map((v) => Type.Literal(v))) as unknown as TUnion<TLiteral<T[number]>[]>;

@@ -2,20 +2,6 @@ import { randomBytes } from 'node:crypto';
 
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
 
-/** RFC 9562 UUID version 7: 48-bit millisecond timestamp then random bits, so ids sort by creation. */
-export function uuidv7(nowMs: number = Date.now()): string {
-  const bytes = randomBytes(16);
-  let ts = BigInt(nowMs);
-  for (let i = 5; i >= 0; i--) {
-    bytes[i] = Number(ts & 0xffn);
-    ts >>= 8n;
-  }
-  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
 // Random bytes drawn from a pool refilled 8 KiB at a time: one syscall serves hundreds of ids.
 const POOL_SIZE = 8192;
 let pool = randomBytes(POOL_SIZE);
@@ -37,6 +23,17 @@ export function randomBase32(length: number): string {
   let out = '';
   for (let i = 0; i < length; i++) out += CROCKFORD[bytes[i]! & 31];
   return out;
+}
+
+/** RFC 9562 UUID version 7: 48-bit millisecond timestamp then random bits, so ids sort by creation. */
+export function uuidv7(nowMs: number = Date.now()): string {
+  const bytes = Buffer.from(takeRandom(16));
+  bytes.writeUInt32BE(Math.floor(nowMs / 0x10000), 0);
+  bytes.writeUInt16BE(nowMs % 0x10000, 4);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** Readable prefixed id such as `alloc_8f3k2m9q1x7c`. */

@@ -13,7 +13,7 @@ interface Entry {
  */
 export class AuthCache {
   private readonly byHash = new Map<string, Entry>();
-  private readonly listeners: ((keyId: string) => void)[] = [];
+  private readonly listeners: ((target: string) => void)[] = [];
 
   constructor(
     private readonly ttlMs = 60_000,
@@ -40,17 +40,25 @@ export class AuthCache {
 
   /** Forgets every cached token of the key here, and tells other processes to do the same. */
   invalidateKey(keyId: string): void {
-    this.dropKeyLocally(keyId);
+    this.drop(keyId);
     for (const listener of this.listeners) listener(keyId);
   }
 
-  dropKeyLocally(keyId: string): void {
+  /** Forgets every cached key of a company (production access or name changed). */
+  invalidateCompany(companyId: string): void {
+    this.drop(`company:${companyId}`);
+    for (const listener of this.listeners) listener(`company:${companyId}`);
+  }
+
+  /** Drops by key id, or by `company:<id>` for all keys of a company (the pub/sub message form). */
+  drop(target: string): void {
+    const companyId = target.startsWith('company:') ? target.slice('company:'.length) : null;
     for (const [hash, entry] of this.byHash) {
-      if (entry.principal.keyId === keyId) this.byHash.delete(hash);
+      if (companyId ? entry.principal.companyId === companyId : entry.principal.keyId === target) this.byHash.delete(hash);
     }
   }
 
-  onInvalidate(listener: (keyId: string) => void): void {
+  onInvalidate(listener: (target: string) => void): void {
     this.listeners.push(listener);
   }
 }

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import type { CompaniesTable } from './identity.table.js';
 
@@ -46,4 +46,8 @@ export async function upsertFootprint(
     .values({ company_id: companyId, ...values })
     .onConflict((oc) => oc.column('company_id').doUpdateSet(values))
     .execute();
+}
+
+export async function updateCompany(ex: Executor, id: string, patch: Updateable<CompaniesTable>): Promise<void> {
+  await ex.updateTable('companies').set(patch).where('id', '=', id).execute();
 }

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { type Executor, fromBool } from '../../db/database.js';
 import { isoOrNull } from '../../lib/clock.js';
+import { fail } from '../../http/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import * as repo from './identity.repo.js';
 import type { CompanyKind } from './identity.table.js';
@@ -130,4 +131,39 @@ export function companyFacts(ctx: AppContext, companyId: string) {
     ]);
     return { company, footprint };
   }) as Promise<{ company: Company | null; footprint: Footprint }>;
+}
+
+export interface CompanyPatch {
+  name?: string;
+  country?: string | null;
+  productionAccess?: boolean;
+  apiAgreementSigned?: boolean;
+  checkoutHoldEnabled?: boolean;
+  keylessEnabled?: boolean;
+  /** Pre-order capability: verified now (true) or withdrawn (false). */
+  preorderVerified?: boolean;
+}
+
+/** Operator edits of a company: country, production gates and capabilities. */
+export async function updateCompany(ctx: AppContext, id: string, patch: CompanyPatch): Promise<Company> {
+  const now = ctx.clock.now();
+  const bool = (v: boolean | undefined) => (v === undefined ? undefined : fromBool(v));
+  const columns = {
+    name: patch.name,
+    country: patch.country,
+    production_access: bool(patch.productionAccess),
+    api_agreement_signed: bool(patch.apiAgreementSigned),
+    checkout_hold_enabled: bool(patch.checkoutHoldEnabled),
+    keyless_enabled: bool(patch.keylessEnabled),
+    preorder_verified_at: patch.preorderVerified === undefined ? undefined : patch.preorderVerified ? now : null,
+  };
+  await repo.updateCompany(ctx.db, id, {
+    ...Object.fromEntries(Object.entries(columns).filter(([, v]) => v !== undefined)),
+    updated_at: now,
+  });
+  ctx.companyCache.delete(id);
+  ctx.authCache.invalidateCompany(id);
+  const company = await getCompany(ctx, id);
+  if (!company) throw fail('NOT_FOUND', `Company ${id} does not exist.`);
+  return company;
 }

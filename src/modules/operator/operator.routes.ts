@@ -7,6 +7,9 @@ import type { TypedApp } from '../../http/typed-app.js';
 import { isoOf, isoOrNull } from '../../lib/clock.js';
 import { mintKey } from '../api-keys/api-keys.service.js';
 import { companyView, createCompany } from '../identity/identity.service.js';
+import { registerCatalogAdminRoutes } from './catalog.admin.js';
+import { registerPartnerAdminRoutes } from './partners.admin.js';
+import { registerSupplyAdminRoutes } from './supply.admin.js';
 
 const adminErrors = {
   401: ApiErrorRef,
@@ -44,6 +47,9 @@ const MintedKeySchema = Type.Object({
 /** The operator API (`/admin/v1`, bearer SDAPI_ADMIN_TOKEN): the publisher-console side. */
 export function registerOperatorRoutes(app: TypedApp, ctx: AppContext, openApi: () => unknown): void {
   app.get('/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, async () => openApi());
+  registerPartnerAdminRoutes(app, ctx);
+  registerCatalogAdminRoutes(app, ctx);
+  registerSupplyAdminRoutes(app, ctx);
 
   app.post('/companies', {
     config: admin,

@@ -1,0 +1,42 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Executor } from '../../db/database.js';
+import type { AllocationsTable, SharesTable } from './allocations.table.js';
+
+export type AllocationRow = Selectable<AllocationsTable>;
+
+export function findShare(ex: Executor, sellerId: string, skuId: string) {
+  return ex
+    .selectFrom('shares')
+    .selectAll()
+    .where('seller_company_id', '=', sellerId)
+    .where('sku_id', '=', skuId)
+    .executeTakeFirst();
+}
+
+export async function insertShare(ex: Executor, row: Insertable<SharesTable>): Promise<void> {
+  await ex.insertInto('shares').values(row).execute();
+}
+
+export async function setShareActive(ex: Executor, id: string, active: boolean, at: number): Promise<void> {
+  await ex
+    .updateTable('shares')
+    .set({ active: active ? 1 : 0, updated_at: at })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function insertAllocation(ex: Executor, row: Insertable<AllocationsTable>): Promise<void> {
+  await ex.insertInto('allocations').values(row).execute();
+}
+
+export function findAllocation(ex: Executor, id: string): Promise<AllocationRow | undefined> {
+  return ex.selectFrom('allocations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function updateAllocation(
+  ex: Executor,
+  id: string,
+  patch: Updateable<AllocationsTable>,
+): Promise<void> {
+  await ex.updateTable('allocations').set(patch).where('id', '=', id).execute();
+}

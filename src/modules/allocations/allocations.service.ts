@@ -1,0 +1,224 @@
+import type { AppContext } from '../../context.js';
+import type { Executor } from '../../db/database.js';
+import { fail } from '../../http/errors.js';
+import { readableId, uuidv7 } from '../../lib/ids.js';
+import { requireProduct } from '../catalog/products.service.js';
+import { requireSku } from '../catalog/releases.service.js';
+import { emitEvents, recordCatalogChange } from '../events/outbox.service.js';
+import { requireConnection } from '../partners/partners.service.js';
+import * as repo from './allocations.repo.js';
+import type { AllocationStatus } from './allocations.table.js';
+import { refreshSellability } from './sellability.service.js';
+
+export interface AllocationTerms {
+  quantityLimit?: number;
+  pricePerKeyCents?: number | null;
+  currencyCode?: string | null;
+  currencyExponent?: number | null;
+  businessModel?: string;
+  paymentStatus?: string;
+  hotDrop?: boolean;
+  holdsEnabled?: boolean;
+  lowStockThreshold?: number | null;
+  refundPolicy?: Record<string, unknown> | null;
+  consumerGeoAttestRequired?: boolean;
+  requestPolicy?: 'none' | 'manual' | 'auto';
+  autoApproveMax?: number | null;
+}
+
+export const remainingOf = (a: Pick<repo.AllocationRow, 'quantity_limit' | 'quantity_pulled'>) =>
+  Math.max(0, a.quantity_limit - a.quantity_pulled);
+
+export async function requireAllocation(ex: Executor, id: string): Promise<repo.AllocationRow> {
+  const allocation = await repo.findAllocation(ex, id);
+  if (!allocation) throw fail('NOT_FOUND', `No allocation ${id}.`);
+  return allocation;
+}
+
+function termsToColumns(terms: AllocationTerms) {
+  const bool = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
+  const columns = {
+    quantity_limit: terms.quantityLimit,
+    price_per_key_cents: terms.pricePerKeyCents,
+    currency_code: terms.currencyCode === undefined ? undefined : (terms.currencyCode?.toUpperCase() ?? null),
+    currency_exponent: terms.currencyExponent,
+    business_model: terms.businessModel,
+    payment_status: terms.paymentStatus,
+    hot_drop: bool(terms.hotDrop),
+    holds_enabled: bool(terms.holdsEnabled),
+    low_stock_threshold: terms.lowStockThreshold,
+    refund_policy:
+      terms.refundPolicy === undefined
+        ? undefined
+        : terms.refundPolicy
+          ? JSON.stringify(terms.refundPolicy)
+          : null,
+    consumer_geo_attest_required: bool(terms.consumerGeoAttestRequired),
+    request_policy: terms.requestPolicy,
+    auto_approve_max: terms.autoApproveMax,
+  };
+  return Object.fromEntries(Object.entries(columns).filter(([, v]) => v !== undefined));
+}
+
+/**
+ * Capacity events after `remaining` moved (publisher edits here, pulls in checkout):
+ * `allocation.low_stock` when it crosses the threshold, `allocation.depleted` at zero.
+ */
+export async function emitCapacityEvents(
+  ctx: AppContext,
+  trx: Executor,
+  allocation: repo.AllocationRow,
+  skuCode: string,
+  remainingBefore: number,
+  remainingAfter: number,
+): Promise<void> {
+  const seller = [{ companyId: allocation.seller_company_id, environment: allocation.environment }];
+  const base = { allocationId: allocation.id, skuCode, remaining: remainingAfter };
+  const threshold = allocation.low_stock_threshold;
+  if (
+    threshold !== null &&
+    remainingBefore > threshold &&
+    remainingAfter <= threshold &&
+    remainingAfter > 0
+  ) {
+    await emitEvents(ctx, trx, seller, 'allocation.low_stock', { ...base, threshold });
+  }
+  if (remainingBefore > 0 && remainingAfter === 0)
+    await emitEvents(ctx, trx, seller, 'allocation.depleted', base);
+}
+
+export async function grantAllocation(
+  ctx: AppContext,
+  trx: Executor,
+  connectionId: string,
+  skuId: string,
+  terms: AllocationTerms,
+) {
+  const connection = await requireConnection(trx, connectionId);
+  const sku = await requireSku(trx, skuId);
+  const product = await requireProduct(trx, sku.product_id);
+  if (
+    product.publisher_company_id !== connection.publisher_company_id ||
+    product.environment !== connection.environment
+  ) {
+    throw fail('VALIDATION_FAILED', "The SKU is not in this connection's publisher catalog.");
+  }
+  if (terms.quantityLimit === undefined) throw fail('VALIDATION_FAILED', 'quantityLimit is required.');
+  const now = ctx.clock.now();
+  const id = uuidv7(now);
+  await repo.insertAllocation(trx, {
+    id,
+    readable_id: readableId('alloc'),
+    seller_company_id: connection.seller_company_id,
+    publisher_company_id: connection.publisher_company_id,
+    connection_id: connection.id,
+    environment: connection.environment,
+    sku_id: skuId,
+    quantity_limit: terms.quantityLimit,
+    business_model: terms.businessModel ?? 'api',
+    status: 'active',
+    payment_status: terms.paymentStatus ?? 'invoiced',
+    request_policy: terms.requestPolicy ?? 'manual',
+    created_at: now,
+    updated_at: now,
+    ...termsToColumns(terms),
+  });
+  const allocation = await requireAllocation(trx, id);
+  await emitEvents(
+    ctx,
+    trx,
+    [{ companyId: allocation.seller_company_id, environment: allocation.environment }],
+    'allocation.updated',
+    {
+      allocationId: id,
+      skuCode: sku.code,
+      remaining: remainingOf(allocation),
+    },
+  );
+  await afterAllocationChange(ctx, trx, allocation, product.id);
+  return allocation;
+}
+
+async function afterAllocationChange(
+  ctx: AppContext,
+  trx: Executor,
+  allocation: repo.AllocationRow,
+  productId: string,
+) {
+  const seller = [{ companyId: allocation.seller_company_id, environment: allocation.environment }];
+  await recordCatalogChange(ctx, trx, seller, productId, 'updated', ['availability']);
+  await refreshSellability(ctx, trx, allocation.seller_company_id, allocation.environment, [
+    allocation.sku_id,
+  ]);
+}
+
+/** Changes the terms of a grant: capacity or metadata; `allocation.updated` plus capacity events. */
+export async function updateAllocation(ctx: AppContext, trx: Executor, id: string, terms: AllocationTerms) {
+  const before = await requireAllocation(trx, id);
+  if (terms.quantityLimit !== undefined && terms.quantityLimit < before.quantity_pulled) {
+    throw fail(
+      'VALIDATION_FAILED',
+      `quantityLimit cannot go below the ${before.quantity_pulled} keys already pulled.`,
+      {
+        issues: [
+          {
+            field: 'quantityLimit',
+            in: 'body',
+            message: `must be >= ${before.quantity_pulled}`,
+            keyword: 'minimum',
+          },
+        ],
+      },
+    );
+  }
+  await repo.updateAllocation(trx, id, { ...termsToColumns(terms), updated_at: ctx.clock.now() });
+  const after = await requireAllocation(trx, id);
+  const sku = await requireSku(trx, after.sku_id);
+  const seller = [{ companyId: after.seller_company_id, environment: after.environment }];
+  await emitEvents(ctx, trx, seller, 'allocation.updated', {
+    allocationId: id,
+    skuCode: sku.code,
+    remaining: remainingOf(after),
+  });
+  await emitCapacityEvents(ctx, trx, after, sku.code, remainingOf(before), remainingOf(after));
+  await afterAllocationChange(ctx, trx, after, sku.product_id);
+  return after;
+}
+
+const MOVES: Record<AllocationStatus, AllocationStatus[]> = {
+  active: ['paused', 'revoked'],
+  paused: ['active', 'revoked'],
+  revoked: [],
+};
+const REASONS: Record<AllocationStatus, string> = { paused: 'paused', revoked: 'revoked', active: 'resumed' };
+
+/** Pauses, resumes or revokes a grant; `allocation.updated` carries the reason. */
+export async function setAllocationStatus(
+  ctx: AppContext,
+  trx: Executor,
+  id: string,
+  status: AllocationStatus,
+) {
+  const before = await requireAllocation(trx, id);
+  if (before.status === status) return before;
+  if (!MOVES[before.status].includes(status)) {
+    throw fail('VALIDATION_FAILED', `An allocation cannot move from ${before.status} to ${status}.`);
+  }
+  await repo.updateAllocation(trx, id, { status, updated_at: ctx.clock.now() });
+  const after = await requireAllocation(trx, id);
+  const sku = await requireSku(trx, after.sku_id);
+  await emitEvents(
+    ctx,
+    trx,
+    [{ companyId: after.seller_company_id, environment: after.environment }],
+    'allocation.updated',
+    {
+      allocationId: id,
+      skuCode: sku.code,
+      remaining: remainingOf(after),
+      reason: REASONS[status],
+    },
+  );
+  await afterAllocationChange(ctx, trx, after, sku.product_id);
+  return after;
+}

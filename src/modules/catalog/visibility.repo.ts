@@ -1,0 +1,61 @@
+import { type ExpressionBuilder, sql } from 'kysely';
+import type { Executor } from '../../db/database.js';
+import type { Database } from '../../db/schema.js';
+
+/**
+ * Catalog access (SPEC 3.4): a product is visible to a seller when it is published (not draft,
+ * not archived) and the seller's connection to its publisher shares the whole catalog, or
+ * shares (and has not suspended) at least one SKU of the product.
+ */
+const grantsAccess = (eb: ExpressionBuilder<Database, 'products' | 'partner_connections'>) =>
+  eb.or([
+    eb('partner_connections.catalog_share_mode', '=', 'whole_catalog'),
+    eb.and([
+      eb('partner_connections.shares_suspended', '=', 0),
+      eb.exists(
+        eb
+          .selectFrom('shares')
+          .innerJoin('skus', 'skus.id', 'shares.sku_id')
+          .select(sql`1`.as('one'))
+          .whereRef('skus.product_id', '=', 'products.id')
+          .whereRef('shares.seller_company_id', '=', 'partner_connections.seller_company_id')
+          .where('shares.active', '=', 1),
+      ),
+    ]),
+  ]);
+
+function accessible(ex: Executor, environment: string) {
+  return ex
+    .selectFrom('products')
+    .innerJoin('partner_connections', (join) =>
+      join
+        .onRef('partner_connections.publisher_company_id', '=', 'products.publisher_company_id')
+        .on('partner_connections.environment', '=', environment),
+    )
+    .where('products.environment', '=', environment)
+    .where('products.status', '!=', 'draft')
+    .where('products.is_archived', '=', 0)
+    .where(grantsAccess);
+}
+
+export async function visibleProductIds(
+  ex: Executor,
+  sellerId: string,
+  environment: string,
+  publisherId?: string,
+) {
+  let query = accessible(ex, environment)
+    .select('products.id')
+    .where('partner_connections.seller_company_id', '=', sellerId);
+  if (publisherId) query = query.where('products.publisher_company_id', '=', publisherId);
+  return new Set((await query.execute()).map((r) => r.id));
+}
+
+/** Sellers that currently see the product. */
+export async function sellersSeeing(ex: Executor, productId: string, environment: string): Promise<string[]> {
+  const rows = await accessible(ex, environment)
+    .select('partner_connections.seller_company_id')
+    .where('products.id', '=', productId)
+    .execute();
+  return rows.map((r) => r.seller_company_id);
+}

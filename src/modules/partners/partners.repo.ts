@@ -1,0 +1,101 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Executor } from '../../db/database.js';
+import type { AgreementAmendmentsTable, AgreementsTable, PartnerConnectionsTable } from './partners.table.js';
+
+export type ConnectionRow = Selectable<PartnerConnectionsTable>;
+export type AgreementRow = Selectable<AgreementsTable>;
+
+export async function insertConnection(
+  ex: Executor,
+  row: Insertable<PartnerConnectionsTable>,
+): Promise<void> {
+  await ex.insertInto('partner_connections').values(row).execute();
+}
+
+export function findConnection(ex: Executor, id: string): Promise<ConnectionRow | undefined> {
+  return ex.selectFrom('partner_connections').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findConnectionBetween(
+  ex: Executor,
+  sellerId: string,
+  publisherId: string,
+  environment: string,
+) {
+  return ex
+    .selectFrom('partner_connections')
+    .selectAll()
+    .where('seller_company_id', '=', sellerId)
+    .where('publisher_company_id', '=', publisherId)
+    .where('environment', '=', environment)
+    .executeTakeFirst();
+}
+
+export function connectionsOfPublisher(
+  ex: Executor,
+  publisherId: string,
+  environment: string,
+): Promise<ConnectionRow[]> {
+  return ex
+    .selectFrom('partner_connections')
+    .selectAll()
+    .where('publisher_company_id', '=', publisherId)
+    .where('environment', '=', environment)
+    .execute();
+}
+
+export async function updateConnection(
+  ex: Executor,
+  id: string,
+  patch: Updateable<PartnerConnectionsTable>,
+): Promise<void> {
+  await ex.updateTable('partner_connections').set(patch).where('id', '=', id).execute();
+}
+
+export async function insertAgreement(ex: Executor, row: Insertable<AgreementsTable>): Promise<void> {
+  await ex.insertInto('agreements').values(row).execute();
+}
+
+export function findAgreement(ex: Executor, id: string): Promise<AgreementRow | undefined> {
+  return ex.selectFrom('agreements').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function agreementsOfConnections(
+  ex: Executor,
+  connectionIds: readonly string[],
+): Promise<AgreementRow[]> {
+  if (connectionIds.length === 0) return Promise.resolve([]);
+  return ex
+    .selectFrom('agreements')
+    .selectAll()
+    .where('connection_id', 'in', connectionIds)
+    .orderBy('created_at')
+    .execute();
+}
+
+export async function updateAgreement(
+  ex: Executor,
+  id: string,
+  patch: Updateable<AgreementsTable>,
+): Promise<void> {
+  await ex.updateTable('agreements').set(patch).where('id', '=', id).execute();
+}
+
+export async function insertAmendment(
+  ex: Executor,
+  row: Insertable<AgreementAmendmentsTable>,
+): Promise<void> {
+  await ex.insertInto('agreement_amendments').values(row).execute();
+}
+
+export function findAmendment(ex: Executor, id: string) {
+  return ex.selectFrom('agreement_amendments').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function acceptAmendment(ex: Executor, id: string, at: number): Promise<void> {
+  await ex
+    .updateTable('agreement_amendments')
+    .set({ status: 'accepted', accepted_at: at })
+    .where('id', '=', id)
+    .execute();
+}

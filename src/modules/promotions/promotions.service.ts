@@ -1,0 +1,56 @@
+import type { AppContext } from '../../context.js';
+import type { Executor } from '../../db/database.js';
+import { fail } from '../../http/errors.js';
+import { uuidv7 } from '../../lib/ids.js';
+import { changeProduct, emitToAudience } from '../catalog/catalog-changes.service.js';
+import { requireProduct, touchProduct } from '../catalog/products.service.js';
+import { insertPromotion } from './promotions.repo.js';
+import { requireSku } from '../catalog/releases.service.js';
+
+export interface PromotionInput {
+  /** `promotion`: every seller that sees the product; `deal`: one seller (sellerCompanyId). */
+  sourceType?: 'promotion' | 'deal';
+  productId?: string;
+  skuId?: string;
+  sellerCompanyId?: string | null;
+  discountPercent: number;
+  startsAt: number;
+  endsAt: number;
+}
+
+/**
+ * A percent-off window on a product or one SKU. Preview applies the best live promotion to the
+ * list price; sellers see the product `updated` with `pricing` and `product.updated`.
+ */
+export async function createPromotion(ctx: AppContext, trx: Executor, input: PromotionInput) {
+  if (!input.productId === !input.skuId) throw fail('VALIDATION_FAILED', 'Give exactly one of productId or skuId.');
+  if (input.endsAt <= input.startsAt) throw fail('VALIDATION_FAILED', 'endsAt must be after startsAt.');
+  const sourceType = input.sourceType ?? (input.sellerCompanyId ? 'deal' : 'promotion');
+  if (sourceType === 'deal' && !input.sellerCompanyId) throw fail('VALIDATION_FAILED', 'A deal names sellerCompanyId.');
+  const sku = input.skuId ? await requireSku(trx, input.skuId) : null;
+  const product = await requireProduct(trx, sku?.product_id ?? input.productId!);
+  const now = ctx.clock.now();
+  const id = uuidv7(now);
+  const diff = await changeProduct(ctx, trx, product, ['pricing'], async () => {
+    await insertPromotion(trx, {
+      id,
+      publisher_company_id: product.publisher_company_id,
+      environment: product.environment,
+      source_type: sourceType,
+      product_id: sku ? null : product.id,
+      sku_id: sku?.id ?? null,
+      seller_company_id: input.sellerCompanyId ?? null,
+      discount_percent: input.discountPercent,
+      starts_at: input.startsAt,
+      ends_at: input.endsAt,
+      created_at: now,
+      updated_at: now,
+    });
+    await touchProduct(trx, product.id, now);
+  });
+  const audience = [...diff.kept, ...diff.added].filter(
+    (r) => sourceType === 'promotion' || r.companyId === input.sellerCompanyId,
+  );
+  await emitToAudience(ctx, trx, audience, 'product.updated', { productId: product.id, updatedAt: new Date(now).toISOString() });
+  return { id, sourceType, productId: product.id, skuId: sku?.id ?? null, discountPercent: input.discountPercent };
+}
