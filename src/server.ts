@@ -3,6 +3,7 @@ import { createDemoSellerIfEmpty, demoKeyBanner, withEmbeddedSecrets } from './b
 import { loadConfig } from './config.js';
 import { createContext } from './context.js';
 import { migrateToLatest, schemaOf } from './db/migrate.js';
+import { seedSandboxCatalog } from './modules/sandbox/sandbox.service.js';
 
 async function main(): Promise<void> {
   const config = withEmbeddedSecrets(loadConfig());
@@ -10,7 +11,11 @@ async function main(): Promise<void> {
     throw new Error('SDAPI_MASTER_KEY (64 hex characters) is required with PostgreSQL');
   const ctx = await createContext(config);
   await migrateToLatest(ctx.db, schemaOf(config));
-  const demoToken = config.seedOnStart ? await createDemoSellerIfEmpty(ctx) : null;
+  let demoToken: string | null = null;
+  if (config.seedOnStart) {
+    await seedSandboxCatalog(ctx);
+    demoToken = await createDemoSellerIfEmpty(ctx);
+  }
   const app = await buildApp(ctx);
 
   let closing = false;

@@ -5,8 +5,10 @@ import { type AppContext, createContext } from '../context.js';
 import { migrateToLatest, schemaOf } from '../db/migrate.js';
 import { fail } from '../http/errors.js';
 import { isoOrNull } from '../lib/clock.js';
+import { randomToken } from '../lib/crypto.js';
 import { mintKey } from '../modules/api-keys/api-keys.service.js';
 import { companyView, createCompany } from '../modules/identity/identity.service.js';
+import { adminRequest, importKeyFile, seedDemoWorld, seedSandbox } from './commands.js';
 import { printFailure, printResult } from './output.js';
 
 const USAGE = `sdapi: operator CLI of the Seller Distribution API (uses DATABASE_URL like the server)
@@ -16,6 +18,13 @@ const USAGE = `sdapi: operator CLI of the Seller Distribution API (uses DATABASE
                        [--production-access] [--api-agreement-signed] [--json]
   sdapi key create --company ID --environment sandbox|production [--name NAME]
                    [--scopes a,b] [--allowed-ips ip,cidr] [--expires-at ISO] [--json]
+  sdapi seed sandbox            the fixture catalog with every magic SKU (idempotent)
+  sdapi seed demo [--allowed-ip IP]
+                                a production demo world; prints a production key
+  sdapi keys import --pool ID --file PATH [--format lines|csv]
+                                streams a key file into a pool, encrypted, with progress
+  sdapi admin METHOD PATH [--data JSON]
+                                any operator endpoint (/admin/v1/PATH), run in-process
 `;
 
 const OPTIONS = {
@@ -30,6 +39,11 @@ const OPTIONS = {
   'allowed-ips': { type: 'string' },
   'expires-at': { type: 'string' },
   json: { type: 'boolean' },
+  'allowed-ip': { type: 'string' },
+  pool: { type: 'string' },
+  file: { type: 'string' },
+  format: { type: 'string' },
+  data: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -41,14 +55,28 @@ const list = (value: string | undefined) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
-function required(values: Values, name: 'name' | 'company' | 'environment'): string {
+function required(values: Values, name: 'name' | 'company' | 'environment' | 'pool' | 'file'): string {
   const value = values[name];
   if (!value) throw fail('VALIDATION_FAILED', `--${name} is required.`);
   return value;
 }
 
-async function run(ctx: AppContext, command: string, values: Values): Promise<Record<string, unknown>> {
-  switch (command) {
+async function run(ctx: AppContext, positionals: string[], values: Values): Promise<Record<string, unknown>> {
+  const command = positionals.slice(0, 2).join(' ');
+  if (positionals[0] === 'admin') {
+    const [, method, path] = positionals;
+    if (!method || !path) throw fail('VALIDATION_FAILED', 'usage: sdapi admin METHOD PATH [--data JSON]');
+    return { data: await adminRequest(ctx, method, path, values.data) };
+  }
+  switch (positionals[0] === 'migrate' ? 'migrate' : command) {
+    case 'seed sandbox':
+      return await seedSandbox(ctx);
+    case 'seed demo':
+      return await seedDemoWorld(ctx, values['allowed-ip']);
+    case 'keys import':
+      return {
+        ...(await importKeyFile(ctx, required(values, 'pool'), required(values, 'file'), values.format)),
+      };
     case 'migrate':
       return { applied: await migrateToLatest(ctx.db, schemaOf(ctx.config)) };
     case 'company create': {
@@ -92,11 +120,16 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
-  const ctx = await createContext(withEmbeddedSecrets(loadConfig()));
+  const config = withEmbeddedSecrets(loadConfig());
+  // The in-process operator client needs a token even where the server's is not configured.
+  const ctx = await createContext({
+    ...config,
+    adminToken: config.adminToken ?? randomToken(24),
+    logLevel: 'silent',
+  });
   try {
-    const command = positionals.join(' ');
-    if (command !== 'migrate') await migrateToLatest(ctx.db, schemaOf(ctx.config));
-    printResult(await run(ctx, command, values), values.json ?? false);
+    if (positionals[0] !== 'migrate') await migrateToLatest(ctx.db, schemaOf(ctx.config));
+    printResult(await run(ctx, positionals, values), values.json ?? false);
     return 0;
   } catch (err) {
     return printFailure(err);

@@ -28,6 +28,8 @@ export function openDatabase(config: DatabaseConfig, options: { poolSize?: numbe
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma('cache_size = -16384');
+    sqlite.pragma('temp_store = MEMORY');
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
     return { db, engine: 'sqlite', close: () => db.destroy() };
   }

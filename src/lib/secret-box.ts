@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync } from 'node:crypto';
+import { pooledRandomBytes } from './random.js';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -24,7 +25,7 @@ export class SecretBox {
 
   /** base64 of iv | tag | ciphertext. */
   seal(plaintext: string): string {
-    const iv = randomBytes(IV_BYTES);
+    const iv = Buffer.from(pooledRandomBytes(IV_BYTES));
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64');
@@ -40,7 +41,12 @@ export class SecretBox {
     );
   }
 
+  /** 128 bits of the HMAC: collisions are out of reach (birthday bound 2^64) and the index stays small. */
   fingerprint(plaintext: string): string {
-    return createHmac('sha256', this.fingerprintKey).update(plaintext).digest('base64url');
+    return createHmac('sha256', this.fingerprintKey)
+      .update(plaintext)
+      .digest()
+      .subarray(0, 16)
+      .toString('base64url');
   }
 }

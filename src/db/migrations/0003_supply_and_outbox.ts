@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { sequenceColumn, sequenceType } from '../dialect.js';
 
 /** Shares, allocations, key pools and keys, promotions, catalog change rows and the outbox. */
@@ -86,10 +86,19 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('sold_at', 'bigint')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
+  // Claims read the oldest available keys of a pool; sold keys leave this partial index, so it
+  // stays as small as the stock however many keys were ever sold.
   await db.schema
     .createIndex('game_keys_claim')
     .on('game_keys')
-    .columns(['pool_id', 'state', 'id'])
+    .columns(['pool_id', 'id'])
+    .where(sql.ref('state'), '=', sql.lit('available'))
+    .execute();
+  await db.schema
+    .createIndex('game_keys_order')
+    .on('game_keys')
+    .column('order_id')
+    .where(sql.ref('order_id'), 'is not', null)
     .execute();
 
   await db.schema

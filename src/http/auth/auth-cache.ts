@@ -54,7 +54,8 @@ export class AuthCache {
   drop(target: string): void {
     const companyId = target.startsWith('company:') ? target.slice('company:'.length) : null;
     for (const [hash, entry] of this.byHash) {
-      if (companyId ? entry.principal.companyId === companyId : entry.principal.keyId === target) this.byHash.delete(hash);
+      if (companyId ? entry.principal.companyId === companyId : entry.principal.keyId === target)
+        this.byHash.delete(hash);
     }
   }
 

@@ -12,10 +12,11 @@ export function findCompany(ex: Executor, id: string): Promise<CompanyRow | unde
   return ex.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function countCompanies(ex: Executor): Promise<number> {
+export async function countSellers(ex: Executor): Promise<number> {
   const row = await ex
     .selectFrom('companies')
     .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('kind', '=', 'seller')
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -48,6 +49,10 @@ export async function upsertFootprint(
     .execute();
 }
 
-export async function updateCompany(ex: Executor, id: string, patch: Updateable<CompaniesTable>): Promise<void> {
+export async function updateCompany(
+  ex: Executor,
+  id: string,
+  patch: Updateable<CompaniesTable>,
+): Promise<void> {
   await ex.updateTable('companies').set(patch).where('id', '=', id).execute();
 }

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { type Executor, fromBool } from '../../db/database.js';
-import { isoOrNull } from '../../lib/clock.js';
 import { fail } from '../../http/errors.js';
+import { isoOrNull } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
 import * as repo from './identity.repo.js';
 import type { CompanyKind } from './identity.table.js';
@@ -20,6 +20,8 @@ export interface Company {
 }
 
 export interface CreateCompanyInput {
+  /** A fixed id, for fixtures; generated otherwise. */
+  id?: string;
   name: string;
   kind?: CompanyKind;
   country?: string | null;
@@ -46,7 +48,7 @@ export async function createCompany(
   ex: Executor = ctx.db,
 ): Promise<Company> {
   const now = ctx.clock.now();
-  const id = uuidv7(now);
+  const id = input.id ?? uuidv7(now);
   await repo.insertCompany(ex, {
     id,
     name: input.name,
@@ -84,8 +86,9 @@ export const companyView = (company: Company) => ({
   createdAt: isoOrNull(company.createdAt),
 });
 
+/** No seller company yet: the first start of a fresh installation. */
 export async function isEmptyInstallation(ctx: AppContext): Promise<boolean> {
-  return (await repo.countCompanies(ctx.db)) === 0;
+  return (await repo.countSellers(ctx.db)) === 0;
 }
 
 export interface Footprint {
@@ -155,7 +158,8 @@ export async function updateCompany(ctx: AppContext, id: string, patch: CompanyP
     api_agreement_signed: bool(patch.apiAgreementSigned),
     checkout_hold_enabled: bool(patch.checkoutHoldEnabled),
     keyless_enabled: bool(patch.keylessEnabled),
-    preorder_verified_at: patch.preorderVerified === undefined ? undefined : patch.preorderVerified ? now : null,
+    preorder_verified_at:
+      patch.preorderVerified === undefined ? undefined : patch.preorderVerified ? now : null,
   };
   await repo.updateCompany(ctx.db, id, {
     ...Object.fromEntries(Object.entries(columns).filter(([, v]) => v !== undefined)),

@@ -35,7 +35,10 @@ export function adminView(row: Record<string, unknown>): Record<string, unknown>
     let out = value;
     if (JSON_COLUMNS.has(key) && typeof value === 'string') out = JSON.parse(value);
     else if (BOOLEAN_COLUMNS.has(key)) out = value === 1;
-    else if ((key.endsWith('_at') || key.endsWith('_start') || key.endsWith('_end') || key === 'release_date') && typeof value === 'number') {
+    else if (
+      (key.endsWith('_at') || key.endsWith('_start') || key.endsWith('_end') || key === 'release_date') &&
+      typeof value === 'number'
+    ) {
       out = new Date(value).toISOString();
     }
     view[camel(key)] = out;

@@ -7,7 +7,15 @@ import { createEdition, createProduct, relateProducts, updateProduct } from '../
 import { createRelease, createSku, setSkuDelisted, updateRelease } from '../catalog/releases.service.js';
 import { adminResponses, adminView, isoToMs } from './admin-view.js';
 import { inTransaction } from './partners.admin.js';
-import { IdParams, PriceBody, ProductBody, ProductPatchBody, ReleaseBody, ReleasePatchBody, SkuBody } from './schemas.js';
+import {
+  IdParams,
+  PriceBody,
+  ProductBody,
+  ProductPatchBody,
+  ReleaseBody,
+  ReleasePatchBody,
+  SkuBody,
+} from './schemas.js';
 
 const admin = { auth: 'admin' } as const;
 
@@ -22,7 +30,9 @@ export function registerCatalogAdminRoutes(app: TypedApp, ctx: AppContext): void
       reply.code(201);
       return {
         data: adminView(
-          await inTransaction(ctx, (trx) => createProduct(ctx, trx, publisherCompanyId, environment ?? 'production', input)),
+          await inTransaction(ctx, (trx) =>
+            createProduct(ctx, trx, publisherCompanyId, environment ?? 'production', input),
+          ),
         ),
       };
     },
@@ -39,17 +49,33 @@ export function registerCatalogAdminRoutes(app: TypedApp, ctx: AppContext): void
     },
     handler: async (request) => {
       const { preorderStart, preorderEnd, archiveAt, ...rest } = request.body;
-      const patch = { ...rest, preorderStart: isoToMs(preorderStart), preorderEnd: isoToMs(preorderEnd), archiveAt: isoToMs(archiveAt) };
-      return { data: adminView(await inTransaction(ctx, (trx) => updateProduct(ctx, trx, request.params.id, patch))) };
+      const patch = {
+        ...rest,
+        preorderStart: isoToMs(preorderStart),
+        preorderEnd: isoToMs(preorderEnd),
+        archiveAt: isoToMs(archiveAt),
+      };
+      return {
+        data: adminView(await inTransaction(ctx, (trx) => updateProduct(ctx, trx, request.params.id, patch))),
+      };
     },
   });
 
   app.post('/products/:id/editions', {
     config: admin,
-    schema: { tags: ['catalog'], params: IdParams, body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }), response: adminResponses(201) },
+    schema: {
+      tags: ['catalog'],
+      params: IdParams,
+      body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }),
+      response: adminResponses(201),
+    },
     handler: async (request, reply) => {
       reply.code(201);
-      return { data: await inTransaction(ctx, (trx) => createEdition(ctx, trx, request.params.id, request.body.name)) };
+      return {
+        data: await inTransaction(ctx, (trx) =>
+          createEdition(ctx, trx, request.params.id, request.body.name),
+        ),
+      };
     },
   });
 
@@ -58,13 +84,20 @@ export function registerCatalogAdminRoutes(app: TypedApp, ctx: AppContext): void
     schema: {
       tags: ['catalog'],
       params: IdParams,
-      body: Type.Object({ type: OneOf(['requires', 'includes', 'upgrades', 'edition_of']), targetProductId: Uuid }),
+      body: Type.Object({
+        type: OneOf(['requires', 'includes', 'upgrades', 'edition_of']),
+        targetProductId: Uuid,
+      }),
       response: adminResponses(201),
     },
     handler: async (request, reply) => {
       reply.code(201);
       const { type, targetProductId } = request.body;
-      return { data: await inTransaction(ctx, (trx) => relateProducts(ctx, trx, request.params.id, type, targetProductId)) };
+      return {
+        data: await inTransaction(ctx, (trx) =>
+          relateProducts(ctx, trx, request.params.id, type, targetProductId),
+        ),
+      };
     },
   });
 
@@ -74,7 +107,9 @@ export function registerCatalogAdminRoutes(app: TypedApp, ctx: AppContext): void
     handler: async (request, reply) => {
       reply.code(201);
       const input = { ...request.body, releaseDate: isoToMs(request.body.releaseDate) };
-      return { data: adminView(await inTransaction(ctx, (trx) => createRelease(ctx, trx, request.params.id, input))) };
+      return {
+        data: adminView(await inTransaction(ctx, (trx) => createRelease(ctx, trx, request.params.id, input))),
+      };
     },
   });
 
@@ -89,7 +124,9 @@ export function registerCatalogAdminRoutes(app: TypedApp, ctx: AppContext): void
     },
     handler: async (request) => {
       const patch = { ...request.body, releaseDate: isoToMs(request.body.releaseDate) };
-      return { data: adminView(await inTransaction(ctx, (trx) => updateRelease(ctx, trx, request.params.id, patch))) };
+      return {
+        data: adminView(await inTransaction(ctx, (trx) => updateRelease(ctx, trx, request.params.id, patch))),
+      };
     },
   });
 
@@ -98,15 +135,26 @@ export function registerCatalogAdminRoutes(app: TypedApp, ctx: AppContext): void
     schema: { tags: ['catalog'], params: IdParams, body: SkuBody, response: adminResponses(201) },
     handler: async (request, reply) => {
       reply.code(201);
-      return { data: adminView(await inTransaction(ctx, (trx) => createSku(ctx, trx, request.params.id, request.body))) };
+      return {
+        data: adminView(
+          await inTransaction(ctx, (trx) => createSku(ctx, trx, request.params.id, request.body)),
+        ),
+      };
     },
   });
 
   app.patch('/skus/:id', {
     config: admin,
-    schema: { tags: ['catalog'], params: IdParams, body: Type.Object({ delisted: Type.Boolean() }), response: adminResponses() },
+    schema: {
+      tags: ['catalog'],
+      params: IdParams,
+      body: Type.Object({ delisted: Type.Boolean() }),
+      response: adminResponses(),
+    },
     handler: async (request) => ({
-      data: adminView(await inTransaction(ctx, (trx) => setSkuDelisted(ctx, trx, request.params.id, request.body.delisted))),
+      data: adminView(
+        await inTransaction(ctx, (trx) => setSkuDelisted(ctx, trx, request.params.id, request.body.delisted)),
+      ),
     }),
   });
 
@@ -114,14 +162,17 @@ export function registerCatalogAdminRoutes(app: TypedApp, ctx: AppContext): void
     config: admin,
     schema: {
       tags: ['catalog'],
-      summary: 'Sets, removes (listPriceCents null) or schedules (future effectiveAt) a territory list price.',
+      summary:
+        'Sets, removes (listPriceCents null) or schedules (future effectiveAt) a territory list price.',
       params: IdParams,
       body: PriceBody,
       response: adminResponses(),
     },
     handler: async (request) => {
       const input = { ...request.body, effectiveAt: isoToMs(request.body.effectiveAt) ?? undefined };
-      return { data: await inTransaction(ctx, (trx) => setTerritoryPrice(ctx, trx, request.params.id, input)) };
+      return {
+        data: await inTransaction(ctx, (trx) => setTerritoryPrice(ctx, trx, request.params.id, input)),
+      };
     },
   });
 
@@ -134,6 +185,8 @@ export function registerCatalogAdminRoutes(app: TypedApp, ctx: AppContext): void
       body: Type.Object({ unitsPerUsd: Type.String({ maxLength: 24 }) }),
       response: adminResponses(),
     },
-    handler: async (request) => ({ data: await setReferenceRate(ctx, request.params.currency, request.body.unitsPerUsd) }),
+    handler: async (request) => ({
+      data: await setReferenceRate(ctx, request.params.currency, request.body.unitsPerUsd),
+    }),
   });
 }

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { CountryCode, CurrencyCode, Nullable, OneOf, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
+import { computeSellability } from '../allocations/sellability.service.js';
 import { setSkuShare, updateConnection } from '../allocations/shares.service.js';
 import { companyView, replaceFootprint, updateCompany } from '../identity/identity.service.js';
 import {
@@ -17,7 +18,8 @@ import { adminResponses, adminView } from './admin-view.js';
 import { AgreementBody, IdParams } from './schemas.js';
 
 const admin = { auth: 'admin' } as const;
-export const inTransaction = <T>(ctx: AppContext, fn: (trx: Executor) => Promise<T>) => ctx.db.transaction().execute(fn);
+export const inTransaction = <T>(ctx: AppContext, fn: (trx: Executor) => Promise<T>) =>
+  ctx.db.transaction().execute(fn);
 
 /** Companies, partner connections, agreements and SKU shares. */
 export function registerPartnerAdminRoutes(app: TypedApp, ctx: AppContext): void {
@@ -25,7 +27,8 @@ export function registerPartnerAdminRoutes(app: TypedApp, ctx: AppContext): void
     config: admin,
     schema: {
       tags: ['companies'],
-      summary: 'Edits country, production gates and capabilities (checkout holds, keyless, pre-order verification).',
+      summary:
+        'Edits country, production gates and capabilities (checkout holds, keyless, pre-order verification).',
       params: IdParams,
       body: Type.Object({
         name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
@@ -38,7 +41,34 @@ export function registerPartnerAdminRoutes(app: TypedApp, ctx: AppContext): void
       }),
       response: adminResponses(),
     },
-    handler: async (request) => ({ data: companyView(await updateCompany(ctx, request.params.id, request.body)) }),
+    handler: async (request) => ({
+      data: companyView(await updateCompany(ctx, request.params.id, request.body)),
+    }),
+  });
+
+  app.get('/companies/:id/sellability', {
+    config: admin,
+    schema: {
+      tags: ['companies'],
+      summary: "The seller's sellability of SKUs (SPEC 3.5): the result every seller-facing read shows.",
+      params: IdParams,
+      querystring: Type.Object({
+        skuIds: Type.String({ minLength: 1, maxLength: 2000, description: 'comma-separated SKU ids' }),
+        environment: Type.Optional(OneOf(['production', 'sandbox'])),
+      }),
+      response: adminResponses(),
+    },
+    handler: async (request) => {
+      const skuIds = request.query.skuIds.split(',').map((s) => s.trim());
+      const result = await computeSellability(
+        ctx,
+        ctx.db,
+        request.params.id,
+        request.query.environment ?? 'production',
+        skuIds,
+      );
+      return { data: [...result.values()] };
+    },
   });
 
   app.put('/companies/:id/footprint', {
@@ -91,7 +121,9 @@ export function registerPartnerAdminRoutes(app: TypedApp, ctx: AppContext): void
       response: adminResponses(),
     },
     handler: async (request) => ({
-      data: adminView(await inTransaction(ctx, (trx) => updateConnection(ctx, trx, request.params.id, request.body))),
+      data: adminView(
+        await inTransaction(ctx, (trx) => updateConnection(ctx, trx, request.params.id, request.body)),
+      ),
     }),
   });
 
@@ -105,7 +137,9 @@ export function registerPartnerAdminRoutes(app: TypedApp, ctx: AppContext): void
       response: adminResponses(),
     },
     handler: async (request) => ({
-      data: await inTransaction(ctx, (trx) => setSkuShare(ctx, trx, request.params.id, request.body.skuId, request.body.active ?? true)),
+      data: await inTransaction(ctx, (trx) =>
+        setSkuShare(ctx, trx, request.params.id, request.body.skuId, request.body.active ?? true),
+      ),
     }),
   });
 
@@ -114,7 +148,11 @@ export function registerPartnerAdminRoutes(app: TypedApp, ctx: AppContext): void
     schema: { tags: ['agreements'], params: IdParams, body: AgreementBody, response: adminResponses(201) },
     handler: async (request, reply) => {
       reply.code(201);
-      return { data: adminView(await inTransaction(ctx, (trx) => addAgreement(ctx, trx, request.params.id, request.body))) };
+      return {
+        data: adminView(
+          await inTransaction(ctx, (trx) => addAgreement(ctx, trx, request.params.id, request.body)),
+        ),
+      };
     },
   });
 
@@ -129,18 +167,29 @@ export function registerPartnerAdminRoutes(app: TypedApp, ctx: AppContext): void
     },
     handler: async (request) => ({
       data: adminView(
-        await inTransaction(ctx, (trx) => setAgreementStatus(ctx, trx, request.params.id, request.body.status)),
+        await inTransaction(ctx, (trx) =>
+          setAgreementStatus(ctx, trx, request.params.id, request.body.status),
+        ),
       ),
     }),
   });
 
   app.post('/agreements/:id/supersede', {
     config: admin,
-    schema: { tags: ['agreements'], params: IdParams, body: Type.Omit(AgreementBody, ['kind', 'status']), response: adminResponses(201) },
+    schema: {
+      tags: ['agreements'],
+      params: IdParams,
+      body: Type.Omit(AgreementBody, ['kind', 'status']),
+      response: adminResponses(201),
+    },
     handler: async (request, reply) => {
       reply.code(201);
       const input = { ...request.body, kind: 'bma' as const };
-      return { data: adminView(await inTransaction(ctx, (trx) => supersedeAgreement(ctx, trx, request.params.id, input))) };
+      return {
+        data: adminView(
+          await inTransaction(ctx, (trx) => supersedeAgreement(ctx, trx, request.params.id, input)),
+        ),
+      };
     },
   });
 
@@ -154,13 +203,19 @@ export function registerPartnerAdminRoutes(app: TypedApp, ctx: AppContext): void
     },
     handler: async (request, reply) => {
       reply.code(201);
-      return { data: await inTransaction(ctx, (trx) => proposeAmendment(ctx, trx, request.params.id, request.body.description)) };
+      return {
+        data: await inTransaction(ctx, (trx) =>
+          proposeAmendment(ctx, trx, request.params.id, request.body.description),
+        ),
+      };
     },
   });
 
   app.post('/amendments/:id/accept', {
     config: admin,
     schema: { tags: ['agreements'], params: IdParams, response: adminResponses() },
-    handler: async (request) => ({ data: await inTransaction(ctx, (trx) => acceptAmendment(ctx, trx, request.params.id)) }),
+    handler: async (request) => ({
+      data: await inTransaction(ctx, (trx) => acceptAmendment(ctx, trx, request.params.id)),
+    }),
   });
 }

@@ -9,13 +9,20 @@ export const AgreementBody = Type.Object({
   status: Type.Optional(OneOf(['pending', 'active', 'paused'])),
   currencyMode: Type.Optional(Type.Union([Type.Literal('catalog'), Type.Literal('custom')])),
   currencyDetail: Type.Optional(
-    Type.Record(Type.String({ pattern: '^[A-Z]{3}$' }), Type.Union([Type.Array(CountryCode), Type.Literal('territory')])),
+    Type.Record(
+      Type.String({ pattern: '^[A-Z]{3}$' }),
+      Type.Union([Type.Array(CountryCode), Type.Literal('territory')]),
+    ),
   ),
   permittedChannels: Type.Optional(
     Type.Union([Type.Literal('own_storefront'), Type.Literal('own_storefront_plus_named_marketplaces')]),
   ),
-  marketplaceSlugs: Type.Optional(Type.Array(Type.String({ pattern: '^[a-z0-9-]{1,64}$' }), { maxItems: 100 })),
-  consumerGeoPolicy: Type.Optional(Type.Union([Type.Literal('allow'), Type.Literal('flag'), Type.Literal('refuse')])),
+  marketplaceSlugs: Type.Optional(
+    Type.Array(Type.String({ pattern: '^[a-z0-9-]{1,64}$' }), { maxItems: 100 }),
+  ),
+  consumerGeoPolicy: Type.Optional(
+    Type.Union([Type.Literal('allow'), Type.Literal('flag'), Type.Literal('refuse')]),
+  ),
   regionLocks: Type.Optional(Type.Array(CountryCode, { maxItems: 250 })),
 });
 
@@ -24,7 +31,9 @@ export const ProductBody = Type.Object({
   environment: Type.Optional(Type.Union([Type.Literal('production'), Type.Literal('sandbox')])),
   name: Type.String({ minLength: 1, maxLength: 300 }),
   slug: Type.String({ minLength: 1, maxLength: 512, pattern: '^[a-z0-9][a-z0-9-]*$' }),
-  shortDescription: Type.Optional(Type.Record(Type.String({ pattern: '^[a-z]{2}(-[A-Z]{2})?$' }), Type.String({ maxLength: 2000 }))),
+  shortDescription: Type.Optional(
+    Type.Record(Type.String({ pattern: '^[a-z]{2}(-[A-Z]{2})?$' }), Type.String({ maxLength: 2000 })),
+  ),
   status: Type.Optional(OneOf(['draft', 'active', 'discontinued', 'archived'])),
   launchPhase: Type.Optional(OneOf(['announced', 'pre_order', 'released'])),
   tradingState: Type.Optional(OneOf(['trading', 'suspended', 'ended'])),
@@ -57,7 +66,9 @@ export const ReleasePatchBody = Type.Composite([
 export const SkuBody = Type.Object({
   code: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]*$' }),
   platform: Type.String({ minLength: 1, maxLength: 40 }),
-  activationType: Type.Optional(Type.Union([Type.Literal('worldwide'), Type.Literal('countries'), Type.Literal('unknown')])),
+  activationType: Type.Optional(
+    Type.Union([Type.Literal('worldwide'), Type.Literal('countries'), Type.Literal('unknown')]),
+  ),
   activationCountries: Type.Optional(Nullable(Type.Array(CountryCode, { maxItems: 250 }))),
 });
 
@@ -82,7 +93,9 @@ export const AllocationTermsBody = Type.Object({
   lowStockThreshold: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
   refundPolicy: Type.Optional(Nullable(Type.Record(Type.String(), Type.Unknown()))),
   consumerGeoAttestRequired: Type.Optional(Type.Boolean()),
-  requestPolicy: Type.Optional(Type.Union([Type.Literal('none'), Type.Literal('manual'), Type.Literal('auto')])),
+  requestPolicy: Type.Optional(
+    Type.Union([Type.Literal('none'), Type.Literal('manual'), Type.Literal('auto')]),
+  ),
   autoApproveMax: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
 });
 

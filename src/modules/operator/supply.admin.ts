@@ -1,10 +1,13 @@
 import type { Readable } from 'node:stream';
-import { createInterface } from 'node:readline';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { OneOf, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { grantAllocation, setAllocationStatus, updateAllocation } from '../allocations/allocations.service.js';
+import {
+  grantAllocation,
+  setAllocationStatus,
+  updateAllocation,
+} from '../allocations/allocations.service.js';
 import { importKeys } from '../inventory/key-import.service.js';
 import { createPool, poolView, requirePool } from '../inventory/pools.service.js';
 import { createPromotion } from '../promotions/promotions.service.js';
@@ -25,13 +28,20 @@ export function registerSupplyAdminRoutes(app: TypedApp, ctx: AppContext): void 
       tags: ['allocations'],
       summary: 'Grants the connected seller an allocation (quantity ceiling and terms) on one SKU.',
       params: IdParams,
-      body: Type.Composite([Type.Object({ skuId: Uuid, quantityLimit: Type.Integer({ minimum: 0 }) }), Type.Omit(AllocationTermsBody, ['quantityLimit'])]),
+      body: Type.Composite([
+        Type.Object({ skuId: Uuid, quantityLimit: Type.Integer({ minimum: 0 }) }),
+        Type.Omit(AllocationTermsBody, ['quantityLimit']),
+      ]),
       response: adminResponses(201),
     },
     handler: async (request, reply) => {
       const { skuId, ...terms } = request.body;
       reply.code(201);
-      return { data: adminView(await inTransaction(ctx, (trx) => grantAllocation(ctx, trx, request.params.id, skuId, terms))) };
+      return {
+        data: adminView(
+          await inTransaction(ctx, (trx) => grantAllocation(ctx, trx, request.params.id, skuId, terms)),
+        ),
+      };
     },
   });
 
@@ -41,13 +51,17 @@ export function registerSupplyAdminRoutes(app: TypedApp, ctx: AppContext): void 
       tags: ['allocations'],
       summary: 'Changes terms, or pauses / resumes / revokes the grant (status).',
       params: IdParams,
-      body: Type.Composite([AllocationTermsBody, Type.Object({ status: Type.Optional(OneOf(['active', 'paused', 'revoked'])) })]),
+      body: Type.Composite([
+        AllocationTermsBody,
+        Type.Object({ status: Type.Optional(OneOf(['active', 'paused', 'revoked'])) }),
+      ]),
       response: adminResponses(),
     },
     handler: async (request) => {
       const { status, ...terms } = request.body;
       const row = await inTransaction(ctx, async (trx) => {
-        const updated = Object.keys(terms).length > 0 ? await updateAllocation(ctx, trx, request.params.id, terms) : null;
+        const updated =
+          Object.keys(terms).length > 0 ? await updateAllocation(ctx, trx, request.params.id, terms) : null;
         return status ? setAllocationStatus(ctx, trx, request.params.id, status) : updated;
       });
       return { data: row ? adminView(row) : null };
@@ -78,22 +92,25 @@ export function registerSupplyAdminRoutes(app: TypedApp, ctx: AppContext): void 
   app.get('/pools/:id', {
     config: admin,
     schema: { tags: ['inventory'], params: IdParams, response: adminResponses() },
-    handler: async (request) => ({ data: await poolView(ctx.db, await requirePool(ctx.db, request.params.id)) }),
+    handler: async (request) => ({
+      data: await poolView(ctx.db, await requirePool(ctx.db, request.params.id)),
+    }),
   });
 
   app.post('/pools/:id/keys', {
     config: admin,
     schema: {
       tags: ['inventory'],
-      summary: 'Imports keys from a text/plain (one per line) or text/csv body, streamed and encrypted at rest.',
+      summary:
+        'Imports keys from a text/plain (one per line) or text/csv body, streamed and encrypted at rest.',
       params: IdParams,
       querystring: Type.Object({ format: Type.Optional(OneOf(['lines', 'csv'])) }),
       response: adminResponses(),
     },
     handler: async (request) => {
-      const format = request.query.format ?? (request.headers['content-type']?.includes('csv') ? 'csv' : 'lines');
-      const lines = createInterface({ input: request.body as Readable, crlfDelay: Number.POSITIVE_INFINITY });
-      return { data: await importKeys(ctx, request.params.id, lines, { format }) };
+      const format =
+        request.query.format ?? (request.headers['content-type']?.includes('csv') ? 'csv' : 'lines');
+      return { data: await importKeys(ctx, request.params.id, request.body as Readable, { format }) };
     },
   });
 
@@ -101,7 +118,11 @@ export function registerSupplyAdminRoutes(app: TypedApp, ctx: AppContext): void 
     config: admin,
     schema: { tags: ['promotions'], body: PromotionBody, response: adminResponses(201) },
     handler: async (request, reply) => {
-      const input = { ...request.body, startsAt: Date.parse(request.body.startsAt), endsAt: Date.parse(request.body.endsAt) };
+      const input = {
+        ...request.body,
+        startsAt: Date.parse(request.body.startsAt),
+        endsAt: Date.parse(request.body.endsAt),
+      };
       reply.code(201);
       return { data: await inTransaction(ctx, (trx) => createPromotion(ctx, trx, input)) };
     },

@@ -4,8 +4,8 @@ import { fail } from '../../http/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { changeProduct, emitToAudience } from '../catalog/catalog-changes.service.js';
 import { requireProduct, touchProduct } from '../catalog/products.service.js';
-import { insertPromotion } from './promotions.repo.js';
 import { requireSku } from '../catalog/releases.service.js';
+import { insertPromotion } from './promotions.repo.js';
 
 export interface PromotionInput {
   /** `promotion`: every seller that sees the product; `deal`: one seller (sellerCompanyId). */
@@ -23,10 +23,12 @@ export interface PromotionInput {
  * list price; sellers see the product `updated` with `pricing` and `product.updated`.
  */
 export async function createPromotion(ctx: AppContext, trx: Executor, input: PromotionInput) {
-  if (!input.productId === !input.skuId) throw fail('VALIDATION_FAILED', 'Give exactly one of productId or skuId.');
+  if (!input.productId === !input.skuId)
+    throw fail('VALIDATION_FAILED', 'Give exactly one of productId or skuId.');
   if (input.endsAt <= input.startsAt) throw fail('VALIDATION_FAILED', 'endsAt must be after startsAt.');
   const sourceType = input.sourceType ?? (input.sellerCompanyId ? 'deal' : 'promotion');
-  if (sourceType === 'deal' && !input.sellerCompanyId) throw fail('VALIDATION_FAILED', 'A deal names sellerCompanyId.');
+  if (sourceType === 'deal' && !input.sellerCompanyId)
+    throw fail('VALIDATION_FAILED', 'A deal names sellerCompanyId.');
   const sku = input.skuId ? await requireSku(trx, input.skuId) : null;
   const product = await requireProduct(trx, sku?.product_id ?? input.productId!);
   const now = ctx.clock.now();
@@ -51,6 +53,15 @@ export async function createPromotion(ctx: AppContext, trx: Executor, input: Pro
   const audience = [...diff.kept, ...diff.added].filter(
     (r) => sourceType === 'promotion' || r.companyId === input.sellerCompanyId,
   );
-  await emitToAudience(ctx, trx, audience, 'product.updated', { productId: product.id, updatedAt: new Date(now).toISOString() });
-  return { id, sourceType, productId: product.id, skuId: sku?.id ?? null, discountPercent: input.discountPercent };
+  await emitToAudience(ctx, trx, audience, 'product.updated', {
+    productId: product.id,
+    updatedAt: new Date(now).toISOString(),
+  });
+  return {
+    id,
+    sourceType,
+    productId: product.id,
+    skuId: sku?.id ?? null,
+    discountPercent: input.discountPercent,
+  };
 }

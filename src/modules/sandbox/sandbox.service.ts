@@ -1,0 +1,156 @@
+import { Readable } from 'node:stream';
+import type { AppContext } from '../../context.js';
+import { type Executor, isUniqueViolation } from '../../db/database.js';
+import { randomBase32 } from '../../lib/ids.js';
+import { findShare } from '../allocations/allocations.repo.js';
+import { grantAllocation } from '../allocations/allocations.service.js';
+import { setSkuShare } from '../allocations/shares.service.js';
+import { findSkuByCode } from '../catalog/catalog.repo.js';
+import { setTerritoryPrice } from '../catalog/prices.service.js';
+import { createProduct } from '../catalog/products.service.js';
+import { createRelease, createSku } from '../catalog/releases.service.js';
+import { createCompany, getCompany } from '../identity/identity.service.js';
+import { importKeys } from '../inventory/key-import.service.js';
+import { createPool } from '../inventory/pools.service.js';
+import { addAgreement, connect } from '../partners/partners.service.js';
+import {
+  MAGIC_SKUS,
+  type MagicSku,
+  SANDBOX_PUBLISHER_ID,
+  SANDBOX_PUBLISHER_NAME,
+  syntheticKeyPrefix,
+} from './fixtures.js';
+import * as repo from './sandbox.repo.js';
+
+const slugOf = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+const SANDBOX_ALLOCATION_LIMIT = 1_000_000;
+
+async function ensureProductFor(ctx: AppContext, trx: Executor, magic: MagicSku) {
+  const slug = slugOf(magic.product);
+  const existing = await repo.sandboxProductBySlug(trx, slug);
+  const status = magic.productStatus ?? {};
+  const product =
+    existing ??
+    (await createProduct(ctx, trx, SANDBOX_PUBLISHER_ID, 'sandbox', {
+      name: magic.product,
+      slug,
+      status: 'active',
+      launchPhase: status.launchPhase ?? 'released',
+      tradingState: status.tradingState ?? 'trading',
+      preorderEnabled: status.launchPhase === 'pre_order',
+      preorderStart: status.launchPhase === 'pre_order' ? Date.parse('2099-01-01T00:00:00Z') : null,
+      shortDescription: { en: magic.description },
+      platforms: [{ code: magic.platform }],
+      churnPeriodHours: status.churnPeriodHours ?? null,
+    }));
+  const release =
+    (await repo.firstReleaseOf(trx, product.id)) ??
+    (await createRelease(ctx, trx, product.id, {
+      name: 'Standard',
+      state: status.releaseState ?? 'available',
+      excludedCountries: magic.excludedCountries,
+    }));
+  return { product, release };
+}
+
+/** Seeds the fixture catalog once; running it again changes nothing. */
+export async function seedSandboxCatalog(ctx: AppContext): Promise<{ created: string[] }> {
+  return ctx.db.transaction().execute(async (trx) => {
+    if (!(await getCompany(ctx, SANDBOX_PUBLISHER_ID, trx))) {
+      await createCompany(
+        ctx,
+        { id: SANDBOX_PUBLISHER_ID, name: SANDBOX_PUBLISHER_NAME, kind: 'publisher', country: 'US' },
+        trx,
+      );
+    }
+    const created: string[] = [];
+    for (const magic of MAGIC_SKUS) {
+      const { release } = await ensureProductFor(ctx, trx, magic);
+      if (await findSkuByCode(trx, magic.code)) continue;
+      const sku = await createSku(ctx, trx, release.id, { code: magic.code, platform: magic.platform });
+      if (!(await repo.hasPrices(trx, release.id))) {
+        for (const p of magic.prices) {
+          await setTerritoryPrice(ctx, trx, release.id, {
+            countryCode: p.country,
+            currencyCode: p.currency,
+            listPriceCents: p.cents,
+          });
+        }
+      }
+      if (magic.pool.mode !== 'per_company') {
+        const mode = magic.pool.mode === 'empty' ? 'none' : magic.pool.mode;
+        const pinned = magic.pool.mode === 'pinned' ? magic.pool.available : null;
+        await createPool(ctx, trx, {
+          kind: 'shared',
+          skuId: sku.id,
+          replenishMode: mode,
+          pinnedAvailable: pinned,
+        });
+      }
+      created.push(magic.code);
+    }
+    return { created };
+  });
+}
+
+const provisioned = new WeakMap<AppContext, Set<string>>();
+
+/**
+ * Gives a sandbox seller its view of the fixture catalog on first use: a connection to the
+ * sandbox publisher, an active API agreement, shares and allocations per magic SKU, and its own
+ * finite pool for SANDBOX-STD-001. Idempotent; remembered per process after the first run.
+ */
+export async function ensureSandboxProvisioned(ctx: AppContext, sellerId: string): Promise<void> {
+  const done = provisioned.get(ctx) ?? new Set<string>();
+  provisioned.set(ctx, done);
+  if (done.has(sellerId)) return;
+  try {
+    await provision(ctx, sellerId);
+  } catch (err) {
+    // A concurrent first use on another process provisioned the same rows: run again to finish.
+    if (!isUniqueViolation(err)) throw err;
+    await provision(ctx, sellerId);
+  }
+  done.add(sellerId);
+}
+
+async function provision(ctx: AppContext, sellerId: string): Promise<void> {
+  const finitePools: { poolId: string; magic: MagicSku; keys: number }[] = [];
+  await ctx.db.transaction().execute(async (trx) => {
+    const connection = await connect(
+      ctx,
+      { sellerCompanyId: sellerId, publisherCompanyId: SANDBOX_PUBLISHER_ID, environment: 'sandbox' },
+      trx,
+    );
+    if (!(await repo.agreementOf(trx, connection.id)))
+      await addAgreement(ctx, trx, connection.id, { kind: 'bma', bmaType: 'api' });
+    for (const magic of MAGIC_SKUS) {
+      const sku = await findSkuByCode(trx, magic.code);
+      if (!sku) continue;
+      if (magic.shared && !(await findShare(trx, sellerId, sku.id)))
+        await setSkuShare(ctx, trx, connection.id, sku.id, true);
+      if (!magic.allocated || (await repo.allocationOf(trx, sellerId, sku.id))) continue;
+      const keys = magic.pool.mode === 'per_company' ? magic.pool.keys : SANDBOX_ALLOCATION_LIMIT;
+      const allocation = await grantAllocation(ctx, trx, connection.id, sku.id, {
+        quantityLimit: keys,
+        pricePerKeyCents: magic.wholesaleCents ?? 1000,
+        currencyCode: 'USD',
+        currencyExponent: 2,
+        lowStockThreshold: magic.pool.mode === 'per_company' ? 5 : null,
+        requestPolicy: 'auto',
+        autoApproveMax: 100,
+      });
+      if (magic.pool.mode === 'per_company') {
+        const pool = await createPool(ctx, trx, { kind: 'dedicated', allocationId: allocation.id });
+        finitePools.push({ poolId: pool.id, magic, keys: magic.pool.keys });
+      }
+    }
+  });
+  for (const { poolId, magic, keys } of finitePools) {
+    const lines = Array.from(
+      { length: keys },
+      () => `${syntheticKeyPrefix(magic.code)}${randomBase32(12).toUpperCase()}`,
+    );
+    await importKeys(ctx, poolId, Readable.from(lines.join('\n')));
+  }
+}
