@@ -31,8 +31,28 @@ export const WhoamiSchema = Type.Object({
     currencies: Type.Array(Type.String()),
     countriesWithoutReferenceRate: Type.Array(Type.String()),
   }),
-  permittedCurrenciesByPublisher: Type.Array(Type.Unknown()),
-  geoPolicyByPublisher: Type.Array(Type.Unknown()),
+  permittedCurrenciesByPublisher: Type.Array(
+    Type.Object({
+      publisherCompanyId: Type.String(),
+      publisherName: Type.String(),
+      contractId: Type.String(),
+      currencyMode: Type.String(),
+      currencyDetail: Type.Record(
+        Type.String(),
+        Type.Union([Type.Array(Type.String()), Type.Literal('territory')]),
+      ),
+      permittedChannels: Type.String(),
+      marketplaceSlugs: Type.Array(Type.String()),
+    }),
+  ),
+  geoPolicyByPublisher: Type.Array(
+    Type.Object({
+      publisherCompanyId: Type.String(),
+      publisherName: Type.String(),
+      consumerGeoPolicy: Type.String(),
+      regionLocks: Type.Array(Type.String()),
+    }),
+  ),
   requiredDeclarations: Type.Array(Type.String()),
   requiredDeclarationsNote: Type.String(),
   integrationReadiness: Type.Object({

@@ -121,7 +121,7 @@ export async function replaceFootprint(
   const currencies = [...new Set(input.currencies.map((c) => c.toUpperCase()))].sort();
   const now = ctx.clock.now();
   await repo.upsertFootprint(ctx.db, companyId, countries, currencies, now);
-  ctx.companyCache.delete(companyId);
+  forgetCompanyFacts(ctx, companyId);
   return { countries, currencies, updatedAt: now };
 }
 
@@ -165,9 +165,16 @@ export async function updateCompany(ctx: AppContext, id: string, patch: CompanyP
     ...Object.fromEntries(Object.entries(columns).filter(([, v]) => v !== undefined)),
     updated_at: now,
   });
-  ctx.companyCache.delete(id);
+  forgetCompanyFacts(ctx, id);
   ctx.authCache.invalidateCompany(id);
   const company = await getCompany(ctx, id);
   if (!company) throw fail('NOT_FOUND', `Company ${id} does not exist.`);
   return company;
+}
+
+/** Drops this process's cached facts of a company (identity, footprint, agreement terms). */
+export function forgetCompanyFacts(ctx: AppContext, companyId: string): void {
+  ctx.companyCache.delete(companyId);
+  for (const environment of ['production', 'sandbox'])
+    ctx.companyCache.delete(`terms:${companyId}:${environment}`);
 }

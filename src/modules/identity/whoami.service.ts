@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/auth/principal.js';
 import { fail } from '../../http/errors.js';
 import { isoOrNull } from '../../lib/clock.js';
+import { whoamiTerms } from '../partners/seller-terms.service.js';
 import { companyFacts } from './identity.service.js';
 
 /** The platform's refund policy, reported wherever no publisher policy overrides it. */
@@ -22,17 +23,29 @@ const CHECKOUT_DECLARATIONS = [
 /** GET /whoami (SPEC 2.8): every value derived from what is stored for the key and company. */
 export async function whoami(ctx: AppContext, principal: Principal) {
   const { company, footprint } = await companyFacts(ctx, principal.companyId);
+  const terms = (await ctx.companyCache.getOrLoad(
+    `terms:${principal.companyId}:${principal.environment}`,
+    ctx.clock.now(),
+    () => whoamiTerms(ctx, principal.companyId, principal.environment, footprint.countries),
+  )) as Awaited<ReturnType<typeof whoamiTerms>>;
   if (!company)
     throw fail('UNAUTHORIZED', 'The company of this key no longer exists.', { reason: 'company_missing' });
   const production = principal.environment === 'production';
   const blockers: { code: string; action: string; countries?: string[] }[] = [];
   if (!company.country) blockers.push({ code: 'STORE_COUNTRY_MISSING', action: 'register_company_country' });
+  if (terms.regionLockedCountries.length > 0) {
+    blockers.push({
+      code: 'REGION_LOCKED',
+      countries: terms.regionLockedCountries,
+      action: 'review_publisher_region_locks',
+    });
+  }
   return {
     companyId: company.id,
     companyName: company.name,
     environment: principal.environment,
     scopes: [...principal.scopes],
-    hasActiveBma: false,
+    hasActiveBma: terms.hasActiveBma,
     capabilities: {
       checkoutHoldEnabled: company.checkoutHoldEnabled,
       keylessEnabled: company.keylessEnabled,
@@ -48,10 +61,10 @@ export async function whoami(ctx: AppContext, principal: Principal) {
     footprint: {
       countries: footprint.countries,
       currencies: footprint.currencies,
-      countriesWithoutReferenceRate: [] as string[],
+      countriesWithoutReferenceRate: terms.countriesWithoutReferenceRate,
     },
-    permittedCurrenciesByPublisher: [] as unknown[],
-    geoPolicyByPublisher: [] as unknown[],
+    permittedCurrenciesByPublisher: terms.permittedCurrenciesByPublisher,
+    geoPolicyByPublisher: terms.geoPolicyByPublisher,
     requiredDeclarations: production
       ? [...CHECKOUT_DECLARATIONS, 'integrationOrderContext.consumerIp']
       : CHECKOUT_DECLARATIONS,

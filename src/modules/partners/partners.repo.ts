@@ -99,3 +99,20 @@ export async function acceptAmendment(ex: Executor, id: string, at: number): Pro
     .where('id', '=', id)
     .execute();
 }
+
+/** A seller's connections in an environment, with the publisher's name. */
+export function connectionsOfSeller(ex: Executor, sellerId: string, environment: string) {
+  return ex
+    .selectFrom('partner_connections')
+    .innerJoin('companies', 'companies.id', 'partner_connections.publisher_company_id')
+    .selectAll('partner_connections')
+    .select(['companies.name as publisher_name', 'companies.country as publisher_country'])
+    .where('partner_connections.seller_company_id', '=', sellerId)
+    .where('partner_connections.environment', '=', environment)
+    .orderBy('partner_connections.created_at')
+    .execute();
+}
+
+export function referenceRateCurrencies(ex: Executor) {
+  return ex.selectFrom('reference_rates').select('currency_code').execute();
+}

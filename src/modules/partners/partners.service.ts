@@ -3,7 +3,7 @@ import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { emitEvents } from '../events/outbox.service.js';
-import { getCompany } from '../identity/identity.service.js';
+import { forgetCompanyFacts, getCompany } from '../identity/identity.service.js';
 import * as repo from './partners.repo.js';
 import type {
   AgreementKind,
@@ -33,9 +33,11 @@ export interface AgreementInput {
   regionLocks?: string[];
 }
 
-const sellerOf = (connection: repo.ConnectionRow) => [
-  { companyId: connection.seller_company_id, environment: connection.environment },
-];
+/** The seller of a connection, as an event recipient; its cached terms are dropped on the way. */
+function sellerOf(ctx: AppContext, connection: repo.ConnectionRow) {
+  forgetCompanyFacts(ctx, connection.seller_company_id);
+  return [{ companyId: connection.seller_company_id, environment: connection.environment }];
+}
 
 async function requireCompany(ctx: AppContext, ex: Executor, id: string, kind: 'seller' | 'publisher') {
   const company = await getCompany(ctx, id, ex);
@@ -109,7 +111,7 @@ export async function addAgreement(
     updated_at: now,
   });
   if (status === 'active') {
-    await emitEvents(ctx, trx, sellerOf(connection), 'contract.activated', {
+    await emitEvents(ctx, trx, sellerOf(ctx, connection), 'contract.activated', {
       contractId: id,
       partnerCompanyId: connection.publisher_company_id,
     });
@@ -159,7 +161,7 @@ export async function setAgreementStatus(
   });
   if (status === 'active' && agreement.status === 'pending') {
     const connection = await requireConnection(trx, agreement.connection_id);
-    await emitEvents(ctx, trx, sellerOf(connection), 'contract.activated', {
+    await emitEvents(ctx, trx, sellerOf(ctx, connection), 'contract.activated', {
       contractId: id,
       partnerCompanyId: connection.publisher_company_id,
     });
@@ -187,7 +189,7 @@ export async function supersedeAgreement(ctx: AppContext, trx: Executor, id: str
     updated_at: ctx.clock.now(),
   });
   const connection = await requireConnection(trx, old.connection_id);
-  await emitEvents(ctx, trx, sellerOf(connection), 'contract.superseded', {
+  await emitEvents(ctx, trx, sellerOf(ctx, connection), 'contract.superseded', {
     contractId: id,
     supersededBy: replacement.id,
   });
@@ -221,7 +223,7 @@ export async function acceptAmendment(ctx: AppContext, trx: Executor, amendmentI
   const agreement = await requireAgreement(trx, amendment.agreement_id);
   const connection = await requireConnection(trx, agreement.connection_id);
   await repo.acceptAmendment(trx, amendmentId, ctx.clock.now());
-  await emitEvents(ctx, trx, sellerOf(connection), 'contract.amendment_accepted', {
+  await emitEvents(ctx, trx, sellerOf(ctx, connection), 'contract.amendment_accepted', {
     contractId: agreement.id,
     amendmentId,
   });

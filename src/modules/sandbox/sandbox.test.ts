@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { makeSeller } from '../../../test/factories.js';
+import { useTestApp } from '../../../test/harness.js';
+import { computeSellability } from '../allocations/sellability.service.js';
+import { visibleProductIds } from '../catalog/visibility.repo.js';
+import { MAGIC_SKUS } from './fixtures.js';
+import { ensureSandboxProvisioned, seedSandboxCatalog } from './sandbox.service.js';
+
+const t = useTestApp();
+
+async function skuIds() {
+  const rows = await t.ctx.db
+    .selectFrom('skus')
+    .select(['id', 'code'])
+    .where('code', 'like', 'SANDBOX-%')
+    .execute();
+  return new Map(rows.map((r) => [r.code, r.id]));
+}
+
+describe('sandbox fixture catalog', () => {
+  it('seeds every magic SKU once; seeding again changes nothing', async () => {
+    const first = await seedSandboxCatalog(t.ctx);
+    const second = await seedSandboxCatalog(t.ctx);
+    expect(first.created.sort()).toEqual(MAGIC_SKUS.map((m) => m.code).sort());
+    expect(second.created).toEqual([]);
+    expect((await skuIds()).size).toBe(MAGIC_SKUS.length);
+  });
+
+  it('provisions a sandbox seller: each magic SKU gated as SPEC part 7 says', async () => {
+    await seedSandboxCatalog(t.ctx);
+    const seller = await makeSeller(t);
+    await ensureSandboxProvisioned(t.ctx, seller.company.id);
+    await ensureSandboxProvisioned(t.ctx, seller.company.id);
+    const ids = await skuIds();
+    const result = await computeSellability(t.ctx, t.ctx.db, seller.company.id, 'sandbox', [...ids.values()]);
+    const of = (code: string) => result.get(ids.get(code)!)!;
+    expect(of('SANDBOX-ALWAYS-001').sellable).toBe(true);
+    expect(of('SANDBOX-STD-001').sellable).toBe(true);
+    expect(of('SANDBOX-NOALLOC-001').readinessBlockers).toEqual(['NO_ALLOCATION']);
+    expect(of('SANDBOX-NOSHARE-001').readinessBlockers).toContain('NO_SKU_SHARE');
+    expect(of('SANDBOX-LIFECYCLE-001').readinessBlockers).toEqual(['LIFECYCLE_NOT_LIVE']);
+    expect(of('SANDBOX-PREORDER-001').readinessBlockers).toEqual(['LIFECYCLE_NOT_LIVE']);
+
+    const visible = await visibleProductIds(t.ctx.db, seller.company.id, 'sandbox');
+    const products = await t.ctx.db
+      .selectFrom('skus')
+      .select(['code', 'product_id'])
+      .where('code', 'like', 'SANDBOX-%')
+      .execute();
+    const productOf = (code: string) => products.find((p) => p.code === code)!.product_id;
+    expect(visible.has(productOf('SANDBOX-NOSHARE-001'))).toBe(false);
+    expect(visible.has(productOf('SANDBOX-NOALLOC-001'))).toBe(true);
+    expect(visible.has(productOf('SANDBOX-PREORDER-001'))).toBe(true);
+
+    const pools = await t.ctx.db
+      .selectFrom('key_pools')
+      .innerJoin('skus', 'skus.id', 'key_pools.sku_id')
+      .select([
+        'skus.code',
+        'key_pools.kind',
+        'key_pools.replenish_mode',
+        'key_pools.pinned_available',
+        'key_pools.id',
+      ])
+      .execute();
+    expect(pools.find((p) => p.code === 'SANDBOX-LOWSTOCK-001')).toMatchObject({
+      replenish_mode: 'pinned',
+      pinned_available: 3,
+    });
+    const std = pools.find((p) => p.code === 'SANDBOX-STD-001' && p.kind === 'dedicated')!;
+    const stdKeys = await t.ctx.db
+      .selectFrom('game_keys')
+      .select('ciphertext')
+      .where('pool_id', '=', std.id)
+      .execute();
+    expect(stdKeys).toHaveLength(25);
+    expect(t.ctx.secrets!.open(stdKeys[0]!.ciphertext)).toMatch(/^SBX-STD-[0-9A-Z]{12}$/);
+  });
+
+  it('never lets a production seller see sandbox products', async () => {
+    await seedSandboxCatalog(t.ctx);
+    const seller = await makeSeller(t, { environment: 'production' });
+    expect((await visibleProductIds(t.ctx.db, seller.company.id, 'production')).size).toBe(0);
+    const sandboxProducts = await t.ctx.db
+      .selectFrom('products')
+      .select('environment')
+      .where('slug', 'like', 'sandbox-%')
+      .execute();
+    expect(new Set(sandboxProducts.map((p) => p.environment))).toEqual(new Set(['sandbox']));
+  });
+
+  it('alternates the churn fixture live and archived every 6 hours of the service clock', async () => {
+    await seedSandboxCatalog(t.ctx);
+    const seller = await makeSeller(t);
+    await ensureSandboxProvisioned(t.ctx, seller.company.id);
+    const churn = (await skuIds()).get('SANDBOX-CHURN-001')!;
+    const states: boolean[] = [];
+    for (let i = 0; i < 4; i++) {
+      states.push(
+        (await computeSellability(t.ctx, t.ctx.db, seller.company.id, 'sandbox', [churn])).get(churn)!
+          .sellable,
+      );
+      t.ctx.testClock!.advance(6 * 3600);
+    }
+    expect(states[0]).not.toBe(states[1]);
+    expect(states[0]).toBe(states[2]);
+    expect(states[1]).toBe(states[3]);
+  });
+});
