@@ -4,7 +4,7 @@ import type { App } from '../src/app.js';
 import { buildApp } from '../src/app.js';
 import { type Config, databaseConfigFrom, loadConfig } from '../src/config.js';
 import { type AppContext, createContext } from '../src/context.js';
-import { openDatabase } from '../src/db/database.js';
+import { type DbHandle, openDatabase } from '../src/db/database.js';
 import { migrateToLatest, schemaOf } from '../src/db/migrate.js';
 import { randomBase32 } from '../src/lib/ids.js';
 
@@ -18,6 +18,7 @@ export interface TestApp {
   app: App;
   ctx: AppContext;
   config: Config;
+  handle: DbHandle;
   close(): Promise<void>;
 }
 
@@ -74,6 +75,7 @@ export async function createTestApp(
     app,
     ctx,
     config,
+    handle,
     async close() {
       await app.close();
       await ctx.close();
