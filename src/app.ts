@@ -9,10 +9,12 @@ import { registerVersionRedirect } from './http/redirect.js';
 import { ApiErrorSchema } from './http/schemas.js';
 import { installValidators } from './http/validation.js';
 import { randomBase32 } from './lib/ids.js';
+import { registerAllocationRoutes } from './modules/allocations/allocations.routes.js';
 import { registerApiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
 import { registerDocsPage, registerOpenApiRoute } from './modules/docs/docs.routes.js';
 import { registerIdentityRoutes } from './modules/identity/identity.routes.js';
 import { registerOperatorRoutes } from './modules/operator/operator.routes.js';
+import { registerPartnerRoutes } from './modules/partners/partners.routes.js';
 
 export const SELLER_PREFIX = '/api/seller/v1';
 export const ADMIN_PREFIX = '/admin/v1';
@@ -44,6 +46,8 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       const typed = seller.withTypeProvider<TypeBoxTypeProvider>();
       registerIdentityRoutes(typed, ctx);
       registerApiKeyRoutes(typed, ctx);
+      registerPartnerRoutes(typed, ctx);
+      registerAllocationRoutes(typed, ctx);
       registerOpenApiRoute(typed, () => seller.swagger());
       sellerDocument = () => seller.swagger();
     },

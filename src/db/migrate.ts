@@ -4,12 +4,14 @@ import type { Db } from './database.js';
 import * as m0001 from './migrations/0001_foundation.js';
 import * as m0002 from './migrations/0002_publisher_catalog.js';
 import * as m0003 from './migrations/0003_supply_and_outbox.js';
+import * as m0004 from './migrations/0004_seller_reads.js';
 
 /** Migrations in order; one set serves SQLite and PostgreSQL. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001_foundation': m0001,
   '0002_publisher_catalog': m0002,
   '0003_supply_and_outbox': m0003,
+  '0004_seller_reads': m0004,
 };
 
 /** `schema` names the PostgreSQL schema the bookkeeping tables live in (DATABASE_SCHEMA). */

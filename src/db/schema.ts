@@ -1,5 +1,6 @@
 import type { IdempotencyRecordsTable } from '../http/idempotency/idempotency.table.js';
 import type {
+  AllocationRequestsTable,
   AllocationsTable,
   SharesTable,
   SkuSellabilityTable,
@@ -42,6 +43,7 @@ export interface Database {
   reference_rates: ReferenceRatesTable;
   shares: SharesTable;
   allocations: AllocationsTable;
+  allocation_requests: AllocationRequestsTable;
   sku_sellability: SkuSellabilityTable;
   key_pools: KeyPoolsTable;
   game_keys: GameKeysTable;

@@ -29,7 +29,8 @@ function fieldOf(issue: AjvIssue): string {
   return [path, missing].filter(Boolean).join('.') || '(root)';
 }
 
-export function validationIssues(issues: readonly AjvIssue[], location: string): ValidationIssue[] {
+export function validationIssues(raw: readonly unknown[], location: string): ValidationIssue[] {
+  const issues = raw as readonly AjvIssue[];
   const where = location === 'querystring' ? 'query' : location;
   return issues.map((issue) => ({
     field: fieldOf(issue),

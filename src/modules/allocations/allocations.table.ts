@@ -52,3 +52,20 @@ export interface SkuSellabilityTable {
   reasons: string;
   updated_at: number;
 }
+
+export type AllocationRequestStatus = 'pending' | 'approved' | 'rejected';
+
+export interface AllocationRequestsTable {
+  id: string;
+  allocation_id: string;
+  seller_company_id: string;
+  environment: string;
+  requested_quantity: number;
+  declared_forecast: number | null;
+  publisher_available_keys: number | null;
+  status: AllocationRequestStatus;
+  approved_quantity: number | null;
+  resolution_reason: string | null;
+  resolved_at: number | null;
+  created_at: number;
+}

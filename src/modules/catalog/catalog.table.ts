@@ -72,6 +72,8 @@ export interface SkusTable {
   activation_type: 'worldwide' | 'countries' | 'unknown';
   /** JSON array, or null when the type is worldwide or unknown. */
   activation_countries: string | null;
+  /** JSON array of countries where the key cannot be activated, or null. */
+  region_locks: string | null;
   delisted: Generated<number>;
   created_at: number;
   updated_at: number;

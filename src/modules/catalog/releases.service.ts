@@ -30,6 +30,8 @@ export interface SkuInput {
   platform: string;
   activationType?: 'worldwide' | 'countries' | 'unknown';
   activationCountries?: string[] | null;
+  /** Countries where the key cannot be activated. */
+  regionLocks?: string[] | null;
 }
 
 const ORDER: ReleaseState[] = ['planned', 'announced', 'available'];
@@ -152,6 +154,9 @@ export async function createSku(ctx: AppContext, trx: Executor, releaseId: strin
         type === 'countries'
           ? JSON.stringify((input.activationCountries ?? []).map((c) => c.toUpperCase()))
           : null,
+      region_locks: input.regionLocks?.length
+        ? JSON.stringify(input.regionLocks.map((c) => c.toUpperCase()))
+        : null,
       created_at: now,
       updated_at: now,
     });

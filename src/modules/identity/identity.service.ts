@@ -145,6 +145,9 @@ export interface CompanyPatch {
   keylessEnabled?: boolean;
   /** Pre-order capability: verified now (true) or withdrawn (false). */
   preorderVerified?: boolean;
+  website?: string | null;
+  description?: string | null;
+  logoUrl?: string | null;
 }
 
 /** Operator edits of a company: country, production gates and capabilities. */
@@ -160,6 +163,9 @@ export async function updateCompany(ctx: AppContext, id: string, patch: CompanyP
     keyless_enabled: bool(patch.keylessEnabled),
     preorder_verified_at:
       patch.preorderVerified === undefined ? undefined : patch.preorderVerified ? now : null,
+    website: patch.website,
+    description: patch.description,
+    logo_url: patch.logoUrl,
   };
   await repo.updateCompany(ctx.db, id, {
     ...Object.fromEntries(Object.entries(columns).filter(([, v]) => v !== undefined)),

@@ -12,6 +12,10 @@ export interface CompaniesTable {
   checkout_hold_enabled: Generated<number>;
   keyless_enabled: Generated<number>;
   preorder_verified_at: number | null;
+  /** Publisher profile shown to sellers (GET /partners). */
+  website: string | null;
+  description: string | null;
+  logo_url: string | null;
   created_at: number;
   updated_at: number;
 }

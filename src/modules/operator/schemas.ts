@@ -70,6 +70,7 @@ export const SkuBody = Type.Object({
     Type.Union([Type.Literal('worldwide'), Type.Literal('countries'), Type.Literal('unknown')]),
   ),
   activationCountries: Type.Optional(Nullable(Type.Array(CountryCode, { maxItems: 250 }))),
+  regionLocks: Type.Optional(Nullable(Type.Array(CountryCode, { maxItems: 250 }))),
 });
 
 export const PriceBody = Type.Object({

@@ -106,7 +106,13 @@ export function connectionsOfSeller(ex: Executor, sellerId: string, environment:
     .selectFrom('partner_connections')
     .innerJoin('companies', 'companies.id', 'partner_connections.publisher_company_id')
     .selectAll('partner_connections')
-    .select(['companies.name as publisher_name', 'companies.country as publisher_country'])
+    .select([
+      'companies.name as publisher_name',
+      'companies.country as publisher_country',
+      'companies.website as publisher_website',
+      'companies.description as publisher_description',
+      'companies.logo_url as publisher_logo_url',
+    ])
     .where('partner_connections.seller_company_id', '=', sellerId)
     .where('partner_connections.environment', '=', environment)
     .orderBy('partner_connections.created_at')

@@ -80,3 +80,43 @@ export async function whoamiTerms(
     countriesWithoutReferenceRate: relevant(withoutRate),
   };
 }
+
+const typesOf = (agreements: repo.AgreementRow[], status: string) => [
+  ...new Set(
+    agreements.filter((a) => a.kind === 'bma' && a.status === status).map((a) => a.bma_type ?? 'api'),
+  ),
+];
+
+/** GET /partners (SPEC 2.2): one row per publisher connection, with the read-only contracts summary. */
+export async function listPartners(ctx: AppContext, sellerId: string, environment: string) {
+  const connections = await repo.connectionsOfSeller(ctx.db, sellerId, environment);
+  const agreements = await repo.agreementsOfConnections(
+    ctx.db,
+    connections.map((c) => c.id),
+  );
+  return connections.map((c) => {
+    const own = agreements.filter((a) => a.connection_id === c.id);
+    const mca = own.filter((a) => a.kind === 'mca' && a.status !== 'superseded').at(-1);
+    return {
+      id: c.id,
+      publisherCompanyId: c.publisher_company_id,
+      publisherCompanyName: c.publisher_name,
+      website: c.publisher_website,
+      country: c.publisher_country,
+      description: c.publisher_description,
+      logo: c.publisher_logo_url ? { url: c.publisher_logo_url } : null,
+      invoicingEnabled: c.invoicing_enabled === 1,
+      selfBilling: c.self_billing === 1,
+      createdAt: new Date(c.created_at).toISOString(),
+      updatedAt: new Date(c.updated_at).toISOString(),
+      contracts: {
+        activeBmaTypes: typesOf(own, 'active'),
+        pausedBmaTypes: typesOf(own, 'paused'),
+        pendingBmaTypes: typesOf(own, 'pending'),
+        mcaStatus: mca?.status ?? 'none',
+        catalogShareMode: c.catalog_share_mode,
+        sharesSuspended: c.shares_suspended === 1,
+      },
+    };
+  });
+}

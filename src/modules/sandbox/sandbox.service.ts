@@ -104,6 +104,7 @@ export async function ensureSandboxProvisioned(ctx: AppContext, sellerId: string
   const done = provisioned.get(ctx) ?? new Set<string>();
   provisioned.set(ctx, done);
   if (done.has(sellerId)) return;
+  if (!(await getCompany(ctx, SANDBOX_PUBLISHER_ID))) await seedSandboxCatalog(ctx);
   try {
     await provision(ctx, sellerId);
   } catch (err) {
@@ -153,4 +154,10 @@ async function provision(ctx: AppContext, sellerId: string): Promise<void> {
     );
     await importKeys(ctx, poolId, Readable.from(lines.join('\n')));
   }
+}
+
+/** The seller a request acts for; a sandbox seller is provisioned with the fixtures on first use. */
+export async function sellerScope(ctx: AppContext, principal: { companyId: string; environment: string }) {
+  if (principal.environment === 'sandbox') await ensureSandboxProvisioned(ctx, principal.companyId);
+  return { sellerId: principal.companyId, environment: principal.environment };
 }

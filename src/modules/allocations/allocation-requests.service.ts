@@ -1,0 +1,105 @@
+import type { AppContext } from '../../context.js';
+import { fail } from '../../http/errors.js';
+import { isoOf, isoOrNull } from '../../lib/clock.js';
+import { uuidv7 } from '../../lib/ids.js';
+import * as repo from './allocation-requests.repo.js';
+import { requireAllocation, updateAllocation } from './allocations.service.js';
+
+export interface AllocationRequestInput {
+  grantId: string;
+  requestedQuantity: number;
+  declaredForecast?: number;
+  publisherAvailableKeys?: number;
+}
+
+type RequestRow = repo.RequestRow;
+
+export const requestView = (row: RequestRow) => ({
+  id: row.id,
+  grantId: row.allocation_id,
+  allocationReadableId: row.allocation_readable_id,
+  skuCode: row.sku_code,
+  requestedQuantity: row.requested_quantity,
+  declaredForecast: row.declared_forecast,
+  publisherAvailableKeys: row.publisher_available_keys,
+  status: row.status,
+  resolution:
+    row.status === 'pending'
+      ? null
+      : {
+          approvedQuantity: row.approved_quantity,
+          reason: row.resolution_reason,
+          resolvedAt: isoOrNull(row.resolved_at),
+        },
+  createdAt: isoOf(row.created_at),
+});
+
+export async function listRequests(
+  ctx: AppContext,
+  sellerId: string,
+  environment: string,
+  limit: number,
+  after?: readonly [number, string],
+) {
+  return repo.findRequests(ctx.db, sellerId, environment, after, limit + 1);
+}
+
+const POLICY_OUTCOME = {
+  none: { status: 'rejected', reason: 'publisher_policy_disallows_requests' },
+  manual: { status: 'pending', reason: null },
+} as const;
+
+/**
+ * POST /allocations/requests: asks the publisher for more on a grant. Under an `auto` policy a
+ * request up to the publisher's auto-approve ceiling resolves at once (the grant grows, with its
+ * events); `manual` waits for the publisher; `none` is rejected at once.
+ */
+export async function requestIncrease(
+  ctx: AppContext,
+  sellerId: string,
+  environment: string,
+  input: AllocationRequestInput,
+) {
+  const now = ctx.clock.now();
+  const id = uuidv7(now);
+  await ctx.db.transaction().execute(async (trx) => {
+    const allocation = await requireAllocation(trx, input.grantId).catch(() => null);
+    if (!allocation || allocation.seller_company_id !== sellerId || allocation.environment !== environment) {
+      throw fail('BAD_REQUEST', `grantId ${input.grantId} is not one of your allocations.`, {
+        field: 'grantId',
+        reason: 'unknown_grant',
+      });
+    }
+    const policy = allocation.request_policy as 'none' | 'manual' | 'auto';
+    const autoApproves =
+      policy === 'auto' &&
+      input.requestedQuantity <= (allocation.auto_approve_max ?? 0) &&
+      allocation.status === 'active';
+    const outcome = autoApproves
+      ? { status: 'approved' as const, reason: 'auto_approved' }
+      : policy === 'auto'
+        ? { status: 'pending' as const, reason: null }
+        : POLICY_OUTCOME[policy];
+    await repo.insertRequest(trx, {
+      id,
+      allocation_id: allocation.id,
+      seller_company_id: sellerId,
+      environment,
+      requested_quantity: input.requestedQuantity,
+      declared_forecast: input.declaredForecast ?? null,
+      publisher_available_keys: input.publisherAvailableKeys ?? null,
+      status: outcome.status,
+      approved_quantity: outcome.status === 'approved' ? input.requestedQuantity : null,
+      resolution_reason: outcome.reason,
+      resolved_at: outcome.status === 'pending' ? null : now,
+      created_at: now,
+    });
+    if (autoApproves) {
+      await updateAllocation(ctx, trx, allocation.id, {
+        quantityLimit: allocation.quantity_limit + input.requestedQuantity,
+      });
+    }
+  });
+  const [row] = (await repo.findRequests(ctx.db, sellerId, environment)).filter((r) => r.id === id);
+  return requestView(row!);
+}

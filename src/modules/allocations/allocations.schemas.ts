@@ -1,0 +1,70 @@
+import { Type } from '@sinclair/typebox';
+import { DateTime, Nullable } from '../../http/schemas.js';
+import { RefundPolicySchema } from '../identity/identity.schemas.js';
+
+export const ActivationSchema = Type.Object({
+  type: Type.String({ description: 'worldwide, countries or unknown' }),
+  countries: Nullable(Type.Array(Type.String())),
+});
+
+export const AllocationSchema = Type.Object({
+  id: Type.String(),
+  readableId: Type.String(),
+  createdAt: Nullable(DateTime),
+  publisherCompanyId: Type.String(),
+  publisherCompanyName: Type.String(),
+  productId: Nullable(Type.String()),
+  skuId: Type.String(),
+  skuCode: Type.String(),
+  productName: Type.String(),
+  quantityLimit: Type.Integer(),
+  quantityPulled: Type.Integer(),
+  remaining: Type.Integer(),
+  status: Type.String(),
+  paymentStatus: Type.String(),
+  businessModel: Type.String(),
+  pricePerKeyCents: Nullable(Type.Integer()),
+  currencyCode: Nullable(Type.String()),
+  currencyExponent: Nullable(Type.Integer()),
+  shareActive: Type.Boolean(),
+  catalogVisible: Type.Boolean(),
+  territoryPricingSet: Type.Boolean(),
+  sellable: Type.Boolean(),
+  readinessBlockers: Type.Array(Type.String()),
+  recommendedAction: Nullable(Type.String()),
+  updatedAt: DateTime,
+  activation: ActivationSchema,
+  refundPolicy: Type.Union([RefundPolicySchema, Type.Record(Type.String(), Type.Unknown())]),
+  consumerGeoAttestRequired: Type.Boolean(),
+  hotDrop: Type.Boolean(),
+  holdsEnabled: Type.Boolean(),
+  lowStockThreshold: Nullable(Type.Integer()),
+});
+
+export const ListMeta = Type.Object({
+  limit: Type.Integer(),
+  count: Type.Integer(),
+  hasMore: Type.Boolean(),
+  nextCursor: Nullable(Type.String()),
+  nextUrl: Nullable(Type.String()),
+  warnings: Type.Array(Type.Object({ code: Type.String(), message: Type.String() })),
+});
+
+export const AllocationRequestSchema = Type.Object({
+  id: Type.String(),
+  grantId: Type.String(),
+  allocationReadableId: Type.String(),
+  skuCode: Type.String(),
+  requestedQuantity: Type.Integer(),
+  declaredForecast: Nullable(Type.Integer()),
+  publisherAvailableKeys: Nullable(Type.Integer()),
+  status: Type.String({ description: 'pending, approved or rejected' }),
+  resolution: Nullable(
+    Type.Object({
+      approvedQuantity: Nullable(Type.Integer()),
+      reason: Nullable(Type.String()),
+      resolvedAt: Nullable(DateTime),
+    }),
+  ),
+  createdAt: DateTime,
+});

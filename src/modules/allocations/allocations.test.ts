@@ -1,0 +1,303 @@
+import { describe, expect, it } from 'vitest';
+import { admin, buildCatalog, eventsFor } from '../../../test/admin.js';
+import { makeKey, makeSeller } from '../../../test/factories.js';
+import { useTestApp } from '../../../test/harness.js';
+import { call, describeRouteContract, expectApiError } from '../../../test/route-contract.js';
+
+const t = useTestApp();
+
+describeRouteContract('GET /allocations', t, {
+  method: 'GET',
+  url: () => '/api/seller/v1/allocations',
+  scopes: ['seller:products:read'],
+  badInput: { url: '/api/seller/v1/allocations?limit=101' },
+});
+describeRouteContract('GET /allocations/requests', t, {
+  method: 'GET',
+  url: () => '/api/seller/v1/allocations/requests',
+  scopes: ['seller:products:read'],
+  badInput: { url: '/api/seller/v1/allocations/requests?cursor=nope' },
+});
+describeRouteContract('POST /allocations/requests', t, {
+  method: 'POST',
+  url: () => '/api/seller/v1/allocations/requests',
+  body: { grantId: '0190a1b2-0000-7000-8000-000000000000', requestedQuantity: 5 },
+  scopes: ['seller:keys:pull'],
+  badInput: { body: { grantId: 'nope', requestedQuantity: 0 }, status: 400, code: 'BAD_REQUEST' },
+});
+describeRouteContract('GET /partners', t, {
+  method: 'GET',
+  url: () => '/api/seller/v1/partners',
+  scopes: ['seller:products:read'],
+});
+
+async function productionSeller() {
+  const c = await buildCatalog(t);
+  const key = await makeKey(t, c.sellerId, { environment: 'production' });
+  return { c, headers: { ...key.auth, 'x-forwarded-for': '8.8.8.8' } };
+}
+
+describe('GET /allocations', () => {
+  it('shows every field of SPEC 2.3, derived from the grant and the gates', async () => {
+    const { c, headers } = await productionSeller();
+    await admin(t, 'POST', `/connections/${c.connectionId}/shares`, { skuId: c.skuId }, 200);
+    await admin(t, 'PUT', `/releases/${c.releaseId}/prices`, {
+      countryCode: 'US',
+      currencyCode: 'USD',
+      listPriceCents: 1999,
+    });
+    const grant = await admin(t, 'POST', `/connections/${c.connectionId}/allocations`, {
+      skuId: c.skuId,
+      quantityLimit: 40,
+      pricePerKeyCents: 1200,
+      currencyCode: 'USD',
+      currencyExponent: 2,
+      refundPolicy: { refundableWithinDays: 7 },
+    });
+    const result = await call(t, { method: 'GET', url: '/api/seller/v1/allocations', headers });
+    expect(result.status).toBe(200);
+    expect(result.body.data).toEqual([
+      expect.objectContaining({
+        id: grant.id,
+        readableId: grant.readableId,
+        publisherCompanyId: c.publisherId,
+        productId: c.productId,
+        skuId: c.skuId,
+        skuCode: c.skuCode,
+        productName: 'Star Game',
+        quantityLimit: 40,
+        quantityPulled: 0,
+        remaining: 40,
+        status: 'active',
+        businessModel: 'api',
+        pricePerKeyCents: 1200,
+        currencyCode: 'USD',
+        currencyExponent: 2,
+        shareActive: true,
+        catalogVisible: true,
+        territoryPricingSet: true,
+        sellable: true,
+        readinessBlockers: [],
+        recommendedAction: null,
+        activation: { type: 'worldwide', countries: null },
+        refundPolicy: { refundableWithinDays: 7, source: 'publisher' },
+        consumerGeoAttestRequired: false,
+      }),
+    ]);
+    expect(result.body.meta).toMatchObject({
+      limit: 50,
+      count: 1,
+      hasMore: false,
+      nextCursor: null,
+      warnings: [],
+    });
+  });
+
+  it('pages with opaque cursors and filters sellableOnly without short pages', async () => {
+    const { c, headers } = await productionSeller();
+    for (let i = 0; i < 5; i++) {
+      const sku = await admin(t, 'POST', `/releases/${c.releaseId}/skus`, {
+        code: `${c.skuCode}-${i}`,
+        platform: 'steam',
+      });
+      if (i % 2 === 0)
+        await admin(t, 'POST', `/connections/${c.connectionId}/shares`, { skuId: sku.id }, 200);
+      await admin(t, 'POST', `/connections/${c.connectionId}/allocations`, {
+        skuId: sku.id,
+        quantityLimit: 10,
+      });
+    }
+    await admin(t, 'PUT', `/releases/${c.releaseId}/prices`, {
+      countryCode: 'US',
+      currencyCode: 'USD',
+      listPriceCents: 1999,
+    });
+    const seen: string[] = [];
+    let url = '/api/seller/v1/allocations?limit=2';
+    for (let i = 0; i < 5 && url; i++) {
+      const pageResult = await call(t, { method: 'GET', url, headers });
+      seen.push(...pageResult.body.data.map((a: { id: string }) => a.id));
+      url = pageResult.body.meta.nextUrl;
+    }
+    expect(seen).toHaveLength(5);
+    expect(new Set(seen).size).toBe(5);
+    const sellable = await call(t, {
+      method: 'GET',
+      url: '/api/seller/v1/allocations?sellableOnly=true&limit=2',
+      headers,
+    });
+    expect(sellable.body.data).toHaveLength(2);
+    expect(sellable.body.data.every((a: { sellable: boolean }) => a.sellable)).toBe(true);
+    const rest = await call(t, { method: 'GET', url: sellable.body.meta.nextUrl, headers });
+    expect(rest.body.data).toHaveLength(1);
+    expect(rest.body.meta.hasMore).toBe(false);
+  });
+
+  it('filters updatedSince and warns about the overlap', async () => {
+    const { c, headers } = await productionSeller();
+    await admin(t, 'POST', `/connections/${c.connectionId}/allocations`, {
+      skuId: c.skuId,
+      quantityLimit: 1,
+    });
+    t.ctx.testClock!.advance(10);
+    const since = new Date(t.ctx.clock.now()).toISOString();
+    const result = await call(t, {
+      method: 'GET',
+      url: `/api/seller/v1/allocations?updatedSince=${since}`,
+      headers,
+    });
+    expect(result.body.data).toEqual([]);
+    expect(result.body.meta.warnings[0].code).toBe('UPDATED_SINCE_OVERLAP');
+  });
+
+  it("never shows another company's allocations", async () => {
+    const { c } = await productionSeller();
+    await admin(t, 'POST', `/connections/${c.connectionId}/allocations`, {
+      skuId: c.skuId,
+      quantityLimit: 1,
+    });
+    const other = await makeSeller(t, { environment: 'production' });
+    const result = await call(t, {
+      method: 'GET',
+      url: '/api/seller/v1/allocations',
+      headers: { ...other.auth, 'x-forwarded-for': '8.8.8.8' },
+    });
+    expect(result.body.data).toEqual([]);
+  });
+});
+
+describe('allocation increase requests', () => {
+  it('auto-approves within the publisher ceiling and grows the grant with its event', async () => {
+    const { c, headers } = await productionSeller();
+    const grant = await admin(t, 'POST', `/connections/${c.connectionId}/allocations`, {
+      skuId: c.skuId,
+      quantityLimit: 10,
+      requestPolicy: 'auto',
+      autoApproveMax: 50,
+    });
+    const result = await call(t, {
+      method: 'POST',
+      url: '/api/seller/v1/allocations/requests',
+      headers,
+      payload: { grantId: grant.id, requestedQuantity: 20, declaredForecast: 100 },
+    });
+    expect(result.status).toBe(200);
+    expect(result.body.data).toMatchObject({
+      grantId: grant.id,
+      status: 'approved',
+      requestedQuantity: 20,
+      resolution: { approvedQuantity: 20, reason: 'auto_approved' },
+    });
+    const stored = await t.ctx.db
+      .selectFrom('allocations')
+      .select('quantity_limit')
+      .where('id', '=', grant.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.quantity_limit).toBe(30);
+    expect((await eventsFor(t, c.sellerId, 'allocation.updated')).at(-1)?.data).toMatchObject({
+      allocationId: grant.id,
+      remaining: 30,
+    });
+    const list = await call(t, { method: 'GET', url: '/api/seller/v1/allocations/requests', headers });
+    expect(list.body.data.map((r: { id: string }) => r.id)).toEqual([result.body.data.id]);
+  });
+
+  it('leaves a request over the ceiling, or under a manual policy, pending; none rejects', async () => {
+    const { c, headers } = await productionSeller();
+    const auto = await admin(t, 'POST', `/connections/${c.connectionId}/allocations`, {
+      skuId: c.skuId,
+      quantityLimit: 10,
+      requestPolicy: 'auto',
+      autoApproveMax: 5,
+    });
+    const over = await call(t, {
+      method: 'POST',
+      url: '/api/seller/v1/allocations/requests',
+      headers,
+      payload: { grantId: auto.id, requestedQuantity: 6 },
+    });
+    expect(over.body.data.status).toBe('pending');
+    await admin(t, 'PATCH', `/allocations/${auto.id}`, { requestPolicy: 'none' });
+    const refused = await call(t, {
+      method: 'POST',
+      url: '/api/seller/v1/allocations/requests',
+      headers,
+      payload: { grantId: auto.id, requestedQuantity: 1 },
+    });
+    expect(refused.body.data).toMatchObject({
+      status: 'rejected',
+      resolution: { reason: 'publisher_policy_disallows_requests' },
+    });
+  });
+
+  it("answers 400 BAD_REQUEST for another company's grant and stores nothing", async () => {
+    const { c } = await productionSeller();
+    const grant = await admin(t, 'POST', `/connections/${c.connectionId}/allocations`, {
+      skuId: c.skuId,
+      quantityLimit: 10,
+    });
+    const other = await makeSeller(t, { environment: 'production' });
+    const result = await call(t, {
+      method: 'POST',
+      url: '/api/seller/v1/allocations/requests',
+      headers: { ...other.auth, 'x-forwarded-for': '8.8.8.8' },
+      payload: { grantId: grant.id, requestedQuantity: 1 },
+    });
+    expectApiError(result, 400, 'BAD_REQUEST');
+    expect(
+      await t.ctx.db
+        .selectFrom('allocation_requests')
+        .select('id')
+        .where('allocation_id', '=', grant.id)
+        .execute(),
+    ).toEqual([]);
+  });
+});
+
+describe('GET /partners', () => {
+  it('lists connections with the publisher profile and the contracts summary', async () => {
+    const { c, headers } = await productionSeller();
+    await admin(t, 'PATCH', `/companies/${c.publisherId}`, {
+      website: 'https://publisher.example',
+      description: 'Games',
+      logoUrl: 'https://publisher.example/logo.png',
+    });
+    await admin(t, 'POST', `/connections/${c.connectionId}/agreements`, { kind: 'bma', bmaType: 'api' });
+    const paused = await admin(t, 'POST', `/connections/${c.connectionId}/agreements`, {
+      kind: 'bma',
+      bmaType: 'wholesale',
+    });
+    await admin(t, 'PATCH', `/agreements/${paused.id}`, { status: 'paused' });
+    const mca = await admin(t, 'POST', `/connections/${c.connectionId}/agreements`, { kind: 'mca' });
+    await admin(t, 'PATCH', `/agreements/${mca.id}`, { status: 'paused' });
+    const result = await call(t, { method: 'GET', url: '/api/seller/v1/partners', headers });
+    expect(result.body.data).toEqual([
+      expect.objectContaining({
+        id: c.connectionId,
+        publisherCompanyId: c.publisherId,
+        website: 'https://publisher.example',
+        country: 'US',
+        description: 'Games',
+        logo: { url: 'https://publisher.example/logo.png' },
+        contracts: {
+          activeBmaTypes: ['api'],
+          pausedBmaTypes: ['wholesale'],
+          pendingBmaTypes: [],
+          mcaStatus: 'paused',
+          catalogShareMode: 'per_sku',
+          sharesSuspended: false,
+        },
+      }),
+    ]);
+  });
+
+  it('shows a sandbox key the sandbox publisher, provisioned on first use', async () => {
+    const seller = await makeSeller(t);
+    const result = await call(t, { method: 'GET', url: '/api/seller/v1/partners', headers: seller.auth });
+    expect(result.body.data).toHaveLength(1);
+    expect(result.body.data[0]).toMatchObject({
+      publisherCompanyName: 'Sandbox Publisher',
+      contracts: { activeBmaTypes: ['api'] },
+    });
+  });
+});
