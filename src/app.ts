@@ -10,6 +10,7 @@ import { ApiErrorSchema } from './http/schemas.js';
 import { installValidators } from './http/validation.js';
 import { randomBase32 } from './lib/ids.js';
 import { registerAllocationRoutes } from './modules/allocations/allocations.routes.js';
+import { registerAvailabilityRoutes } from './modules/allocations/availability.routes.js';
 import { registerApiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
 import { registerDocsPage, registerOpenApiRoute } from './modules/docs/docs.routes.js';
 import { registerIdentityRoutes } from './modules/identity/identity.routes.js';
@@ -48,6 +49,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       registerApiKeyRoutes(typed, ctx);
       registerPartnerRoutes(typed, ctx);
       registerAllocationRoutes(typed, ctx);
+      registerAvailabilityRoutes(typed, ctx);
       registerOpenApiRoute(typed, () => seller.swagger());
       sellerDocument = () => seller.swagger();
     },

@@ -78,3 +78,25 @@ export async function poolView(ex: Executor, pool: repo.PoolRow) {
     availableKeys: await repo.countAvailable(ex, pool.id),
   };
 }
+
+/** Keys a pool can hand out now: `null` means unbounded (a replenished sandbox pool). */
+export async function stockOf(ex: Executor, pool: repo.PoolRow | undefined): Promise<number | null> {
+  if (!pool) return 0;
+  if (pool.replenish_mode === 'infinite') return null;
+  if (pool.replenish_mode === 'pinned') return pool.pinned_available ?? 0;
+  return repo.countAvailable(ex, pool.id);
+}
+
+/** The dedicated pool of an allocation and the shared pool of its SKU. */
+export async function poolsFor(
+  ex: Executor,
+  skuId: string,
+  environment: string,
+  allocationId: string | null,
+) {
+  const [dedicated, shared] = await Promise.all([
+    allocationId ? repo.findDedicatedPool(ex, allocationId) : Promise.resolve(undefined),
+    repo.findSharedPool(ex, skuId, environment),
+  ]);
+  return { dedicated, shared };
+}

@@ -12,7 +12,6 @@ const JSON_COLUMNS = new Set([
   'excluded_countries',
   'activation_countries',
   'refund_policy',
-  'region_locks',
 ]);
 const BOOLEAN_COLUMNS = new Set([
   'invoicing_enabled',

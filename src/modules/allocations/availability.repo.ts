@@ -1,0 +1,34 @@
+import type { Executor } from '../../db/database.js';
+
+/** A SKU by code or id with what the territory predicate needs, in one environment. */
+export function findSkuFacts(ex: Executor, environment: string, ref: { code?: string; id?: string }) {
+  let query = ex
+    .selectFrom('skus')
+    .innerJoin('releases', 'releases.id', 'skus.release_id')
+    .innerJoin('products', 'products.id', 'skus.product_id')
+    .select([
+      'skus.id',
+      'skus.code',
+      'skus.release_id',
+      'skus.product_id',
+      'skus.activation_type',
+      'skus.activation_countries',
+      'skus.region_locks',
+      'releases.excluded_countries',
+      'products.publisher_company_id',
+    ])
+    .where('products.environment', '=', environment);
+  query = ref.id ? query.where('skus.id', '=', ref.id) : query.where('skus.code', '=', ref.code ?? '');
+  return query.executeTakeFirst();
+}
+
+export function allocationsOnSku(ex: Executor, sellerId: string, environment: string, skuId: string) {
+  return ex
+    .selectFrom('allocations')
+    .selectAll()
+    .where('seller_company_id', '=', sellerId)
+    .where('environment', '=', environment)
+    .where('sku_id', '=', skuId)
+    .orderBy('created_at', 'desc')
+    .execute();
+}
