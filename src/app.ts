@@ -12,6 +12,7 @@ import { randomBase32 } from './lib/ids.js';
 import { registerAllocationRoutes } from './modules/allocations/allocations.routes.js';
 import { registerAvailabilityRoutes } from './modules/allocations/availability.routes.js';
 import { registerApiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
+import { registerCatalogRoutes } from './modules/catalog/catalog.routes.js';
 import { registerDocsPage, registerOpenApiRoute } from './modules/docs/docs.routes.js';
 import { registerIdentityRoutes } from './modules/identity/identity.routes.js';
 import { registerOperatorRoutes } from './modules/operator/operator.routes.js';
@@ -50,6 +51,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       registerPartnerRoutes(typed, ctx);
       registerAllocationRoutes(typed, ctx);
       registerAvailabilityRoutes(typed, ctx);
+      registerCatalogRoutes(typed, ctx);
       registerOpenApiRoute(typed, () => seller.swagger());
       sellerDocument = () => seller.swagger();
     },

@@ -24,7 +24,8 @@ const grantsAccess = (eb: ExpressionBuilder<Database, 'products' | 'partner_conn
     ]),
   ]);
 
-function accessible(ex: Executor, environment: string) {
+/** Products joined to every connection that grants access to them, in one environment. */
+export function accessibleProducts(ex: Executor, environment: string) {
   return ex
     .selectFrom('products')
     .innerJoin('partner_connections', (join) =>
@@ -44,7 +45,7 @@ export async function visibleProductIds(
   environment: string,
   publisherId?: string,
 ) {
-  let query = accessible(ex, environment)
+  let query = accessibleProducts(ex, environment)
     .select('products.id')
     .where('partner_connections.seller_company_id', '=', sellerId);
   if (publisherId) query = query.where('products.publisher_company_id', '=', publisherId);
@@ -53,7 +54,7 @@ export async function visibleProductIds(
 
 /** Sellers that currently see the product. */
 export async function sellersSeeing(ex: Executor, productId: string, environment: string): Promise<string[]> {
-  const rows = await accessible(ex, environment)
+  const rows = await accessibleProducts(ex, environment)
     .select('partner_connections.seller_company_id')
     .where('products.id', '=', productId)
     .execute();

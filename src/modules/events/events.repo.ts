@@ -12,3 +12,21 @@ export async function insertCatalogChanges(
 ): Promise<void> {
   if (rows.length > 0) await ex.insertInto('catalog_changes').values(rows).execute();
 }
+
+/** A seller's catalog change rows in order: after a sequence number (cursor) or since an instant. */
+export function catalogChangesOf(
+  ex: Executor,
+  sellerId: string,
+  environment: string,
+  position: { afterSeq?: number; since?: number },
+  limit: number,
+) {
+  let query = ex
+    .selectFrom('catalog_changes')
+    .selectAll()
+    .where('seller_company_id', '=', sellerId)
+    .where('environment', '=', environment);
+  if (position.afterSeq !== undefined) query = query.where('seq', '>', position.afterSeq);
+  else if (position.since !== undefined) query = query.where('occurred_at', '>=', position.since);
+  return query.orderBy('seq').limit(limit).execute();
+}

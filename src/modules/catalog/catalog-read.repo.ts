@@ -1,0 +1,99 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/database.js';
+import type { LaunchPhase, TradingState } from './catalog.table.js';
+import { accessibleProducts } from './visibility.repo.js';
+
+export interface ProductListFilter {
+  sellerId: string;
+  environment: string;
+  publisherId?: string;
+  slug?: string;
+  q?: string;
+  updatedSince?: number;
+  launchPhases?: LaunchPhase[];
+  tradingStates?: TradingState[];
+  before?: readonly [number, string];
+  limit?: number;
+}
+
+/** Products the seller can see (catalog access of SPEC 3.4), newest first (keyset on created_at, id). */
+export function listVisibleProducts(ex: Executor, f: ProductListFilter) {
+  let query = accessibleProducts(ex, f.environment)
+    .selectAll('products')
+    .where('partner_connections.seller_company_id', '=', f.sellerId);
+  if (f.publisherId) query = query.where('products.publisher_company_id', '=', f.publisherId);
+  if (f.slug) query = query.where('products.slug', '=', f.slug);
+  if (f.q) {
+    const pattern = `%${f.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query = query.where((eb) =>
+      eb.or([
+        eb(sql`lower(products.name)`, 'like', sql`${pattern} escape '\\'`),
+        eb(sql`lower(products.slug)`, 'like', sql`${pattern} escape '\\'`),
+      ]),
+    );
+  }
+  if (f.updatedSince !== undefined) query = query.where('products.updated_at', '>=', f.updatedSince);
+  if (f.launchPhases) query = query.where('products.launch_phase', 'in', f.launchPhases);
+  if (f.tradingStates) query = query.where('products.trading_state', 'in', f.tradingStates);
+  if (f.before) {
+    const [createdAt, id] = f.before;
+    query = query.where((eb) =>
+      eb.or([
+        eb('products.created_at', '<', createdAt),
+        eb.and([eb('products.created_at', '=', createdAt), eb('products.id', '<', id)]),
+      ]),
+    );
+  }
+  query = query.orderBy('products.created_at', 'desc').orderBy('products.id', 'desc');
+  return f.limit ? query.limit(f.limit).execute() : query.execute();
+}
+
+export type ProductRow = Awaited<ReturnType<typeof listVisibleProducts>>[number];
+
+export function skusOfProducts(ex: Executor, productIds: readonly string[]) {
+  if (productIds.length === 0) return Promise.resolve([]);
+  return ex.selectFrom('skus').selectAll().where('product_id', 'in', productIds).orderBy('code').execute();
+}
+
+export function releasesOfProducts(ex: Executor, productIds: readonly string[]) {
+  if (productIds.length === 0) return Promise.resolve([]);
+  return ex
+    .selectFrom('releases')
+    .selectAll()
+    .where('product_id', 'in', productIds)
+    .orderBy('created_at')
+    .execute();
+}
+
+export function editionsOf(ex: Executor, productId: string) {
+  return ex
+    .selectFrom('editions')
+    .selectAll()
+    .where('product_id', '=', productId)
+    .orderBy('created_at')
+    .execute();
+}
+
+export function relationsOf(ex: Executor, productId: string) {
+  return ex.selectFrom('product_relations').selectAll().where('product_id', '=', productId).execute();
+}
+
+/** The lowest wholesale price of the seller's active allocations, per product. */
+export function wholesaleFloors(
+  ex: Executor,
+  sellerId: string,
+  environment: string,
+  productIds: readonly string[],
+) {
+  if (productIds.length === 0) return Promise.resolve([]);
+  return ex
+    .selectFrom('allocations')
+    .innerJoin('skus', 'skus.id', 'allocations.sku_id')
+    .select(['skus.product_id', (eb) => eb.fn.min<number>('allocations.price_per_key_cents').as('floor')])
+    .where('allocations.seller_company_id', '=', sellerId)
+    .where('allocations.environment', '=', environment)
+    .where('allocations.status', '=', 'active')
+    .where('skus.product_id', 'in', productIds)
+    .groupBy('skus.product_id')
+    .execute();
+}
