@@ -21,7 +21,9 @@ export interface RouteUnderTest {
 export async function call(t: TestApp, options: InjectOptions) {
   const response = await t.app.inject(options);
   const json =
-    response.headers['content-type']?.toString().includes('json') && response.body ? response.json() : null;
+    response.headers['content-type']?.toString().startsWith('application/json') && response.body
+      ? response.json()
+      : null;
   return { status: response.statusCode, body: json, headers: response.headers, raw: response.body };
 }
 

@@ -25,19 +25,19 @@ export class TtlCache<V = unknown> {
     return entry.value;
   }
 
-  set(key: string, value: V, nowMs: number): void {
+  set(key: string, value: V, nowMs: number, ttlMs = this.ttlMs): void {
     if (this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
-    this.entries.set(key, { value, expiresAt: nowMs + this.ttlMs });
+    this.entries.set(key, { value, expiresAt: nowMs + ttlMs });
   }
 
-  async getOrLoad(key: string, nowMs: number, load: () => Promise<V>): Promise<V> {
+  async getOrLoad(key: string, nowMs: number, load: () => Promise<V>, ttlMs = this.ttlMs): Promise<V> {
     const cached = this.get(key, nowMs);
     if (cached !== undefined) return cached;
     const value = await load();
-    this.set(key, value, nowMs);
+    this.set(key, value, nowMs, ttlMs);
     return value;
   }
 

@@ -32,3 +32,44 @@ export function allocationsOnSku(ex: Executor, sellerId: string, environment: st
     .orderBy('created_at', 'desc')
     .execute();
 }
+
+/** Everything batch availability needs for many SKUs of one seller, in four queries. */
+export async function stockFacts(
+  ex: Executor,
+  sellerId: string,
+  environment: string,
+  skuIds: readonly string[],
+) {
+  if (skuIds.length === 0) return { allocations: [], pools: [], counts: [] };
+  const allocations = await ex
+    .selectFrom('allocations')
+    .selectAll()
+    .where('seller_company_id', '=', sellerId)
+    .where('environment', '=', environment)
+    .where('sku_id', 'in', skuIds)
+    .orderBy('created_at', 'desc')
+    .execute();
+  const pools = await ex
+    .selectFrom('key_pools')
+    .selectAll()
+    .where('sku_id', 'in', skuIds)
+    .where('environment', '=', environment)
+    .where((eb) =>
+      eb.or([
+        eb('kind', '=', 'shared'),
+        eb('allocation_id', 'in', allocations.length ? allocations.map((a) => a.id) : ['']),
+      ]),
+    )
+    .execute();
+  const counted = pools.filter((p) => p.replenish_mode === 'none').map((p) => p.id);
+  const counts = counted.length
+    ? await ex
+        .selectFrom('game_keys')
+        .select(['pool_id', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('pool_id', 'in', counted)
+        .where('state', '=', 'available')
+        .groupBy('pool_id')
+        .execute()
+    : [];
+  return { allocations, pools, counts };
+}

@@ -40,14 +40,8 @@ export async function availabilityOf(
     stockOf(ctx.db, pools.dedicated),
     stockOf(ctx.db, pools.shared),
   ]);
-  const allocationRemaining = allocation && allocation.status === 'active' ? remainingOf(allocation) : 0;
-  const unbounded = dedicated === null || shared === null;
-  const dedicatedAvailable = dedicated ?? allocationRemaining;
-  const sharedPoolAvailable = shared ?? allocationRemaining;
-  const inventoryAvailable = unbounded
-    ? Math.max(allocationRemaining, dedicatedAvailable + sharedPoolAvailable)
-    : dedicatedAvailable + sharedPoolAvailable;
-  const available = gate?.sellable ? Math.min(allocationRemaining, inventoryAvailable) : 0;
+  const { available, allocationRemaining, inventoryAvailable, dedicatedAvailable, sharedPoolAvailable } =
+    stockNumbers(allocation, dedicated, shared, gate?.sellable ?? false);
   const wanted = query.quantity ?? 1;
   const cannotFullyFulfill = wanted > available;
 
@@ -106,4 +100,57 @@ export async function availabilityOf(
     blockedReason: null as string | null,
     ...territory,
   };
+}
+
+/**
+ * Stock of many SKUs at once (catalog expansions and snapshots): per SKU the same numbers as
+ * `availabilityOf` gives for one, from a fixed number of queries however many SKUs.
+ */
+export async function stockForSkus(
+  ctx: AppContext,
+  scope: { sellerId: string; environment: string },
+  skuIds: readonly string[],
+) {
+  const { sellerId, environment } = scope;
+  const [facts, gates] = await Promise.all([
+    repo.stockFacts(ctx.db, sellerId, environment, skuIds),
+    computeSellability(ctx, ctx.db, sellerId, environment, skuIds),
+  ]);
+  const count = new Map(facts.counts.map((c) => [c.pool_id, Number(c.n)]));
+  const stockOfPool = (pool: (typeof facts.pools)[number] | undefined): number | null => {
+    if (!pool) return 0;
+    if (pool.replenish_mode === 'infinite') return null;
+    if (pool.replenish_mode === 'pinned') return pool.pinned_available ?? 0;
+    return count.get(pool.id) ?? 0;
+  };
+  const result = new Map<
+    string,
+    { available: number; allocationRemaining: number; inventoryAvailable: number }
+  >();
+  for (const skuId of skuIds) {
+    const mine = facts.allocations.filter((a) => a.sku_id === skuId);
+    const allocation = mine.find((a) => a.status === 'active') ?? mine[0] ?? null;
+    const dedicated = stockOfPool(
+      facts.pools.find((p) => p.kind === 'dedicated' && p.allocation_id === allocation?.id),
+    );
+    const shared = stockOfPool(facts.pools.find((p) => p.kind === 'shared' && p.sku_id === skuId));
+    result.set(skuId, stockNumbers(allocation, dedicated, shared, gates.get(skuId)?.sellable ?? false));
+  }
+  return result;
+}
+
+/** The arithmetic of SPEC 2.4, shared by single and batch availability. */
+export function stockNumbers(
+  allocation: { status: string; quantity_limit: number; quantity_pulled: number } | null,
+  dedicated: number | null,
+  shared: number | null,
+  sellable: boolean,
+) {
+  const allocationRemaining = allocation && allocation.status === 'active' ? remainingOf(allocation) : 0;
+  const dedicatedAvailable = dedicated ?? allocationRemaining;
+  const sharedPoolAvailable = shared ?? allocationRemaining;
+  const sum = dedicatedAvailable + sharedPoolAvailable;
+  const inventoryAvailable = dedicated === null || shared === null ? Math.max(allocationRemaining, sum) : sum;
+  const available = sellable ? Math.min(allocationRemaining, inventoryAvailable) : 0;
+  return { available, allocationRemaining, inventoryAvailable, dedicatedAvailable, sharedPoolAvailable };
 }

@@ -97,3 +97,11 @@ export function wholesaleFloors(
     .groupBy('skus.product_id')
     .execute();
 }
+
+/** Just the id and change stamp of each visible product: the cheap input of snapshot ETags. */
+export function visibleProductStamps(ex: Executor, sellerId: string, environment: string) {
+  return accessibleProducts(ex, environment)
+    .select(['products.id', 'products.updated_at', 'products.churn_period_hours'])
+    .where('partner_connections.seller_company_id', '=', sellerId)
+    .execute();
+}

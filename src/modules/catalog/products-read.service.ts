@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
 import { isoOf, isoOrNull } from '../../lib/clock.js';
 import { activationOf } from '../allocations/allocations-read.service.js';
-import { availabilityOf } from '../allocations/availability.service.js';
+import { stockForSkus } from '../allocations/availability.service.js';
 import type { LaunchPhase, TradingState } from './catalog.table.js';
 import * as repo from './catalog-read.repo.js';
 import {
@@ -57,7 +57,12 @@ function applyFilters(query: ProductListQuery): Partial<repo.ProductListFilter> 
   return out;
 }
 
-async function expansions(ctx: AppContext, scope: SellerScope, rows: repo.ProductRow[], expand: Set<string>) {
+export async function expansions(
+  ctx: AppContext,
+  scope: SellerScope,
+  rows: repo.ProductRow[],
+  expand: Set<string>,
+) {
   const ids = rows.map((r) => r.id);
   const [{ result: prices }, floors, skus] = await Promise.all([
     pricesByProduct(ctx, ids),
@@ -71,9 +76,13 @@ async function expansions(ctx: AppContext, scope: SellerScope, rows: repo.Produc
     { available: number; allocationRemaining: number; inventoryAvailable: number; skuCount: number }
   >();
   if (expand.has('availability')) {
-    const visible = new Set(ids);
+    const stock = await stockForSkus(
+      ctx,
+      scope,
+      skus.map((s) => s.id),
+    );
     for (const sku of skus) {
-      const item = await availabilityOf(ctx, scope, { id: sku.id }, {}, visible);
+      const item = stock.get(sku.id);
       const sum = availability.get(sku.product_id) ?? {
         available: 0,
         allocationRemaining: 0,

@@ -1,0 +1,106 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { AppContext } from '../../context.js';
+import { isoOf } from '../../lib/clock.js';
+import { isChurnedAway } from '../allocations/sellability.js';
+import * as repo from './catalog-read.repo.js';
+import { productBase, type SellerScope, usListPriceFrom } from './catalog-read.service.js';
+import { expansions } from './products-read.service.js';
+
+export type SnapshotFormat = 'json' | 'ndjson';
+const BATCH = 500;
+const STAMP_TTL_MS = 5_000;
+
+export interface SnapshotMeta {
+  maxUpdatedAt: string | null;
+  totalProducts: number;
+}
+
+/**
+ * (maxUpdatedAt, totalProducts) of the visible catalog, from ids and stamps only, cached for a
+ * few seconds per seller: a revalidation (304) never reads the catalog itself.
+ */
+export async function snapshotMeta(ctx: AppContext, scope: SellerScope): Promise<SnapshotMeta> {
+  const now = ctx.clock.now();
+  return (await ctx.companyCache.getOrLoad(
+    `snapshot:${scope.sellerId}:${scope.environment}`,
+    now,
+    async () => {
+      const stamps = (await repo.visibleProductStamps(ctx.db, scope.sellerId, scope.environment)).filter(
+        (s) => !isChurnedAway(s.churn_period_hours, now),
+      );
+      const max = stamps.reduce((m, s) => Math.max(m, s.updated_at), 0);
+      return { maxUpdatedAt: stamps.length > 0 ? isoOf(max) : null, totalProducts: stamps.length };
+    },
+    STAMP_TTL_MS,
+  )) as SnapshotMeta;
+}
+
+/** Weak ETag derived from (maxUpdatedAt, totalProducts), and the representation (format, language, encoding). */
+export function snapshotEtag(meta: SnapshotMeta, variant: string): string {
+  const digest = createHash('sha256')
+    .update(`${meta.maxUpdatedAt}|${meta.totalProducts}|${variant}`)
+    .digest('base64url')
+    .slice(0, 27);
+  return `W/"${digest}"`;
+}
+
+/** Does If-None-Match name this ETag (weak comparison, lists and `*` honoured)? */
+export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));
+}
+
+/**
+ * The snapshot as a stream: products are read in keyset batches of 500 with their availability
+ * and pricing expansions and written out as they are built, so memory stays flat however large
+ * the catalog.
+ */
+export function snapshotStream(
+  ctx: AppContext,
+  scope: SellerScope,
+  meta: SnapshotMeta,
+  format: SnapshotFormat,
+  chain: string[],
+): Readable {
+  const expand = new Set(['availability', 'pricing']);
+  const header = { ...meta, format, generatedAt: isoOf(ctx.clock.now()) };
+  async function* lines() {
+    yield format === 'ndjson' ? `${JSON.stringify(header)}\n` : `{"meta":${JSON.stringify(header)},"data":[`;
+    let before: readonly [number, string] | undefined;
+    let first = true;
+    for (;;) {
+      const raw = await repo.listVisibleProducts(ctx.db, { ...scope, before, limit: BATCH });
+      if (raw.length === 0) break;
+      const now = ctx.clock.now();
+      const rows = raw.filter((row) => !isChurnedAway(row.churn_period_hours, now));
+      const { prices, floors, availability } = await expansions(ctx, scope, rows, expand);
+      let chunk = '';
+      for (const row of rows) {
+        const listPriceFromCents = usListPriceFrom(prices.get(row.id));
+        const product = {
+          ...productBase(row, chain, listPriceFromCents),
+          availability: availability.get(row.id) ?? {
+            available: 0,
+            allocationRemaining: 0,
+            inventoryAvailable: 0,
+            skuCount: 0,
+          },
+          pricing: { wholesaleFromCents: floors.get(row.id) ?? null, listPriceFromCents },
+        };
+        chunk +=
+          format === 'ndjson'
+            ? `${JSON.stringify(product)}\n`
+            : `${first ? '' : ','}${JSON.stringify(product)}`;
+        first = false;
+      }
+      yield chunk;
+      const last = raw.at(-1)!;
+      before = [last.created_at, last.id];
+      if (raw.length < BATCH) break;
+    }
+    if (format === 'json') yield ']}';
+  }
+  return Readable.from(lines());
+}
