@@ -13,6 +13,7 @@ import { registerAllocationRoutes } from './modules/allocations/allocations.rout
 import { registerAvailabilityRoutes } from './modules/allocations/availability.routes.js';
 import { registerApiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
 import { registerCatalogRoutes } from './modules/catalog/catalog.routes.js';
+import { registerExportRoutes } from './modules/catalog/exports.routes.js';
 import { registerSnapshotRoutes } from './modules/catalog/snapshot.routes.js';
 import { registerDocsPage, registerOpenApiRoute } from './modules/docs/docs.routes.js';
 import { registerIdentityRoutes } from './modules/identity/identity.routes.js';
@@ -54,6 +55,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       registerAvailabilityRoutes(typed, ctx);
       registerCatalogRoutes(typed, ctx);
       registerSnapshotRoutes(typed, ctx);
+      registerExportRoutes(typed, ctx);
       registerOpenApiRoute(typed, () => seller.swagger());
       sellerDocument = () => seller.swagger();
     },

@@ -23,7 +23,17 @@ export interface AppContext {
   /** Company-level facts read on hot paths (whoami), ~60 s like the auth cache. */
   companyCache: TtlCache;
   rateLimits: RateLimitStore;
+  /** Work started by a request that outlives it (export jobs); close() waits for it. */
+  background: Set<Promise<unknown>>;
   close(): Promise<void>;
+}
+
+/** Runs a task after the current request, tracked so that shutdown waits for it. Failures are the task's to record. */
+export function runInBackground(ctx: AppContext, task: () => Promise<unknown>): Promise<unknown> {
+  const promise = new Promise((resolve) => setImmediate(resolve)).then(task).catch(() => undefined);
+  ctx.background.add(promise);
+  void promise.finally(() => ctx.background.delete(promise));
+  return promise;
 }
 
 const AUTH_INVALIDATION_CHANNEL = 'sdapi:auth-invalidate';
@@ -34,6 +44,7 @@ export async function createContext(config: Config, handle?: DbHandle): Promise<
   const authCache = new AuthCache();
   const closers: (() => Promise<unknown>)[] = [];
   let rateLimits: RateLimitStore = new MemoryRateLimitStore();
+  const background = new Set<Promise<unknown>>();
 
   if (config.redisUrl) {
     const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
@@ -58,7 +69,9 @@ export async function createContext(config: Config, handle?: DbHandle): Promise<
     companyCache: new TtlCache(60_000),
     secrets: config.masterKeyHex ? new SecretBox(config.masterKeyHex) : undefined,
     rateLimits,
+    background,
     async close() {
+      await Promise.allSettled([...background]);
       await rateLimits.close();
       for (const close of closers) await close();
       if (!handle) await database.close();

@@ -32,3 +32,7 @@ export function lockForClaim<QB extends SelectQueryBuilder<any, any, any>>(db: K
 export function lockForUpdate<QB extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, query: QB): QB {
   return isPostgres(db) ? (query.forUpdate() as QB) : query;
 }
+
+/** The column type of raw bytes: `bytea` on PostgreSQL, `blob` on SQLite (both read back as Buffer). */
+// biome-ignore lint/suspicious/noExplicitAny: migrations run before the schema is typed
+export const binaryType = (db: Kysely<any>) => (isPostgres(db) ? sql`bytea` : sql`blob`);

@@ -5,6 +5,7 @@ import * as m0001 from './migrations/0001_foundation.js';
 import * as m0002 from './migrations/0002_publisher_catalog.js';
 import * as m0003 from './migrations/0003_supply_and_outbox.js';
 import * as m0004 from './migrations/0004_seller_reads.js';
+import * as m0005 from './migrations/0005_catalog_exports.js';
 
 /** Migrations in order; one set serves SQLite and PostgreSQL. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002_publisher_catalog': m0002,
   '0003_supply_and_outbox': m0003,
   '0004_seller_reads': m0004,
+  '0005_catalog_exports': m0005,
 };
 
 /** `schema` names the PostgreSQL schema the bookkeeping tables live in (DATABASE_SCHEMA). */

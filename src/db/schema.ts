@@ -15,6 +15,7 @@ import type {
   SkusTable,
   TerritoryPricesTable,
 } from '../modules/catalog/catalog.table.js';
+import type { CatalogExportsTable } from '../modules/catalog/exports.table.js';
 import type { CatalogChangesTable, OutboxEventsTable } from '../modules/events/events.table.js';
 import type { CompaniesTable, SellerFootprintsTable } from '../modules/identity/identity.table.js';
 import type { GameKeysTable, KeyPoolsTable } from '../modules/inventory/inventory.table.js';
@@ -50,4 +51,5 @@ export interface Database {
   promotions: PromotionsTable;
   catalog_changes: CatalogChangesTable;
   outbox_events: OutboxEventsTable;
+  catalog_exports: CatalogExportsTable;
 }

@@ -12,15 +12,16 @@ const TAG_BYTES = 16;
 export class SecretBox {
   private readonly key: Buffer;
   private readonly fingerprintKey: Buffer;
+  private readonly signingKey: Buffer;
 
   constructor(masterKeyHex: string) {
     if (!/^[0-9a-fA-F]{64}$/.test(masterKeyHex))
       throw new Error('SDAPI_MASTER_KEY must be 64 hex characters (32 bytes)');
     const master = Buffer.from(masterKeyHex, 'hex');
     this.key = Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), 'sdapi:aes-256-gcm:v1', 32));
-    this.fingerprintKey = Buffer.from(
-      hkdfSync('sha256', master, Buffer.alloc(0), 'sdapi:fingerprint:v1', 32),
-    );
+    const derive = (purpose: string) => Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), purpose, 32));
+    this.fingerprintKey = derive('sdapi:fingerprint:v1');
+    this.signingKey = derive('sdapi:url-signing:v1');
   }
 
   /** base64 of iv | tag | ciphertext. */
@@ -48,5 +49,10 @@ export class SecretBox {
       .digest()
       .subarray(0, 16)
       .toString('base64url');
+  }
+
+  /** HMAC-SHA256 (base64url) for short-lived signed URLs of this service. */
+  sign(text: string): string {
+    return createHmac('sha256', this.signingKey).update(text).digest('base64url');
   }
 }

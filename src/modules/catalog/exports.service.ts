@@ -1,0 +1,144 @@
+import { createHash } from 'node:crypto';
+import { createGzip } from 'node:zlib';
+import { type AppContext, runInBackground } from '../../context.js';
+import { fail } from '../../http/errors.js';
+import { isoOf, isoOrNull } from '../../lib/clock.js';
+import { constantTimeEqual } from '../../lib/crypto.js';
+import { uuidv7 } from '../../lib/ids.js';
+import { emitEvents } from '../events/outbox.service.js';
+import { sellerTerms } from '../partners/seller-terms.service.js';
+import type { SellerScope } from './catalog-read.service.js';
+import * as repo from './exports.repo.js';
+import { snapshotMeta, snapshotStream } from './snapshot.service.js';
+
+/** How long an artifact is kept, and how long one signed download URL lives. */
+export const ARTIFACT_TTL_MS = 60 * 60 * 1000;
+export const DOWNLOAD_URL_TTL_MS = 5 * 60 * 1000;
+
+/** SPEC part 7: exports are refused while the seller's agreements are paused (none active, some paused). */
+async function requireActiveAgreement(ctx: AppContext, scope: SellerScope) {
+  const agreements = (await sellerTerms(ctx, scope.sellerId, scope.environment)).flatMap((t) => t.agreements);
+  const active = agreements.some((a) => a.status === 'active');
+  if (!active && agreements.some((a) => a.status === 'paused')) {
+    throw fail('CONTRACT_NOT_ACTIVE', 'Your agreements are paused; exports resume with them.', {
+      consoleAction: 'review_partner_contracts',
+    });
+  }
+}
+
+/** POST /catalog/exports: records the job and builds the artifact after the reply. */
+export async function startExport(ctx: AppContext, scope: SellerScope, locale: string) {
+  await requireActiveAgreement(ctx, scope);
+  const now = ctx.clock.now();
+  const id = uuidv7(now);
+  await repo.insertExport(ctx.db, {
+    id,
+    seller_company_id: scope.sellerId,
+    environment: scope.environment,
+    status: 'pending',
+    locale,
+    created_at: now,
+  });
+  runInBackground(ctx, () => buildArtifact(ctx, scope, id, locale));
+  return { exportId: id, status: 'pending' as const };
+}
+
+async function buildArtifact(ctx: AppContext, scope: SellerScope, id: string, locale: string) {
+  try {
+    const meta = await snapshotMeta(ctx, scope);
+    const chunks: Buffer[] = [];
+    for await (const chunk of snapshotStream(ctx, scope, meta, 'ndjson', [locale, 'en']).pipe(createGzip()))
+      chunks.push(chunk as Buffer);
+    const artifact = Buffer.concat(chunks);
+    const checksum = createHash('sha256').update(artifact).digest('hex');
+    const completedAt = ctx.clock.now();
+    const expiresAt = completedAt + ARTIFACT_TTL_MS;
+    await ctx.db.transaction().execute(async (trx) => {
+      await repo.updateExport(trx, id, {
+        status: 'ready',
+        artifact,
+        checksum,
+        bytes: artifact.length,
+        total_products: meta.totalProducts,
+        completed_at: completedAt,
+        expires_at: expiresAt,
+      });
+      await emitEvents(
+        ctx,
+        trx,
+        [{ companyId: scope.sellerId, environment: scope.environment }],
+        'catalog.export_ready',
+        {
+          exportId: id,
+          checksum,
+          bytes: artifact.length,
+          expiresAt: isoOf(expiresAt),
+          totalProducts: meta.totalProducts,
+        },
+      );
+    });
+  } catch (err) {
+    await repo.updateExport(ctx.db, id, {
+      status: 'failed',
+      error: err instanceof Error ? err.message : String(err),
+      completed_at: ctx.clock.now(),
+    });
+  }
+}
+
+const signatureOf = (ctx: AppContext, id: string, expires: number) => {
+  if (!ctx.secrets)
+    throw fail('SERVICE_UNAVAILABLE', 'SDAPI_MASTER_KEY is not configured; downloads cannot be signed.');
+  return ctx.secrets.sign(`catalog-export:${id}:${expires}`);
+};
+
+/** GET /catalog/exports/{id}: status, checksum, expiry and a short-lived signed download URL. */
+export async function exportStatus(ctx: AppContext, scope: SellerScope, id: string) {
+  const row = await repo.findExport(ctx.db, id);
+  if (!row || row.seller_company_id !== scope.sellerId || row.environment !== scope.environment) {
+    throw fail('NOT_FOUND', `No export ${id}.`);
+  }
+  const now = ctx.clock.now();
+  if (row.status === 'ready' && row.expires_at !== null && row.expires_at <= now) {
+    throw fail('EXPORT_EXPIRED', `Export ${id} expired at ${isoOf(row.expires_at)}; start a new one.`, {
+      expiredAt: isoOf(row.expires_at),
+    });
+  }
+  const urlExpires = Math.min(now + DOWNLOAD_URL_TTL_MS, row.expires_at ?? now);
+  const expiresSec = Math.floor(urlExpires / 1000);
+  return {
+    exportId: row.id,
+    status: row.status,
+    format: 'ndjson' as const,
+    compression: 'gzip' as const,
+    checksum: row.checksum,
+    bytes: row.bytes,
+    totalProducts: row.total_products,
+    createdAt: isoOf(row.created_at),
+    completedAt: isoOrNull(row.completed_at),
+    expiresAt: isoOrNull(row.expires_at),
+    downloadUrl:
+      row.status === 'ready'
+        ? `${ctx.config.publicUrl}/api/seller/v1/catalog/exports/${row.id}/artifact?expires=${expiresSec}&signature=${signatureOf(ctx, row.id, expiresSec)}`
+        : null,
+    downloadUrlExpiresAt: row.status === 'ready' ? isoOf(expiresSec * 1000) : null,
+    error: row.error,
+  };
+}
+
+/** The artifact behind a signed URL: the signature is the credential, and it expires. */
+export async function exportArtifact(ctx: AppContext, id: string, expires: number, signature: string) {
+  const expected = signatureOf(ctx, id, expires);
+  if (!constantTimeEqual(signature, expected) || expires * 1000 <= ctx.clock.now()) {
+    throw fail(
+      'FORBIDDEN',
+      'This download link is invalid or has expired; fetch GET /catalog/exports/{exportId} for a new one.',
+    );
+  }
+  const row = await repo.findArtifact(ctx.db, id);
+  if (!row || row.status !== 'ready' || !row.artifact)
+    throw fail('NOT_FOUND', `No artifact for export ${id}.`);
+  if (row.expires_at !== null && row.expires_at <= ctx.clock.now())
+    throw fail('EXPORT_EXPIRED', `Export ${id} expired.`);
+  return row.artifact;
+}
