@@ -1,27 +1,47 @@
 // npm run bench: every scenario against the bare Fastify baseline measured in the same run.
 import { benchKeyImport } from './key-import.js';
 import { measure, report, startServer } from './lib.js';
+import { benchSnapshot } from './snapshot.js';
 
+// Both servers run for the whole measurement, so the baseline and the service see the same machine.
 const hello = await startServer('bench/servers/hello.ts');
-const baseline = await measure('bare Fastify GET /hello', { url: `${hello.info.url}/hello` });
-hello.stop();
-
 const app = await startServer('bench/servers/app.ts');
+const baseline = await measure('bare Fastify GET /hello', { url: `${hello.info.url}/hello` });
 const auth = { authorization: `Bearer ${app.info.productionToken}`, 'x-forwarded-for': '8.8.8.8' };
-const whoami = await measure('GET /whoami (auth cache hit)', {
-  url: `${app.info.url}/api/seller/v1/whoami`,
-  headers: auth,
+const api = `${app.info.url}/api/seller/v1`;
+const whoami = await measure('GET /whoami (auth cache hit)', { url: `${api}/whoami`, headers: auth });
+const products = await measure('GET /products?limit=50', { url: `${api}/products?limit=50`, headers: auth });
+// The ETag of the representation autocannon asks for (no Accept-Encoding: identity).
+const etag =
+  (
+    await fetch(`${api}/catalog/snapshot`, { headers: { ...auth, 'accept-encoding': 'identity' } })
+  ).headers.get('etag') ?? '';
+const revalidate = await measure('GET /catalog/snapshot, If-None-Match (304; all non2xx)', {
+  url: `${api}/catalog/snapshot`,
+  headers: { ...auth, 'if-none-match': etag },
 });
 app.stop();
+hello.stop();
 
-report(baseline, [{ m: whoami, aim: 0.5 }]);
+report(baseline, [
+  { m: whoami, aim: 0.5 },
+  { m: products, aim: 0.25 },
+  { m: revalidate, aim: 0.6 },
+]);
 
+const snapshotProducts = Number(process.env.BENCH_SNAPSHOT_PRODUCTS ?? 100_000);
+const snapshot = await benchSnapshot(snapshotProducts);
 const importKeys = Number(process.env.BENCH_IMPORT_KEYS ?? 1_000_000);
 const imported = await benchKeyImport(importKeys);
 console.table([
   {
-    scenario: `key import, SQLite, ${importKeys.toLocaleString('en-US')} keys`,
-    'keys/s': imported.keysPerSecond,
+    scenario: `ndjson snapshot, SQLite, ${snapshot.products.toLocaleString('en-US')} products (${snapshot.megabytes} MB)`,
+    seconds: snapshot.seconds,
+    'RSS growth MB': snapshot.rssGrowthMb,
+    aim: `RSS growth < 100 MB ${snapshot.rssGrowthMb < 100 ? 'met' : 'MISSED'}`,
+  },
+  {
+    scenario: `key import, SQLite, ${imported.keys.toLocaleString('en-US')} keys (${imported.keysPerSecond.toLocaleString('en-US')} keys/s)`,
     seconds: imported.seconds,
     'RSS growth MB': imported.rssGrowthMb,
     aim: `>= 50,000 keys/s ${imported.keysPerSecond >= 50_000 ? 'met' : 'MISSED'}; RSS < 100 MB ${imported.rssGrowthMb < 100 ? 'met' : 'MISSED'}`,

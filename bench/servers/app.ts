@@ -8,6 +8,7 @@ import { createContext } from '../../src/context.js';
 import { migrateToLatest, schemaOf } from '../../src/db/migrate.js';
 import { mintKey } from '../../src/modules/api-keys/api-keys.service.js';
 import { createCompany } from '../../src/modules/identity/identity.service.js';
+import { seedCatalog } from '../catalog-fixture.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sdapi-bench-'));
 const config = loadConfig({
@@ -30,6 +31,7 @@ const production = await mintKey(ctx, {
   name: 'bench',
   allowedIps: ['8.8.8.0/24'],
 });
+await seedCatalog(ctx, company.id, 200);
 const app = await buildApp(ctx);
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 process.stdout.write(`${JSON.stringify({ url: address, productionToken: production.key })}\n`);

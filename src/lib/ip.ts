@@ -225,7 +225,19 @@ function compiledEntry(entry: string): ParsedIpEntry | null {
 }
 
 /** Is the client inside any of the (already validated) entries? Entries are parsed once and cached. */
+const verdicts = new Map<string, boolean>();
+
 export function ipMatchesAny(clientIp: string, entries: readonly string[]): boolean {
+  const key = `${clientIp}|${entries.join(',')}`;
+  const known = verdicts.get(key);
+  if (known !== undefined) return known;
+  const verdict = matchesAny(clientIp, entries);
+  if (verdicts.size > 10_000) verdicts.clear();
+  verdicts.set(key, verdict);
+  return verdict;
+}
+
+function matchesAny(clientIp: string, entries: readonly string[]): boolean {
   const address = parseAddress(clientIp);
   if (!address) return false;
   const client: ParsedIpEntry = {

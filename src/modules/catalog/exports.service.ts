@@ -136,8 +136,7 @@ export async function exportArtifact(ctx: AppContext, id: string, expires: numbe
     );
   }
   const row = await repo.findArtifact(ctx.db, id);
-  if (!row || row.status !== 'ready' || !row.artifact)
-    throw fail('NOT_FOUND', `No artifact for export ${id}.`);
+  if (row?.status !== 'ready' || !row.artifact) throw fail('NOT_FOUND', `No artifact for export ${id}.`);
   if (row.expires_at !== null && row.expires_at <= ctx.clock.now())
     throw fail('EXPORT_EXPIRED', `Export ${id} expired.`);
   return row.artifact;

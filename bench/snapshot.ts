@@ -1,0 +1,58 @@
+// A large ndjson snapshot on embedded SQLite: time and peak RSS growth while streaming it.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { loadConfig } from '../src/config.js';
+import { createContext } from '../src/context.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { snapshotMeta, snapshotStream } from '../src/modules/catalog/snapshot.service.js';
+import { createCompany } from '../src/modules/identity/identity.service.js';
+import { seedCatalog } from './catalog-fixture.js';
+
+export async function benchSnapshot(count: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'sdapi-snapshot-'));
+  const ctx = await createContext({
+    ...loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' }),
+    masterKeyHex: '33'.repeat(32),
+  });
+  await migrateToLatest(ctx.db);
+  const seller = await createCompany(ctx, { name: 'Bench Seller', country: 'DE' });
+  await seedCatalog(ctx, seller.id, count);
+  const scope = { sellerId: seller.id, environment: 'production' };
+
+  global.gc?.();
+  const baseline = process.memoryUsage().rss;
+  let peak = baseline;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 25);
+  const started = performance.now();
+  let bytes = 0;
+  let lines = 0;
+  const meta = await snapshotMeta(ctx, scope);
+  await pipeline(
+    snapshotStream(ctx, scope, meta, 'ndjson', ['en']),
+    new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        bytes += chunk.length;
+        for (const byte of chunk) if (byte === 10) lines++;
+        done();
+      },
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  await ctx.close();
+  return {
+    products: lines - 1,
+    megabytes: Number((bytes / 1024 / 1024).toFixed(1)),
+    seconds: Number(seconds.toFixed(2)),
+    rssGrowthMb: Number(((Math.max(peak, process.memoryUsage().rss) - baseline) / 1024 / 1024).toFixed(1)),
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(await benchSnapshot(Number(process.argv[2] ?? 100_000)));
+}
