@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
+import { cachedPage } from '../../http/page-cache.js';
 import { decodeCursor, encodeCursor, LimitQuery, page } from '../../http/pagination.js';
 import { principalOf } from '../../http/request-context.js';
 import { DateTime, errorResponses, Uuid } from '../../http/schemas.js';
@@ -27,6 +28,8 @@ import {
 import { listProducts, productDetail, productPricing } from './products-read.service.js';
 
 const read = { auth: 'seller', scopes: ['seller:products:read'], rateClass: 'catalog' } as const;
+/** Product pages are served from a 2-second per-process cache: polling sellers share one build. */
+const PRODUCT_PAGE_TTL_MS = 2_000;
 const Locale = Type.String({ pattern: '^[a-zA-Z]{2}(-[a-zA-Z]{2})?$' });
 
 /** A legacy cursor is the id of the last product served: continue after its position. */
@@ -49,25 +52,28 @@ export function registerCatalogRoutes(app: TypedApp, ctx: AppContext): void {
       querystring: ProductListQuerystring,
       response: { 200: ProductListResponse, ...errorResponses() },
     },
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const scope = await sellerScope(ctx, principalOf(request));
-      const query = parseProductQuery(request.query, request.headers['accept-language']);
-      if (query.legacyCursorId) query.list.before = await legacyCursorPosition(ctx, query.legacyCursorId);
-      const rows = query.statusExcludesAll ? [] : await listProducts(ctx, scope, query.list);
-      const result = page(
-        rows,
-        query.list.limit,
-        (r) => r.cursorKey,
-        (cursor) => `/api/seller/v1/products?limit=${query.list.limit}&cursor=${cursor}`,
-      );
-      return {
-        data: result.data.map(({ cursorKey: _key, ...row }) => row),
-        meta: {
-          ...result.meta,
-          localePreference: query.list.chain,
-          ...(query.deprecatedStatus ? { warnings: [query.deprecatedStatus] } : {}),
-        },
-      };
+      const key = `products:${scope.sellerId}:${scope.environment}:${request.url}:${request.headers['accept-language'] ?? ''}`;
+      return cachedPage(ctx, reply, key, PRODUCT_PAGE_TTL_MS, async () => {
+        const query = parseProductQuery(request.query, request.headers['accept-language']);
+        if (query.legacyCursorId) query.list.before = await legacyCursorPosition(ctx, query.legacyCursorId);
+        const rows = query.statusExcludesAll ? [] : await listProducts(ctx, scope, query.list);
+        const result = page(
+          rows,
+          query.list.limit,
+          (r) => r.cursorKey,
+          (cursor) => `/api/seller/v1/products?limit=${query.list.limit}&cursor=${cursor}`,
+        );
+        return {
+          data: result.data.map(({ cursorKey: _key, ...row }) => row),
+          meta: {
+            ...result.meta,
+            localePreference: query.list.chain,
+            ...(query.deprecatedStatus ? { warnings: [query.deprecatedStatus] } : {}),
+          },
+        };
+      });
     },
   });
 

@@ -1,0 +1,31 @@
+import type { FastifyReply } from 'fastify';
+import type { AppContext } from '../context.js';
+import { TtlCache } from '../lib/ttl-cache.js';
+
+const caches = new WeakMap<AppContext, TtlCache<string>>();
+
+/**
+ * A short-lived cache of serialized list pages, per process. Lists that sellers poll (the
+ * catalog) may be up to `ttlMs` stale; the key must carry everything the page depends on
+ * (company, environment, URL, language).
+ */
+export async function cachedPage(
+  ctx: AppContext,
+  reply: FastifyReply,
+  key: string,
+  ttlMs: number,
+  build: () => Promise<unknown>,
+): Promise<FastifyReply> {
+  let cache = caches.get(ctx);
+  if (!cache) {
+    cache = new TtlCache<string>(ttlMs, 5_000);
+    caches.set(ctx, cache);
+  }
+  const now = ctx.clock.now();
+  let body = cache.get(key, now);
+  if (body === undefined) {
+    body = String(reply.serialize(await build()));
+    cache.set(key, body, now, ttlMs);
+  }
+  return reply.type('application/json; charset=utf-8').send(body);
+}
