@@ -12,6 +12,7 @@ import { createRelease, createSku } from '../src/modules/catalog/releases.servic
 import { createCompany } from '../src/modules/identity/identity.service.js';
 import { importKeys } from '../src/modules/inventory/key-import.service.js';
 import { createPool } from '../src/modules/inventory/pools.service.js';
+import { measureMemory } from './lib.js';
 
 export async function benchKeyImport(count: number) {
   const dir = mkdtempSync(join(tmpdir(), 'sdapi-import-'));
@@ -41,23 +42,17 @@ export async function benchKeyImport(count: number) {
     return createPool(ctx, trx, { kind: 'shared', skuId: sku.id });
   });
 
-  global.gc?.();
-  const baseline = process.memoryUsage().rss;
-  let peak = baseline;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 25);
-  const started = performance.now();
-  const summary = await importKeys(ctx, pool.id, createReadStream(file));
-  const seconds = (performance.now() - started) / 1000;
-  clearInterval(sampler);
-  peak = Math.max(peak, process.memoryUsage().rss);
+  const {
+    result: summary,
+    seconds,
+    rssGrowthMb,
+  } = await measureMemory(() => importKeys(ctx, pool.id, createReadStream(file)));
   await ctx.close();
   return {
     keys: summary.imported,
     seconds: Number(seconds.toFixed(2)),
     keysPerSecond: Math.round(summary.imported / seconds),
-    rssGrowthMb: Number(((peak - baseline) / 1024 / 1024).toFixed(1)),
+    rssGrowthMb: Number(rssGrowthMb.toFixed(1)),
   };
 }
 

@@ -73,3 +73,27 @@ export function report(baseline: Measurement, rows: { m: Measurement; aim?: numb
   });
   console.table(table);
 }
+
+/** Runs `work` and reports its duration and the peak growth of resident memory while it ran. */
+export async function measureMemory<T>(
+  work: () => Promise<T>,
+): Promise<{ result: T; seconds: number; rssGrowthMb: number }> {
+  global.gc?.();
+  const baseline = process.memoryUsage().rss;
+  let peak = baseline;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 25);
+  const started = performance.now();
+  try {
+    const result = await work();
+    peak = Math.max(peak, process.memoryUsage().rss);
+    return {
+      result,
+      seconds: (performance.now() - started) / 1000,
+      rssGrowthMb: (peak - baseline) / 1024 / 1024,
+    };
+  } finally {
+    clearInterval(sampler);
+  }
+}

@@ -10,6 +10,7 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { snapshotMeta, snapshotStream } from '../src/modules/catalog/snapshot.service.js';
 import { createCompany } from '../src/modules/identity/identity.service.js';
 import { seedCatalog } from './catalog-fixture.js';
+import { measureMemory } from './lib.js';
 
 export async function benchSnapshot(count: number) {
   const dir = mkdtempSync(join(tmpdir(), 'sdapi-snapshot-'));
@@ -22,34 +23,27 @@ export async function benchSnapshot(count: number) {
   await seedCatalog(ctx, seller.id, count);
   const scope = { sellerId: seller.id, environment: 'production' };
 
-  global.gc?.();
-  const baseline = process.memoryUsage().rss;
-  let peak = baseline;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 25);
-  const started = performance.now();
   let bytes = 0;
   let lines = 0;
-  const meta = await snapshotMeta(ctx, scope);
-  await pipeline(
-    snapshotStream(ctx, scope, meta, 'ndjson', ['en']),
-    new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        bytes += chunk.length;
-        for (const byte of chunk) if (byte === 10) lines++;
-        done();
-      },
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  clearInterval(sampler);
+  const { seconds, rssGrowthMb } = await measureMemory(async () => {
+    const meta = await snapshotMeta(ctx, scope);
+    await pipeline(
+      snapshotStream(ctx, scope, meta, 'ndjson', ['en']),
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          bytes += chunk.length;
+          for (const byte of chunk) if (byte === 10) lines++;
+          done();
+        },
+      }),
+    );
+  });
   await ctx.close();
   return {
     products: lines - 1,
     megabytes: Number((bytes / 1024 / 1024).toFixed(1)),
     seconds: Number(seconds.toFixed(2)),
-    rssGrowthMb: Number(((Math.max(peak, process.memoryUsage().rss) - baseline) / 1024 / 1024).toFixed(1)),
+    rssGrowthMb: Number(rssGrowthMb.toFixed(1)),
   };
 }
 

@@ -2,13 +2,12 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import { readableId, uuidv7 } from '../../lib/ids.js';
-import { requireProduct } from '../catalog/products.service.js';
 import { requireSku } from '../catalog/releases.service.js';
 import { emitEvents, recordCatalogChange } from '../events/outbox.service.js';
-import { requireConnection } from '../partners/partners.service.js';
 import * as repo from './allocations.repo.js';
 import type { AllocationStatus } from './allocations.table.js';
 import { refreshSellability } from './sellability.service.js';
+import { requireSkuOfConnection } from './shares.service.js';
 
 export interface AllocationTerms {
   quantityLimit?: number;
@@ -94,15 +93,7 @@ export async function grantAllocation(
   skuId: string,
   terms: AllocationTerms,
 ) {
-  const connection = await requireConnection(trx, connectionId);
-  const sku = await requireSku(trx, skuId);
-  const product = await requireProduct(trx, sku.product_id);
-  if (
-    product.publisher_company_id !== connection.publisher_company_id ||
-    product.environment !== connection.environment
-  ) {
-    throw fail('VALIDATION_FAILED', "The SKU is not in this connection's publisher catalog.");
-  }
+  const { connection, sku, product } = await requireSkuOfConnection(trx, connectionId, skuId);
   if (terms.quantityLimit === undefined) throw fail('VALIDATION_FAILED', 'quantityLimit is required.');
   const now = ctx.clock.now();
   const id = uuidv7(now);

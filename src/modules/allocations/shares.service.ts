@@ -24,15 +24,7 @@ export async function setSkuShare(
   skuId: string,
   active: boolean,
 ) {
-  const connection = await requireConnection(trx, connectionId);
-  const sku = await requireSku(trx, skuId);
-  const product = await requireProduct(trx, sku.product_id);
-  if (
-    product.publisher_company_id !== connection.publisher_company_id ||
-    product.environment !== connection.environment
-  ) {
-    throw fail('VALIDATION_FAILED', "The SKU is not in this connection's publisher catalog.");
-  }
+  const { connection, product } = await requireSkuOfConnection(trx, connectionId, skuId);
   const sellerId = connection.seller_company_id;
   const now = ctx.clock.now();
   const access = {
@@ -58,6 +50,20 @@ export async function setSkuShare(
   });
   await refreshSellability(ctx, trx, sellerId, connection.environment, [skuId]);
   return { connectionId, skuId, active };
+}
+
+/** A SKU of the connection's publisher catalog, in the connection's environment, or a refusal. */
+export async function requireSkuOfConnection(trx: Executor, connectionId: string, skuId: string) {
+  const connection = await requireConnection(trx, connectionId);
+  const sku = await requireSku(trx, skuId);
+  const product = await requireProduct(trx, sku.product_id);
+  if (
+    product.publisher_company_id !== connection.publisher_company_id ||
+    product.environment !== connection.environment
+  ) {
+    throw fail('VALIDATION_FAILED', "The SKU is not in this connection's publisher catalog.");
+  }
+  return { connection, sku, product };
 }
 
 export interface ConnectionPatch {

@@ -89,24 +89,6 @@ export async function insertPrice(ex: Executor, row: Insertable<TerritoryPricesT
   await ex.insertInto('territory_prices').values(row).execute();
 }
 
-export function priceRowsOf(ex: Executor, releaseId: string, countryCode: string, currencyCode: string) {
-  return ex
-    .selectFrom('territory_prices')
-    .select([
-      'release_id',
-      'country_code',
-      'currency_code',
-      'list_price_cents',
-      'srp_min_cents',
-      'srp_max_cents',
-      'effective_at',
-    ])
-    .where('release_id', '=', releaseId)
-    .where('country_code', '=', countryCode)
-    .where('currency_code', '=', currencyCode)
-    .execute();
-}
-
 export async function upsertReferenceRate(
   ex: Executor,
   currencyCode: string,

@@ -7,6 +7,7 @@ import { refreshForPublisher } from '../allocations/sellability.service.js';
 import * as repo from './catalog.repo.js';
 import { changeProduct, emitToAudience } from './catalog-changes.service.js';
 import { effectivePrices } from './pricing.js';
+import { priceRowsOf } from './pricing.repo.js';
 import { requireProduct, touchProduct } from './products.service.js';
 import { requireRelease } from './releases.service.js';
 
@@ -42,7 +43,7 @@ export async function setTerritoryPrice(
       issues: [{ field: 'srpMinCents', in: 'body', message: 'must be <= srpMaxCents', keyword: 'maximum' }],
     });
   }
-  const history = await repo.priceRowsOf(trx, releaseId, country, currency);
+  const history = await priceRowsOf(trx, releaseId, country, currency);
   const previous = effectivePrices(history, effectiveAt).get(`${releaseId}:${country}:${currency}`) ?? null;
   const diff = await changeProduct(ctx, trx, product, ['pricing'], async () => {
     await repo.insertPrice(trx, {

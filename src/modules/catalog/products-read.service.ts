@@ -12,6 +12,7 @@ import {
   usListPriceFrom,
   visibleProducts,
 } from './catalog-read.service.js';
+import type { EffectivePrice } from './pricing.js';
 import { visibleProductIds } from './visibility.repo.js';
 
 export interface ProductFilter {
@@ -184,19 +185,20 @@ export async function productDetail(
         skus: skus.filter((s) => s.release_id === r.id).map(skuView),
       })),
       skus: skus.map(skuView),
-      pricing: (prices.get(productId) ?? []).map((p) => ({
-        releaseId: p.releaseId,
-        countryCode: p.countryCode,
-        currencyCode: p.currencyCode,
-        listPriceCents: p.listPriceCents,
-        srpMinCents: p.srpMinCents,
-        srpMaxCents: p.srpMaxCents,
-        effectiveAt: isoOf(p.effectiveAt),
-      })),
+      pricing: (prices.get(productId) ?? []).map((p) => ({ releaseId: p.releaseId, ...priceView(p) })),
     },
     relatedProducts,
   };
 }
+
+const priceView = (p: EffectivePrice) => ({
+  countryCode: p.countryCode,
+  currencyCode: p.currencyCode,
+  listPriceCents: p.listPriceCents,
+  srpMinCents: p.srpMinCents,
+  srpMaxCents: p.srpMaxCents,
+  effectiveAt: isoOf(p.effectiveAt),
+});
 
 /** GET /products/{id}/pricing: prices per release and country (optionally some countries only). */
 export async function productPricing(
@@ -212,16 +214,7 @@ export async function productPricing(
   return releases.map((release) => ({
     releaseId: release.id,
     releaseName: release.name,
-    prices: prices
-      .filter((p) => p.releaseId === release.id)
-      .map((p) => ({
-        countryCode: p.countryCode,
-        currencyCode: p.currencyCode,
-        listPriceCents: p.listPriceCents,
-        srpMinCents: p.srpMinCents,
-        srpMaxCents: p.srpMaxCents,
-        effectiveAt: isoOf(p.effectiveAt),
-      })),
+    prices: prices.filter((p) => p.releaseId === release.id).map(priceView),
     ...(withProduct ? { product: { id: row.id, name: row.name, slug: row.slug } } : {}),
   }));
 }
