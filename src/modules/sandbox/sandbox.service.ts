@@ -93,26 +93,35 @@ export async function seedSandboxCatalog(ctx: AppContext): Promise<{ created: st
   });
 }
 
-const provisioned = new WeakMap<AppContext, Set<string>>();
+/** Per process: the sellers provisioned, or being provisioned (concurrent first requests share one run). */
+const provisioning = new WeakMap<AppContext, Map<string, Promise<void>>>();
 
 /**
  * Gives a sandbox seller its view of the fixture catalog on first use: a connection to the
  * sandbox publisher, an active API agreement, shares and allocations per magic SKU, and its own
  * finite pool for SANDBOX-STD-001. Idempotent; remembered per process after the first run.
  */
-export async function ensureSandboxProvisioned(ctx: AppContext, sellerId: string): Promise<void> {
-  const done = provisioned.get(ctx) ?? new Set<string>();
-  provisioned.set(ctx, done);
-  if (done.has(sellerId)) return;
+export function ensureSandboxProvisioned(ctx: AppContext, sellerId: string): Promise<void> {
+  const runs = provisioning.get(ctx) ?? new Map<string, Promise<void>>();
+  provisioning.set(ctx, runs);
+  let run = runs.get(sellerId);
+  if (!run) {
+    run = provisionOnce(ctx, sellerId);
+    runs.set(sellerId, run);
+    run.catch(() => runs.delete(sellerId));
+  }
+  return run;
+}
+
+async function provisionOnce(ctx: AppContext, sellerId: string): Promise<void> {
   if (!(await getCompany(ctx, SANDBOX_PUBLISHER_ID))) await seedSandboxCatalog(ctx);
   try {
     await provision(ctx, sellerId);
   } catch (err) {
-    // A concurrent first use on another process provisioned the same rows: run again to finish.
+    // Another process provisioned the same rows at the same moment: run again to finish.
     if (!isUniqueViolation(err)) throw err;
     await provision(ctx, sellerId);
   }
-  done.add(sellerId);
 }
 
 async function provision(ctx: AppContext, sellerId: string): Promise<void> {

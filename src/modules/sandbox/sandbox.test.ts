@@ -107,3 +107,17 @@ describe('sandbox fixture catalog', () => {
     expect(states[1]).toBe(states[3]);
   });
 });
+
+describe('sandbox provisioning under concurrency', () => {
+  it('provisions a new sandbox seller once when its first requests arrive together', async () => {
+    const seller = await makeSeller(t);
+    await Promise.all(Array.from({ length: 20 }, () => ensureSandboxProvisioned(t.ctx, seller.company.id)));
+    const allocations = await t.ctx.db
+      .selectFrom('allocations')
+      .select('sku_id')
+      .where('seller_company_id', '=', seller.company.id)
+      .execute();
+    expect(allocations.length).toBe(new Set(allocations.map((a) => a.sku_id)).size);
+    expect(allocations.length).toBe(MAGIC_SKUS.filter((m) => m.allocated).length);
+  });
+});
