@@ -35,3 +35,14 @@ export const NoContent = Type.Null({ description: 'No content' });
 /** A string enum as a union of literals, typed as the union of its values. */
 export const OneOf = <const T extends readonly string[]>(values: T) =>
   Type.Union(values.map((v) => Type.Literal(v))) as unknown as TUnion<TLiteral<T[number]>[]>;
+
+/** `meta` of every keyset-paged list (see http/pagination.ts). */
+export const PageMeta = Type.Object({
+  limit: Type.Integer(),
+  count: Type.Integer(),
+  hasMore: Type.Boolean(),
+  nextCursor: Nullable(Type.String()),
+  nextUrl: Nullable(Type.String()),
+});
+
+export const Warnings = Type.Array(Type.Object({ code: Type.String(), message: Type.String() }));

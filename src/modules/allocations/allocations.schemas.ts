@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Nullable } from '../../http/schemas.js';
+import { DateTime, Nullable, PageMeta, Warnings } from '../../http/schemas.js';
 import { RefundPolicySchema } from '../identity/identity.schemas.js';
 
 export const ActivationSchema = Type.Object({
@@ -41,14 +41,7 @@ export const AllocationSchema = Type.Object({
   lowStockThreshold: Nullable(Type.Integer()),
 });
 
-export const ListMeta = Type.Object({
-  limit: Type.Integer(),
-  count: Type.Integer(),
-  hasMore: Type.Boolean(),
-  nextCursor: Nullable(Type.String()),
-  nextUrl: Nullable(Type.String()),
-  warnings: Type.Array(Type.Object({ code: Type.String(), message: Type.String() })),
-});
+export const ListMeta = Type.Composite([PageMeta, Type.Object({ warnings: Warnings })]);
 
 export const AllocationRequestSchema = Type.Object({
   id: Type.String(),

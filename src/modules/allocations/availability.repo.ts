@@ -22,13 +22,19 @@ export function findSkuFacts(ex: Executor, environment: string, ref: { code?: st
   return query.executeTakeFirst();
 }
 
-export function allocationsOnSku(ex: Executor, sellerId: string, environment: string, skuId: string) {
+/** The seller's allocations on these SKUs, newest first. */
+export function allocationsOnSkus(
+  ex: Executor,
+  sellerId: string,
+  environment: string,
+  skuIds: readonly string[],
+) {
   return ex
     .selectFrom('allocations')
     .selectAll()
     .where('seller_company_id', '=', sellerId)
     .where('environment', '=', environment)
-    .where('sku_id', '=', skuId)
+    .where('sku_id', 'in', skuIds)
     .orderBy('created_at', 'desc')
     .execute();
 }
@@ -41,14 +47,7 @@ export async function stockFacts(
   skuIds: readonly string[],
 ) {
   if (skuIds.length === 0) return { allocations: [], pools: [], counts: [] };
-  const allocations = await ex
-    .selectFrom('allocations')
-    .selectAll()
-    .where('seller_company_id', '=', sellerId)
-    .where('environment', '=', environment)
-    .where('sku_id', 'in', skuIds)
-    .orderBy('created_at', 'desc')
-    .execute();
+  const allocations = await allocationsOnSkus(ex, sellerId, environment, skuIds);
   const pools = await ex
     .selectFrom('key_pools')
     .selectAll()

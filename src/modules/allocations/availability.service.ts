@@ -32,7 +32,7 @@ export async function availabilityOf(
   const sku = await repo.findSkuFacts(ctx.db, environment, ref);
   const catalog = visible ?? (await visibleProductIds(ctx.db, sellerId, environment));
   if (!sku || !catalog.has(sku.product_id)) return null;
-  const allocations = await repo.allocationsOnSku(ctx.db, sellerId, environment, sku.id);
+  const allocations = await repo.allocationsOnSkus(ctx.db, sellerId, environment, [sku.id]);
   const allocation = allocations.find((a) => a.status === 'active') ?? allocations[0] ?? null;
   const gate = (await computeSellability(ctx, ctx.db, sellerId, environment, [sku.id])).get(sku.id);
   const pools = await poolsFor(ctx.db, sku.id, environment, allocation?.id ?? null);

@@ -1,8 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Nullable } from '../../http/schemas.js';
+import { DateTime, Nullable, PageMeta, Warnings } from '../../http/schemas.js';
 import { ActivationSchema } from '../allocations/allocations.schemas.js';
-
-const Warnings = Type.Array(Type.Object({ code: Type.String(), message: Type.String() }));
 
 export const ProductBaseSchema = Type.Object({
   id: Type.String(),
@@ -45,15 +43,10 @@ export const ProductListItem = Type.Composite([
 
 export const ProductListResponse = Type.Object({
   data: Type.Array(ProductListItem),
-  meta: Type.Object({
-    limit: Type.Integer(),
-    count: Type.Integer(),
-    hasMore: Type.Boolean(),
-    nextCursor: Nullable(Type.String()),
-    nextUrl: Nullable(Type.String()),
-    localePreference: Type.Array(Type.String()),
-    warnings: Type.Optional(Warnings),
-  }),
+  meta: Type.Composite([
+    PageMeta,
+    Type.Object({ localePreference: Type.Array(Type.String()), warnings: Type.Optional(Warnings) }),
+  ]),
 });
 
 const SkuSchema = Type.Object({
@@ -128,11 +121,5 @@ export const ChangesResponse = Type.Object({
       }),
     ),
   }),
-  meta: Type.Object({
-    limit: Type.Integer(),
-    count: Type.Integer(),
-    hasMore: Type.Boolean(),
-    nextCursor: Nullable(Type.String()),
-    nextUrl: Nullable(Type.String()),
-  }),
+  meta: PageMeta,
 });

@@ -1,13 +1,7 @@
+import type { TerritoryPricesTable } from './catalog.table.js';
+
 /** Territory price rows are a history: the effective price per country and currency is the newest row at or before now. */
-export interface PriceRow {
-  release_id: string;
-  country_code: string;
-  currency_code: string;
-  list_price_cents: number | null;
-  srp_min_cents: number | null;
-  srp_max_cents: number | null;
-  effective_at: number;
-}
+export type PriceRow = Omit<TerritoryPricesTable, 'id' | 'created_at'>;
 
 export interface EffectivePrice {
   releaseId: string;
