@@ -107,7 +107,8 @@ function storeBatch(ctx: AppContext, rows: Insertable<GameKeysTable>[]): Promise
  * Streams keys into a pool: each line is read once, encrypted under the master key, and stored
  * in transactions of 20,000, skipping keys already stored (by fingerprint) and
  * reporting each bad line with its number. Memory stays flat whatever the file size; a failure
- * mid-file leaves earlier batches stored and the summary of what was stored so far is thrown.
+ * mid-file leaves earlier batches stored and answers INTERNAL_ERROR whose details.summary says
+ * exactly what was stored.
  */
 export async function importKeys(
   ctx: AppContext,
@@ -143,35 +144,46 @@ export async function importKeys(
   };
 
   const now = ctx.clock.now();
-  for await (const raw of lines) {
-    summary.linesRead += 1;
-    const result = extractor.extract(raw);
-    if ('skip' in result) continue;
-    if ('reason' in result) {
-      summary.rejected += 1;
-      if (summary.rejectedLines.length < MAX_LISTED_REJECTIONS)
-        summary.rejectedLines.push({ line: summary.linesRead, reason: result.reason });
-      continue;
+  try {
+    for await (const raw of lines) {
+      summary.linesRead += 1;
+      const result = extractor.extract(raw);
+      if ('skip' in result) continue;
+      if ('reason' in result) {
+        summary.rejected += 1;
+        if (summary.rejectedLines.length < MAX_LISTED_REJECTIONS)
+          summary.rejectedLines.push({ line: summary.linesRead, reason: result.reason });
+        continue;
+      }
+      const fingerprint = secrets.fingerprint(result.key);
+      if (batch.fingerprints.has(fingerprint)) {
+        summary.duplicates += 1;
+        continue;
+      }
+      batch.fingerprints.add(fingerprint);
+      batch.rows.push({
+        id: uuidv7(now),
+        pool_id: pool.id,
+        sku_id: pool.sku_id,
+        ciphertext: secrets.seal(result.key),
+        fingerprint,
+        state: 'available',
+        order_id: null,
+        sold_at: null,
+        created_at: now,
+      });
+      if (batch.rows.length >= ROWS_PER_TRANSACTION) await flush();
     }
-    const fingerprint = secrets.fingerprint(result.key);
-    if (batch.fingerprints.has(fingerprint)) {
-      summary.duplicates += 1;
-      continue;
-    }
-    batch.fingerprints.add(fingerprint);
-    batch.rows.push({
-      id: uuidv7(now),
-      pool_id: pool.id,
-      sku_id: pool.sku_id,
-      ciphertext: secrets.seal(result.key),
-      fingerprint,
-      state: 'available',
-      order_id: null,
-      sold_at: null,
-      created_at: now,
-    });
-    if (batch.rows.length >= ROWS_PER_TRANSACTION) await flush();
+    await flush();
+  } catch {
+    // The cause (a database or stream failure) is not for clients; the summary is.
+    throw fail(
+      'INTERNAL_ERROR',
+      `The import stopped after line ${summary.linesRead}; details.summary counts what was stored.`,
+      {
+        summary,
+      },
+    );
   }
-  await flush();
   return summary;
 }

@@ -64,6 +64,18 @@ describe('key import', () => {
     expect(Number(count.n)).toBe(45_000);
   });
 
+  it('keeps the batches stored before a failure and says how many in the error', async () => {
+    const poolId = await newPool();
+    async function* failing() {
+      for (let i = 0; i < 25_000; i++) yield `FAIL-${i}\n`;
+      throw new Error('disk went away');
+    }
+    const error = await importKeys(t.ctx, poolId, Readable.from(failing())).catch((e) => e);
+    expect(error).toMatchObject({ code: 'INTERNAL_ERROR', details: { summary: { imported: 20_000 } } });
+    expect(JSON.stringify(error.details)).not.toContain('disk went away');
+    expect((await stored(poolId)).length).toBe(20_000);
+  });
+
   it('refuses an unknown pool with 404 and stores nothing', async () => {
     const result = await t.app.inject({
       method: 'POST',
