@@ -52,5 +52,4 @@ export function isUniqueViolation(err: unknown): boolean {
   );
 }
 
-export const toBool = (value: number | boolean | null | undefined): boolean => value === 1 || value === true;
 export const fromBool = (value: boolean | undefined): number => (value ? 1 : 0);

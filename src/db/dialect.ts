@@ -1,10 +1,4 @@
-import {
-  type ColumnDefinitionBuilder,
-  type Kysely,
-  PostgresAdapter,
-  type SelectQueryBuilder,
-  sql,
-} from 'kysely';
+import { type ColumnDefinitionBuilder, type Kysely, PostgresAdapter, sql } from 'kysely';
 
 // biome-ignore lint/suspicious/noExplicitAny: works on any schema, typed or not
 export const isPostgres = (db: Kysely<any>): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
@@ -17,21 +11,6 @@ export const sequenceColumn =
   // biome-ignore lint/suspicious/noExplicitAny: see above
   (db: Kysely<any>) => (c: ColumnDefinitionBuilder) =>
     isPostgres(db) ? c.primaryKey() : c.primaryKey().autoIncrement();
-
-/**
- * Row locks for claim queries: `FOR UPDATE SKIP LOCKED` on PostgreSQL; SQLite's single
- * serialized writer already gives the same guarantee, so nothing is added there.
- */
-// biome-ignore lint/suspicious/noExplicitAny: generic over any select
-export function lockForClaim<QB extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, query: QB): QB {
-  return isPostgres(db) ? (query.forUpdate().skipLocked() as QB) : query;
-}
-
-/** Locks rows for update on PostgreSQL (no skip); no-op on SQLite. */
-// biome-ignore lint/suspicious/noExplicitAny: generic over any select
-export function lockForUpdate<QB extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, query: QB): QB {
-  return isPostgres(db) ? (query.forUpdate() as QB) : query;
-}
 
 /** The column type of raw bytes: `bytea` on PostgreSQL, `blob` on SQLite (both read back as Buffer). */
 // biome-ignore lint/suspicious/noExplicitAny: migrations run before the schema is typed

@@ -1,9 +1,6 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const sha256Hex = (input: string | Buffer): string => createHash('sha256').update(input).digest('hex');
-
-export const hmacSha256Hex = (secret: string | Buffer, input: string): string =>
-  createHmac('sha256', secret).update(input).digest('hex');
 
 export function constantTimeEqual(a: string, b: string): boolean {
   const left = Buffer.from(a);

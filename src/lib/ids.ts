@@ -42,5 +42,5 @@ export function uuidv7(nowMs: number = Date.now()): string {
 /** Readable prefixed id such as `alloc_8f3k2m9q1x7c`. */
 export const readableId = (prefix: string): string => `${prefix}_${randomBase32(16)}`;
 
-export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
-export const isUuid = (value: string): boolean => new RegExp(UUID_PATTERN).test(value);
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+export const isUuid = (value: string): boolean => UUID.test(value);

@@ -258,15 +258,3 @@ export function entryContains(outer: string, inner: string): boolean {
   const b = compiledEntry(inner);
   return a !== null && b !== null && contains(a, b);
 }
-
-export function isPublicUnicast(ip: string): boolean {
-  const address = parseAddress(ip);
-  if (!address) return false;
-  const single: ParsedIpEntry = {
-    normalized: '',
-    version: address.version,
-    network: address.value,
-    prefix: bits(address.version),
-  };
-  return !RESERVED.some((r) => overlaps(r, single));
-}
