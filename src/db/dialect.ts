@@ -1,4 +1,10 @@
-import { type ColumnDefinitionBuilder, type Kysely, PostgresAdapter, sql } from 'kysely';
+import {
+  type ColumnDefinitionBuilder,
+  type Kysely,
+  PostgresAdapter,
+  type SelectQueryBuilder,
+  sql,
+} from 'kysely';
 
 // biome-ignore lint/suspicious/noExplicitAny: works on any schema, typed or not
 export const isPostgres = (db: Kysely<any>): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
@@ -15,3 +21,12 @@ export const sequenceColumn =
 /** The column type of raw bytes: `bytea` on PostgreSQL, `blob` on SQLite (both read back as Buffer). */
 // biome-ignore lint/suspicious/noExplicitAny: migrations run before the schema is typed
 export const binaryType = (db: Kysely<any>) => (isPostgres(db) ? sql`bytea` : sql`blob`);
+
+/**
+ * Locks the selected rows until the transaction ends: `FOR UPDATE` on PostgreSQL; on SQLite the
+ * single serialized writer already gives the same guarantee, so nothing is added there.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: generic over any select of any schema
+export function forUpdate<QB extends SelectQueryBuilder<any, any, any>>(ex: Kysely<any>, query: QB): QB {
+  return isPostgres(ex) ? (query.forUpdate() as QB) : query;
+}

@@ -63,7 +63,7 @@ export async function requestIncrease(
   const now = ctx.clock.now();
   const id = uuidv7(now);
   await ctx.db.transaction().execute(async (trx) => {
-    const allocation = await requireAllocation(trx, input.grantId).catch(() => null);
+    const allocation = await requireAllocation(trx, input.grantId, true).catch(() => null);
     if (!allocation || allocation.seller_company_id !== sellerId || allocation.environment !== environment) {
       throw fail('BAD_REQUEST', `grantId ${input.grantId} is not one of your allocations.`, {
         field: 'grantId',

@@ -1,5 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import { forUpdate } from '../../db/dialect.js';
 import type { AllocationsTable, SharesTable } from './allocations.table.js';
 
 export type AllocationRow = Selectable<AllocationsTable>;
@@ -29,8 +30,10 @@ export async function insertAllocation(ex: Executor, row: Insertable<Allocations
   await ex.insertInto('allocations').values(row).execute();
 }
 
-export function findAllocation(ex: Executor, id: string): Promise<AllocationRow | undefined> {
-  return ex.selectFrom('allocations').selectAll().where('id', '=', id).executeTakeFirst();
+/** With `lock`, the row stays locked until the transaction ends (read-modify-write of counters). */
+export function findAllocation(ex: Executor, id: string, lock = false): Promise<AllocationRow | undefined> {
+  const query = ex.selectFrom('allocations').selectAll().where('id', '=', id);
+  return (lock ? forUpdate(ex, query) : query).executeTakeFirst();
 }
 
 export async function updateAllocation(

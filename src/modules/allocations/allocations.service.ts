@@ -28,8 +28,9 @@ export interface AllocationTerms {
 export const remainingOf = (a: Pick<repo.AllocationRow, 'quantity_limit' | 'quantity_pulled'>) =>
   Math.max(0, a.quantity_limit - a.quantity_pulled);
 
-export async function requireAllocation(ex: Executor, id: string): Promise<repo.AllocationRow> {
-  const allocation = await repo.findAllocation(ex, id);
+/** With `lock`, for a change derived from the current row: concurrent changes queue behind it. */
+export async function requireAllocation(ex: Executor, id: string, lock = false): Promise<repo.AllocationRow> {
+  const allocation = await repo.findAllocation(ex, id, lock);
   if (!allocation) throw fail('NOT_FOUND', `No allocation ${id}.`);
   return allocation;
 }
@@ -145,7 +146,7 @@ async function afterAllocationChange(
 
 /** Changes the terms of a grant: capacity or metadata; `allocation.updated` plus capacity events. */
 export async function updateAllocation(ctx: AppContext, trx: Executor, id: string, terms: AllocationTerms) {
-  const before = await requireAllocation(trx, id);
+  const before = await requireAllocation(trx, id, true);
   if (terms.quantityLimit !== undefined && terms.quantityLimit < before.quantity_pulled) {
     throw fail(
       'VALIDATION_FAILED',
@@ -190,7 +191,7 @@ export async function setAllocationStatus(
   id: string,
   status: AllocationStatus,
 ) {
-  const before = await requireAllocation(trx, id);
+  const before = await requireAllocation(trx, id, true);
   if (before.status === status) return before;
   if (!MOVES[before.status].includes(status)) {
     throw fail('VALIDATION_FAILED', `An allocation cannot move from ${before.status} to ${status}.`);

@@ -230,6 +230,33 @@ describe('allocation increase requests', () => {
     });
   });
 
+  it('loses no increase when many requests are approved at once', async () => {
+    const { c, headers } = await productionSeller();
+    const grant = await admin(t, 'POST', `/connections/${c.connectionId}/allocations`, {
+      skuId: c.skuId,
+      quantityLimit: 10,
+      requestPolicy: 'auto',
+      autoApproveMax: 100,
+    });
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        call(t, {
+          method: 'POST',
+          url: '/api/seller/v1/allocations/requests',
+          headers,
+          payload: { grantId: grant.id, requestedQuantity: 5 },
+        }),
+      ),
+    );
+    expect(results.every((r) => r.status === 200 && r.body.data.status === 'approved')).toBe(true);
+    const stored = await t.ctx.db
+      .selectFrom('allocations')
+      .select('quantity_limit')
+      .where('id', '=', grant.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.quantity_limit).toBe(70);
+  });
+
   it("answers 400 BAD_REQUEST for another company's grant and stores nothing", async () => {
     const { c } = await productionSeller();
     const grant = await admin(t, 'POST', `/connections/${c.connectionId}/allocations`, {
