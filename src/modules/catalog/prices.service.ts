@@ -91,13 +91,18 @@ export async function setTerritoryPrice(
 const DECIMAL = /^(0|[1-9]\d{0,9})(\.\d{1,12})?$/;
 
 /** Reference exchange rate for the SRP floor: units of the currency per US dollar, as a decimal string. */
-export async function setReferenceRate(ctx: AppContext, currencyCode: string, unitsPerUsd: string) {
+export async function setReferenceRate(
+  ctx: AppContext,
+  currencyCode: string,
+  unitsPerUsd: string,
+  ex: Executor = ctx.db,
+) {
   if (!DECIMAL.test(unitsPerUsd) || Number(unitsPerUsd) === 0) {
     throw fail('VALIDATION_FAILED', 'unitsPerUsd must be a positive decimal string such as "0.92".', {
       issues: [{ field: 'unitsPerUsd', in: 'body', message: 'positive decimal string', keyword: 'pattern' }],
     });
   }
   const currency = currencyCode.toUpperCase();
-  await repo.upsertReferenceRate(ctx.db, currency, unitsPerUsd, ctx.clock.now());
+  await repo.upsertReferenceRate(ex, currency, unitsPerUsd, ctx.clock.now());
   return { currencyCode: currency, unitsPerUsd };
 }

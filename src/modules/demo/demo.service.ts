@@ -62,7 +62,7 @@ async function addProduct(ctx: AppContext, trx: Executor, demo: DemoProduct) {
   }
   const pools: string[] = [];
   for (const platform of demo.platforms) {
-    const code = `DEMO-${slug.toUpperCase().slice(0, 12)}-${platform.toUpperCase()}`;
+    const code = `DEMO-${slug.toUpperCase()}-${platform.toUpperCase()}`;
     const sku = await createSku(ctx, trx, release.id, { code, platform });
     await setSkuShare(ctx, trx, demo.connectionId, sku.id, true);
     await grantAllocation(ctx, trx, demo.connectionId, sku.id, {
@@ -136,8 +136,8 @@ export async function seedDemo(ctx: AppContext, allowedIp: string) {
         consumerGeoPolicy: 'flag',
         regionLocks: ['RU', 'BY'],
       });
-      await setReferenceRate(ctx, 'EUR', '0.92');
-      await setReferenceRate(ctx, 'GBP', '0.79');
+      await setReferenceRate(ctx, 'EUR', '0.92', trx);
+      await setReferenceRate(ctx, 'GBP', '0.79', trx);
       return [
         ...(await addProduct(ctx, trx, {
           publisherId: NORTHWIND_ID,
