@@ -7,7 +7,7 @@ import { fail } from './errors.js';
 import { beginIdempotentRequest, finishIdempotentRequest } from './idempotency/idempotency.js';
 import { applySandboxRateLimit } from './rate-limit.js';
 import { parseSimulate, SIMULATE_HEADER, shortCircuitFor } from './simulate.js';
-import { API_MAJOR_VERSION, defaultContractDate, resolveContractDate } from './versioning.js';
+import { API_MAJOR_VERSION, resolveContractDate } from './versioning.js';
 
 /**
  * The contract every route shares, in order: response headers and the contract date;
@@ -25,12 +25,15 @@ export function installContractHooks(app: FastifyInstance, ctx: AppContext): voi
 
   app.addHook('onRequest', async (request, reply) => {
     const now = ctx.clock.now();
-    reply.header('X-Api-Version', API_MAJOR_VERSION);
-    reply.header('X-Request-Id', request.id);
-    reply.header('X-Service-Api-Version', defaultContractDate(now));
     const pinned = request.headers['x-service-api-version'];
-    request.contractDate = resolveContractDate(Array.isArray(pinned) ? pinned[0] : pinned, now);
-    reply.header('X-Service-Api-Version', request.contractDate);
+    const { date, refusal } = resolveContractDate(Array.isArray(pinned) ? pinned[0] : pinned, now);
+    reply.headers({
+      'X-Api-Version': API_MAJOR_VERSION,
+      'X-Request-Id': request.id,
+      'X-Service-Api-Version': date,
+    });
+    if (refusal) throw refusal;
+    request.contractDate = date;
 
     request.clientIp = resolveClientIp(request, trusts);
     const config = request.routeOptions.config;
