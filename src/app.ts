@@ -15,6 +15,10 @@ import { registerApiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
 import { registerCatalogRoutes } from './modules/catalog/catalog.routes.js';
 import { registerExportRoutes } from './modules/catalog/exports.routes.js';
 import { registerSnapshotRoutes } from './modules/catalog/snapshot.routes.js';
+import { registerCheckoutRoutes } from './modules/checkout/checkout.routes.js';
+import { registerHoldRoutes } from './modules/checkout/holds.routes.js';
+import { registerOrderReadRoutes } from './modules/checkout/order-reads.routes.js';
+import { registerPullRoutes } from './modules/checkout/pulls.routes.js';
 import { registerDocsPage, registerOpenApiRoute } from './modules/docs/docs.routes.js';
 import { registerIdentityRoutes } from './modules/identity/identity.routes.js';
 import { registerOperatorRoutes } from './modules/operator/operator.routes.js';
@@ -56,6 +60,10 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       registerCatalogRoutes(typed, ctx);
       registerSnapshotRoutes(typed, ctx);
       registerExportRoutes(typed, ctx);
+      registerCheckoutRoutes(typed, ctx);
+      registerHoldRoutes(typed, ctx);
+      registerOrderReadRoutes(typed, ctx);
+      registerPullRoutes(typed, ctx);
       registerOpenApiRoute(typed, () => seller.swagger());
       sellerDocument = () => seller.swagger();
     },

@@ -20,6 +20,8 @@ export interface AppContext {
   authCache: AuthCache;
   /** AES-256-GCM under SDAPI_MASTER_KEY for secrets at rest; absent when no master key is configured. */
   secrets?: SecretBox;
+  /** Buyer IP to country (docs/geo-ip.md); absent when no database could be opened. */
+  geoIp?: { countryOf(ip: string): string | null };
   /** Company-level facts read on hot paths (whoami), ~60 s like the auth cache. */
   companyCache: TtlCache;
   rateLimits: RateLimitStore;

@@ -30,3 +30,17 @@ export const binaryType = (db: Kysely<any>) => (isPostgres(db) ? sql`bytea` : sq
 export function forUpdate<QB extends SelectQueryBuilder<any, any, any>>(ex: Kysely<any>, query: QB): QB {
   return isPostgres(ex) ? (query.forUpdate() as QB) : query;
 }
+
+/**
+ * For claims: lock the selected rows and skip rows another transaction holds, so concurrent
+ * claimers take different keys instead of queueing (`FOR UPDATE SKIP LOCKED` on PostgreSQL;
+ * SQLite's single writer never sees a locked row).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: generic over any select of any schema
+export function forUpdateSkipLocked<QB extends SelectQueryBuilder<any, any, any>>(
+  // biome-ignore lint/suspicious/noExplicitAny: see above
+  ex: Kysely<any>,
+  query: QB,
+): QB {
+  return isPostgres(ex) ? (query.forUpdate().skipLocked() as QB) : query;
+}

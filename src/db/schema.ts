@@ -16,7 +16,14 @@ import type {
   TerritoryPricesTable,
 } from '../modules/catalog/catalog.table.js';
 import type { CatalogExportsTable } from '../modules/catalog/exports.table.js';
+import type {
+  CheckoutHoldsTable,
+  GeoAttestationUsesTable,
+  OrdersTable,
+  RedemptionsTable,
+} from '../modules/checkout/checkout.table.js';
 import type { CatalogChangesTable, OutboxEventsTable } from '../modules/events/events.table.js';
+import type { ActivityEntriesTable, SaleLinesTable } from '../modules/finance/finance.table.js';
 import type { CompaniesTable, SellerFootprintsTable } from '../modules/identity/identity.table.js';
 import type { GameKeysTable, KeyPoolsTable } from '../modules/inventory/inventory.table.js';
 import type {
@@ -52,4 +59,10 @@ export interface Database {
   catalog_changes: CatalogChangesTable;
   outbox_events: OutboxEventsTable;
   catalog_exports: CatalogExportsTable;
+  orders: OrdersTable;
+  checkout_holds: CheckoutHoldsTable;
+  geo_attestation_uses: GeoAttestationUsesTable;
+  redemptions: RedemptionsTable;
+  sale_lines: SaleLinesTable;
+  activity_entries: ActivityEntriesTable;
 }

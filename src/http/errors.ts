@@ -169,10 +169,12 @@ export class ApiError extends Error {
     message: string,
     readonly details: Record<string, unknown> = {},
     headers: Record<string, string> = {},
+    /** Only for the codes SPEC gives two statuses (PRODUCT_NOT_SELLABLE: 404 live pull, 422 pre-order). */
+    status?: number,
   ) {
     super(message);
     this.name = 'ApiError';
-    this.status = ERROR_CODES[code].status;
+    this.status = status ?? ERROR_CODES[code].status;
     this.headers = headers;
   }
 }
@@ -183,7 +185,8 @@ export const fail = (
   message: string,
   details?: Record<string, unknown>,
   headers?: Record<string, string>,
-): ApiError => new ApiError(errorCode, message, details, headers);
+  status?: number,
+): ApiError => new ApiError(errorCode, message, details, headers, status);
 
 const TRANSIENT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'RATE_LIMIT_EXCEEDED',

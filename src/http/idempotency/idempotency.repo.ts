@@ -51,11 +51,17 @@ export async function complete(
   status: number,
   body: string,
   contentType: string | null,
+  sealed: boolean,
 ) {
   const w = where(k);
   await ex
     .updateTable('idempotency_records')
-    .set({ status_code: status, response_body: body, content_type: contentType })
+    .set({
+      status_code: status,
+      response_body: body,
+      content_type: contentType,
+      response_sealed: sealed ? 1 : 0,
+    })
     .where('company_id', '=', w.company_id)
     .where('environment', '=', w.environment)
     .where('idempotency_key', '=', w.idempotency_key)

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 export interface IdempotencyRecordsTable {
   company_id: string;
   environment: string;
@@ -7,6 +9,8 @@ export interface IdempotencyRecordsTable {
   /** Null while the first request is in flight. */
   status_code: number | null;
   response_body: string | null;
+  /** 1 when response_body is sealed under the master key (it holds plaintext game keys). */
+  response_sealed: Generated<number>;
   content_type: string | null;
   /** An in-flight record whose lease passed is abandoned (its process died) and may be retaken. */
   locked_until: number;

@@ -29,6 +29,14 @@ function canonical(value: unknown): string {
 const requestHashOf = (request: FastifyRequest) =>
   sha256Hex(`${request.method} ${request.url.split('?')[0]}\n${canonical(request.body ?? null)}`);
 
+function replayBody(ctx: AppContext, record: { response_body: string | null; response_sealed: number }) {
+  const body = record.response_body ?? '';
+  if (record.response_sealed !== 1) return body;
+  if (!ctx.secrets)
+    throw fail('INTERNAL_ERROR', 'The stored response is sealed and no master key is configured.');
+  return ctx.secrets.open(body);
+}
+
 /**
  * preHandler: the first request with a key claims it (one insert wins, on any number of
  * processes); a repeat within 24 h replays the stored reply, a different body is a mismatch,
@@ -76,7 +84,7 @@ export async function beginIdempotentRequest(ctx: AppContext, request: FastifyRe
         .code(existing.status_code)
         .header('Idempotency-Replayed', 'true')
         .type(existing.content_type ?? 'application/json; charset=utf-8')
-        .send(existing.response_body ?? '');
+        .send(replayBody(ctx, existing));
     }
     if (
       existing.locked_until <= now &&
@@ -116,5 +124,13 @@ export async function finishIdempotentRequest(
   }
   const body = payload == null ? '' : payload.toString();
   const contentType = reply.getHeader('content-type');
-  await repo.complete(ctx.db, record, status, body, typeof contentType === 'string' ? contentType : null);
+  const seal = request.routeOptions.config.sealReplay === true && ctx.secrets !== undefined;
+  await repo.complete(
+    ctx.db,
+    record,
+    status,
+    seal ? ctx.secrets!.seal(body) : body,
+    typeof contentType === 'string' ? contentType : null,
+    seal,
+  );
 }

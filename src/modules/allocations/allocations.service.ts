@@ -3,6 +3,7 @@ import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import { readableId, uuidv7 } from '../../lib/ids.js';
 import { requireSku } from '../catalog/releases.service.js';
+import { cancelHoldsOfAllocation } from '../checkout/hold-cancellation.js';
 import { emitEvents, recordCatalogChange } from '../events/outbox.service.js';
 import * as repo from './allocations.repo.js';
 import type { AllocationStatus } from './allocations.table.js';
@@ -71,6 +72,7 @@ export async function emitCapacityEvents(
   skuCode: string,
   remainingBefore: number,
   remainingAfter: number,
+  options: { deliverAfterMs?: number } = {},
 ): Promise<void> {
   const seller = [{ companyId: allocation.seller_company_id, environment: allocation.environment }];
   const base = { allocationId: allocation.id, skuCode, remaining: remainingAfter };
@@ -81,10 +83,10 @@ export async function emitCapacityEvents(
     remainingAfter <= threshold &&
     remainingAfter > 0
   ) {
-    await emitEvents(ctx, trx, seller, 'allocation.low_stock', { ...base, threshold });
+    await emitEvents(ctx, trx, seller, 'allocation.low_stock', { ...base, threshold }, options);
   }
   if (remainingBefore > 0 && remainingAfter === 0)
-    await emitEvents(ctx, trx, seller, 'allocation.depleted', base);
+    await emitEvents(ctx, trx, seller, 'allocation.depleted', base, options);
 }
 
 export async function grantAllocation(
@@ -197,6 +199,7 @@ export async function setAllocationStatus(
     throw fail('VALIDATION_FAILED', `An allocation cannot move from ${before.status} to ${status}.`);
   }
   await repo.updateAllocation(trx, id, { status, updated_at: ctx.clock.now() });
+  if (status !== 'active') await cancelHoldsOfAllocation(ctx, trx, id);
   const after = await requireAllocation(trx, id);
   const sku = await requireSku(trx, after.sku_id);
   await emitEvents(
@@ -212,5 +215,33 @@ export async function setAllocationStatus(
     },
   );
   await afterAllocationChange(ctx, trx, after, sku.product_id);
+  return after;
+}
+
+/**
+ * Checkout pulled `count` keys against a grant whose row the caller holds locked: the counter
+ * moves in the same transaction, with `allocation.updated` and the capacity events.
+ */
+export async function recordPull(
+  ctx: AppContext,
+  trx: Executor,
+  locked: repo.AllocationRow,
+  skuCode: string,
+  count: number,
+  options: { deliverAfterMs?: number } = {},
+): Promise<repo.AllocationRow> {
+  const now = ctx.clock.now();
+  const after = { ...locked, quantity_pulled: locked.quantity_pulled + count, updated_at: now };
+  await repo.updateAllocation(trx, locked.id, { quantity_pulled: after.quantity_pulled, updated_at: now });
+  const seller = [{ companyId: locked.seller_company_id, environment: locked.environment }];
+  await emitEvents(
+    ctx,
+    trx,
+    seller,
+    'allocation.updated',
+    { allocationId: locked.id, skuCode, remaining: remainingOf(after) },
+    options,
+  );
+  await emitCapacityEvents(ctx, trx, after, skuCode, remainingOf(locked), remainingOf(after), options);
   return after;
 }

@@ -154,3 +154,6 @@ export function stockNumbers(
   const available = sellable ? Math.min(allocationRemaining, inventoryAvailable) : 0;
   return { available, allocationRemaining, inventoryAvailable, dedicatedAvailable, sharedPoolAvailable };
 }
+
+/** The seller's allocations on these SKUs, newest first (checkout picks the active one). */
+export const sellerAllocationsOn = repo.allocationsOnSkus;

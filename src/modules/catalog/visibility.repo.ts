@@ -60,3 +60,18 @@ export async function sellersSeeing(ex: Executor, productId: string, environment
     .execute();
   return rows.map((r) => r.seller_company_id);
 }
+
+/** Whether one product is in the seller's visible catalog now. */
+export async function isProductVisible(
+  ex: Executor,
+  sellerId: string,
+  environment: string,
+  productId: string,
+): Promise<boolean> {
+  const row = await accessibleProducts(ex, environment)
+    .select('products.id')
+    .where('products.id', '=', productId)
+    .where('partner_connections.seller_company_id', '=', sellerId)
+    .executeTakeFirst();
+  return row !== undefined;
+}

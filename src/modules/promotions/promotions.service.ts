@@ -5,7 +5,7 @@ import { uuidv7 } from '../../lib/ids.js';
 import { changeProduct, emitToAudience } from '../catalog/catalog-changes.service.js';
 import { requireProduct, touchProduct } from '../catalog/products.service.js';
 import { requireSku } from '../catalog/releases.service.js';
-import { insertPromotion } from './promotions.repo.js';
+import { insertPromotion, livePromotions } from './promotions.repo.js';
 
 export interface PromotionInput {
   /** `promotion`: every seller that sees the product; `deal`: one seller (sellerCompanyId). */
@@ -64,4 +64,30 @@ export async function createPromotion(ctx: AppContext, trx: Executor, input: Pro
     skuId: sku?.id ?? null,
     discountPercent: input.discountPercent,
   };
+}
+
+export interface LivePromotion {
+  sourceType: 'promotion' | 'deal';
+  sourceId: string;
+  discountPercent: number;
+  startsAt: number;
+  endsAt: number;
+}
+
+/** The best promotion live now for a seller on a SKU: the largest discount (then the one ending first). */
+export async function bestPromotion(
+  ex: Executor,
+  q: { skuId: string; productId: string; sellerId: string; environment: string; now: number },
+): Promise<LivePromotion | null> {
+  const rows = await livePromotions(ex, q);
+  const best = rows.sort((a, b) => b.discount_percent - a.discount_percent || a.ends_at - b.ends_at)[0];
+  return best
+    ? {
+        sourceType: best.source_type,
+        sourceId: best.id,
+        discountPercent: best.discount_percent,
+        startsAt: best.starts_at,
+        endsAt: best.ends_at,
+      }
+    : null;
 }

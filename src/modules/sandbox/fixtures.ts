@@ -23,6 +23,8 @@ export interface MagicSku {
   prices: { country: string; currency: string; cents: number }[];
   wholesaleCents?: number;
   excludedCountries?: string[];
+  /** Checkout sees the price move between preview and commit: every order is a price mismatch. */
+  priceMovesAtCommit?: boolean;
   productStatus?: {
     tradingState?: 'suspended';
     launchPhase?: 'pre_order';
@@ -88,6 +90,7 @@ export const MAGIC_SKUS: MagicSku[] = [
     'SANDBOX-PRICE-MIS-001',
     'Sandbox Price Mismatch',
     'Orders always disagree with the catalog price: 422 CATALOG_PRICE_MISMATCH.',
+    { priceMovesAtCommit: true },
   ),
   sku('SANDBOX-WHOLESALE-MIS-001', 'Sandbox Wholesale Mismatch', 'Wholesale grant at 2500 cents.', {
     wholesaleCents: 2500,
@@ -132,3 +135,12 @@ export const isMagicSkuCode = (code: string): boolean => code.toUpperCase().star
 /** Synthetic, unmistakable sandbox key text: never a real redeemable key. */
 export const syntheticKeyPrefix = (skuCode: string) =>
   `SBX-${skuCode.replace(/^SANDBOX-/, '').replace(/-001$/, '')}-`;
+
+const PRICE_MOVERS = new Set(MAGIC_SKUS.filter((m) => m.priceMovesAtCommit).map((m) => m.code));
+
+/** How far the price of a price-mismatch fixture has moved by the time an order commits. */
+export const committedPriceDrift = (skuCode: string, environment: string): number =>
+  environment === 'sandbox' && PRICE_MOVERS.has(skuCode) ? 100 : 0;
+
+/** Orders on this fixture use keyless delivery by default when the seller has the capability. */
+export const KEYLESS_FIXTURE = 'SANDBOX-KEYLESS-001';

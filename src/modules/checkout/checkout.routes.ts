@@ -1,0 +1,160 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { principalOf } from '../../http/request-context.js';
+import { errorResponses, Nullable, Warnings } from '../../http/schemas.js';
+import type { TypedApp } from '../../http/typed-app.js';
+import { sellerScope } from '../sandbox/sandbox.service.js';
+import { placeBulk } from './bulk.service.js';
+import {
+  ActivationSchema,
+  FulfilledSchema,
+  OrderBody,
+  PreviewBody,
+  PromoSchema,
+  SettlementSchema,
+} from './checkout.schemas.js';
+import { placeOrder } from './orders.service.js';
+import { previewLine } from './preview.service.js';
+import type { SellerActor } from './quote.service.js';
+
+/** The seller a checkout request acts for (sandbox sellers are provisioned on first use). */
+export async function actorOf(ctx: AppContext, request: FastifyRequest): Promise<SellerActor> {
+  const principal = principalOf(request);
+  const { sellerId, environment } = await sellerScope(ctx, principal);
+  return { sellerId, environment, apiKeyId: principal.keyId };
+}
+
+export const factsOf = (request: FastifyRequest) => ({
+  contractDate: request.contractDate,
+  simulate: request.simulate,
+});
+
+const PreviewLine = Type.Object({
+  skuCode: Type.String(),
+  skuId: Type.String(),
+  productId: Type.String(),
+  allocationId: Type.String(),
+  quantity: Type.Integer(),
+  countryCode: Type.String(),
+  currencyCode: Type.String(),
+  unitPriceCents: Nullable(Type.Integer()),
+  initialUnitPriceCents: Nullable(Type.Integer()),
+  promo: PromoSchema,
+  promoResolution: Type.String(),
+  secondaryCurrency: Type.Boolean(),
+  wholesaleUnitPriceCents: Nullable(Type.Integer()),
+  wholesaleCurrencyCode: Nullable(Type.String()),
+  canFulfill: Type.Boolean(),
+  maxFulfillableQuantity: Type.Integer(),
+  preorder: Type.Boolean(),
+  activation: ActivationSchema,
+  priceCommitmentToken: Type.Optional(Type.String()),
+  priceCommitmentExpiresAt: Type.Optional(Type.String()),
+  settlement: Type.Optional(SettlementSchema),
+  detectedCountryCode: Type.Optional(Nullable(Type.String())),
+  countryMismatch: Type.Optional(Type.Boolean()),
+  warnings: Warnings,
+});
+
+const pull = { auth: 'seller', scopes: ['seller:keys:pull'], rateClass: 'orders' } as const;
+
+export function registerCheckoutRoutes(app: TypedApp, ctx: AppContext): void {
+  app.post('/orders/preview', {
+    config: { auth: 'seller', scopes: ['seller:orders:preview', 'seller:keys:pull'], rateClass: 'orders' },
+    schema: {
+      tags: ['checkout'],
+      summary:
+        'Quotes a line as POST /orders would judge it: price to echo, commitment token, canFulfill, settlement. Changes nothing.',
+      body: PreviewBody,
+      response: {
+        200: Type.Object({
+          data: Type.Intersect([PreviewLine, Type.Object({ lines: Type.Array(PreviewLine) })]),
+        }),
+        ...errorResponses(404, 503),
+      },
+    },
+    handler: async (request) => {
+      const line = await previewLine(ctx, await actorOf(ctx, request), request.body);
+      return { data: { ...line, lines: [line] } };
+    },
+  });
+
+  app.post('/orders', {
+    config: { ...pull, idempotency: 'optional', sealReplay: true },
+    schema: {
+      tags: ['checkout'],
+      summary:
+        'Places an all-or-nothing order and returns its plaintext keys (SPEC 4.2 rules 1-10); a known orderReference replays.',
+      body: OrderBody,
+      response: { 200: Type.Object({ data: FulfilledSchema }), ...errorResponses(404, 409, 412, 503) },
+    },
+    handler: async (request) => {
+      const { view } = await placeOrder(ctx, await actorOf(ctx, request), request.body, factsOf(request));
+      return { data: view };
+    },
+  });
+
+  app.post('/orders/bulk', {
+    config: { ...pull, idempotency: 'optional', sealReplay: true },
+    schema: {
+      tags: ['checkout'],
+      summary:
+        'A multi-SKU cart. strict (default true under 2026-09-01, false under 2026-04-29): all lines or none.',
+      body: Type.Object(
+        {
+          items: Type.Array(OrderBody, { minItems: 1, maxItems: 50 }),
+          strict: Type.Optional(Type.Boolean()),
+        },
+        { additionalProperties: false },
+      ),
+      response: {
+        200: Type.Object({
+          data: Type.Object({
+            items: Type.Array(
+              Type.Object({
+                index: Type.Integer(),
+                orderReference: Type.String(),
+                status: Type.String({ description: 'fulfilled or failed' }),
+                replayed: Type.Optional(Type.Boolean()),
+                data: Type.Optional(FulfilledSchema),
+                error: Type.Optional(
+                  Type.Object({
+                    index: Type.Integer(),
+                    orderReference: Type.String(),
+                    code: Type.String(),
+                    status: Type.Integer(),
+                    message: Type.String(),
+                    details: Type.Record(Type.String(), Type.Unknown()),
+                  }),
+                ),
+              }),
+            ),
+          }),
+          meta: Type.Object({
+            contractDate: Type.String(),
+            strict: Type.Boolean(),
+            fulfilled: Type.Integer(),
+            failed: Type.Integer(),
+          }),
+        }),
+        ...errorResponses(404, 409, 503),
+      },
+    },
+    handler: async (request) => {
+      const strict = request.body.strict ?? request.contractDate === '2026-09-01';
+      const items = await placeBulk(
+        ctx,
+        await actorOf(ctx, request),
+        request.body.items,
+        strict,
+        factsOf(request),
+      );
+      const fulfilled = items.filter((i) => i.status === 'fulfilled').length;
+      return {
+        data: { items },
+        meta: { contractDate: request.contractDate, strict, fulfilled, failed: items.length - fulfilled },
+      };
+    },
+  });
+}

@@ -1,0 +1,97 @@
+/** What a fulfilment row is: a priced checkout order, a custody pull, or a pull delivered as a ZIP. */
+export type OrderKind = 'order' | 'pull' | 'export';
+/**
+ * How the keys travel: in the response (`keys`), claimed but revealed later (`deferred`),
+ * through a hosted redemption record (`keyless`), or not yet (`preorder`, nothing claimed).
+ */
+export type Delivery = 'keys' | 'deferred' | 'keyless' | 'preorder';
+
+/** The order aggregate (docs/checkout.md): one row per fulfilment, keys linked by game_keys.order_id. */
+export interface OrdersTable {
+  id: string;
+  readable_id: string;
+  seller_company_id: string;
+  environment: string;
+  api_key_id: string;
+  /** The namespace of order references: the company, or the API key in sandbox (SPEC 4.2 rule 1). */
+  reference_owner: string;
+  order_reference: string;
+  kind: OrderKind;
+  delivery: Delivery;
+  sku_id: string;
+  sku_code: string;
+  product_id: string;
+  allocation_id: string;
+  publisher_company_id: string;
+  quantity: number;
+  pulled: number;
+  unit_price_cents: number | null;
+  initial_unit_price_cents: number | null;
+  currency_code: string | null;
+  country_code: string | null;
+  wholesale_unit_price_cents: number | null;
+  wholesale_currency_code: string | null;
+  /** JSON `{sourceType, sourceId, discountPercent}` or null. */
+  promo: string | null;
+  hold_id: string | null;
+  consumer_geo_attest_id: string | null;
+  detected_country_code: string | null;
+  country_mismatch: number;
+  consumer_ip_hash: string | null;
+  /** JSON of the declaration without `consumerIp` (never stored), or null. */
+  integration_context: string | null;
+  /** JSON array of `{code, message}`. */
+  warnings: string;
+  contract_date: string;
+  revealed_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export type HoldStatus = 'active' | 'consumed' | 'expired' | 'released' | 'cancelled';
+
+export interface CheckoutHoldsTable {
+  id: string;
+  seller_company_id: string;
+  environment: string;
+  api_key_id: string;
+  allocation_id: string;
+  sku_id: string;
+  sku_code: string;
+  quantity: number;
+  country_code: string;
+  currency_code: string;
+  order_reference: string;
+  unit_price_cents: number;
+  initial_unit_price_cents: number;
+  promo: string | null;
+  /** Stored state; an `active` row past `expires_at` is expired (see holds.service). */
+  status: HoldStatus;
+  expires_at: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A consumer geo attestation spent on one order reference (SPEC 4.2 rule 9). */
+export interface GeoAttestationUsesTable {
+  company_id: string;
+  environment: string;
+  attest_id: string;
+  order_reference: string;
+  created_at: number;
+}
+
+/** A keyless fulfilment: the key stays with the service behind a hosted redemption record. */
+export interface RedemptionsTable {
+  id: string;
+  seller_company_id: string;
+  environment: string;
+  order_id: string;
+  order_reference: string;
+  sku_id: string;
+  platform_code: string;
+  expires_at: number;
+  expiring_notified_at: number | null;
+  expired_notified_at: number | null;
+  created_at: number;
+}

@@ -1,0 +1,103 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Executor } from '../../db/database.js';
+import type { GeoAttestationUsesTable, OrdersTable, RedemptionsTable } from './checkout.table.js';
+
+export type OrderRow = Selectable<OrdersTable>;
+
+export async function insertOrder(ex: Executor, row: Insertable<OrdersTable>): Promise<void> {
+  await ex.insertInto('orders').values(row).execute();
+}
+
+export function findByReference(ex: Executor, environment: string, owner: string, reference: string) {
+  return ex
+    .selectFrom('orders')
+    .selectAll()
+    .where('environment', '=', environment)
+    .where('reference_owner', '=', owner)
+    .where('order_reference', '=', reference)
+    .executeTakeFirst();
+}
+
+export function findOrder(ex: Executor, sellerId: string, environment: string, id: string) {
+  return ex
+    .selectFrom('orders')
+    .selectAll()
+    .where('seller_company_id', '=', sellerId)
+    .where('environment', '=', environment)
+    .where((eb) => eb.or([eb('id', '=', id), eb('readable_id', '=', id)]))
+    .executeTakeFirst();
+}
+
+export interface OrderListFilter {
+  sellerId: string;
+  environment: string;
+  orderReference?: string;
+  from?: number;
+  to?: number;
+  /** Keyset: orders strictly older than (created_at, id). */
+  before?: readonly [number, string];
+  limit: number;
+}
+
+/** Newest first. */
+export function listOrders(ex: Executor, f: OrderListFilter) {
+  let query = ex
+    .selectFrom('orders')
+    .selectAll()
+    .where('seller_company_id', '=', f.sellerId)
+    .where('environment', '=', f.environment);
+  if (f.orderReference) query = query.where('order_reference', '=', f.orderReference);
+  if (f.from !== undefined) query = query.where('created_at', '>=', f.from);
+  if (f.to !== undefined) query = query.where('created_at', '<', f.to);
+  if (f.before) {
+    const [at, id] = f.before;
+    query = query.where((eb) =>
+      eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', id)])]),
+    );
+  }
+  return query
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(f.limit + 1)
+    .execute();
+}
+
+/** Keys promised to accepted pre-orders on an allocation (nothing claimed until release). */
+export async function reservedForPreorders(ex: Executor, allocationId: string): Promise<number> {
+  const row = await ex
+    .selectFrom('orders')
+    .select((eb) => eb.fn.sum<number | null>('quantity').as('reserved'))
+    .where('allocation_id', '=', allocationId)
+    .where('delivery', '=', 'preorder')
+    .executeTakeFirst();
+  return Number(row?.reserved ?? 0);
+}
+
+export async function markRevealed(ex: Executor, id: string, now: number): Promise<void> {
+  await ex.updateTable('orders').set({ revealed_at: now, updated_at: now }).where('id', '=', id).execute();
+}
+
+/** Spends an attestation on a reference; false when another reference already spent it. */
+export async function spendAttestation(
+  ex: Executor,
+  row: Insertable<GeoAttestationUsesTable>,
+): Promise<boolean> {
+  const existing = await ex
+    .selectFrom('geo_attestation_uses')
+    .select('order_reference')
+    .where('company_id', '=', row.company_id)
+    .where('environment', '=', row.environment)
+    .where('attest_id', '=', row.attest_id)
+    .executeTakeFirst();
+  if (existing) return existing.order_reference === row.order_reference;
+  await ex.insertInto('geo_attestation_uses').values(row).execute();
+  return true;
+}
+
+export async function insertRedemption(ex: Executor, row: Insertable<RedemptionsTable>): Promise<void> {
+  await ex.insertInto('redemptions').values(row).execute();
+}
+
+export function redemptionOfOrder(ex: Executor, orderId: string) {
+  return ex.selectFrom('redemptions').selectAll().where('order_id', '=', orderId).executeTakeFirst();
+}

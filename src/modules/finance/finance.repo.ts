@@ -1,0 +1,19 @@
+import type { Insertable } from 'kysely';
+import type { Executor } from '../../db/database.js';
+import type { ActivityEntriesTable, SaleLinesTable } from './finance.table.js';
+
+export async function insertSaleLine(ex: Executor, row: Insertable<SaleLinesTable>): Promise<void> {
+  await ex.insertInto('sale_lines').values(row).execute();
+}
+
+export async function insertActivity(ex: Executor, row: Insertable<ActivityEntriesTable>): Promise<void> {
+  await ex.insertInto('activity_entries').values(row).execute();
+}
+
+export function saleLinesOfOrder(ex: Executor, orderId: string) {
+  return ex.selectFrom('sale_lines').selectAll().where('order_id', '=', orderId).execute();
+}
+
+export function activityOfOrder(ex: Executor, orderId: string) {
+  return ex.selectFrom('activity_entries').selectAll().where('order_id', '=', orderId).execute();
+}

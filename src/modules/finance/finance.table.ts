@@ -1,0 +1,60 @@
+export type SaleEntryType = 'sale' | 'sale_reversal';
+
+/** A finance sale line (SPEC 2.8), written in the fulfilment's transaction. Amounts are minor units. */
+export interface SaleLinesTable {
+  id: string;
+  seller_company_id: string;
+  environment: string;
+  order_id: string;
+  order_reference: string;
+  entry_type: SaleEntryType;
+  reverses_transaction_id: string | null;
+  publisher_company_id: string;
+  sku_id: string;
+  sku_code: string;
+  quantity: number;
+  unit_price_cents: number;
+  /** unit price x quantity, after promotion. */
+  sale_price_cents: number;
+  /** list price x quantity, before promotion. */
+  initial_sale_price_cents: number;
+  currency_code: string;
+  wholesale_cents: number | null;
+  wholesale_currency_code: string | null;
+  /** JSON `{sourceType, sourceId}` or null. */
+  promo: string | null;
+  /** JSON echo of the declaration (integrationOrderContext without consumerIp). */
+  tax_metadata: string;
+  customer_region_code: string;
+  detected_country_code: string | null;
+  country_mismatch: number;
+  /** JSON array of codes such as `COUNTRY_MISMATCH`. */
+  warnings: string;
+  consumer_ip_hash: string | null;
+  /** JSON settlement object or null. */
+  settlement: string | null;
+  created_at: number;
+}
+
+export type ActivityKind = 'sale' | 'refund' | 'chargeback' | 'pull' | 'reveal';
+
+/** Settlement activity (SPEC 2.8, GET /activity): one entry per movement, signed per kind. */
+export interface ActivityEntriesTable {
+  id: string;
+  seller_company_id: string;
+  environment: string;
+  kind: ActivityKind;
+  /** +1 sale and pull, -1 refund and chargeback, 0 reveal. */
+  sign: number;
+  order_id: string;
+  order_reference: string;
+  counterparty_company_id: string;
+  sku_code: string;
+  quantity: number;
+  promo_id: string | null;
+  /** JSON `{declaredCountry, detectedCountry, countryMismatch, evidenceRank}`. */
+  buyer_country: string;
+  /** JSON `{currencyCode, saleMinor, wholesaleMinor, wholesaleCurrencyCode}`. */
+  economics: string;
+  created_at: number;
+}

@@ -1,0 +1,70 @@
+import type { Insertable } from 'kysely';
+import type { Executor } from '../../db/database.js';
+import { forUpdateSkipLocked } from '../../db/dialect.js';
+import type { GameKeysTable } from './inventory.table.js';
+
+export interface ClaimedKey {
+  id: string;
+  ciphertext: string;
+}
+
+/** The claim query: the oldest available keys of a pool (index game_keys_claim), skipping locked rows. */
+export function claimableKeys(ex: Executor, poolId: string, limit: number) {
+  return forUpdateSkipLocked(
+    ex,
+    ex
+      .selectFrom('game_keys')
+      .select('id')
+      .where('pool_id', '=', poolId)
+      .where('state', '=', 'available')
+      .orderBy('id')
+      .limit(limit),
+  );
+}
+
+/** Marks up to `limit` available keys of a pool sold to an order, in one statement; returns them. */
+export async function claimFromPool(
+  ex: Executor,
+  poolId: string,
+  limit: number,
+  orderId: string,
+  now: number,
+): Promise<ClaimedKey[]> {
+  const rows = await ex
+    .updateTable('game_keys')
+    .set({ state: 'sold', order_id: orderId, sold_at: now })
+    .where('id', 'in', claimableKeys(ex, poolId, limit))
+    .returning(['id', 'ciphertext'])
+    .execute();
+  return rows.sort((a, b) => (a.id < b.id ? -1 : 1));
+}
+
+/** Available keys of a finite pool, counted no further than `n` (cheap however large the pool). */
+export async function countUpTo(ex: Executor, poolId: string, n: number): Promise<number> {
+  const row = await ex
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('game_keys')
+        .select('id')
+        .where('pool_id', '=', poolId)
+        .where('state', '=', 'available')
+        .limit(n)
+        .as('stock'),
+    )
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function insertSoldKeys(ex: Executor, rows: Insertable<GameKeysTable>[]): Promise<void> {
+  if (rows.length > 0) await ex.insertInto('game_keys').values(rows).execute();
+}
+
+export function keysOfOrder(ex: Executor, orderId: string) {
+  return ex
+    .selectFrom('game_keys')
+    .select(['id', 'ciphertext', 'state'])
+    .where('order_id', '=', orderId)
+    .orderBy('id')
+    .execute();
+}
