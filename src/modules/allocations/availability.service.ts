@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.js';
 import { effectivePrices, pricedCountriesByRelease } from '../catalog/pricing.js';
 import { priceRowsOfReleases } from '../catalog/pricing.repo.js';
 import { visibleProductIds } from '../catalog/visibility.repo.js';
+import { promisedOn, promisedOnAllocation } from '../checkout/promised-capacity.js';
 import { poolsFor, stockOf } from '../inventory/pools.service.js';
 import { inForceApiAgreement, sellerTerms } from '../partners/seller-terms.service.js';
 import { remainingOf } from './allocations.service.js';
@@ -40,8 +41,9 @@ export async function availabilityOf(
     stockOf(ctx.db, pools.dedicated),
     stockOf(ctx.db, pools.shared),
   ]);
+  const promised = allocation ? await promisedOnAllocation(ctx.db, allocation.id, ctx.clock.now()) : 0;
   const { available, allocationRemaining, inventoryAvailable, dedicatedAvailable, sharedPoolAvailable } =
-    stockNumbers(allocation, dedicated, shared, gate?.sellable ?? false);
+    stockNumbers(allocation, dedicated, shared, gate?.sellable ?? false, promised);
   const wanted = query.quantity ?? 1;
   const cannotFullyFulfill = wanted > available;
 
@@ -116,6 +118,11 @@ export async function stockForSkus(
     repo.stockFacts(ctx.db, sellerId, environment, skuIds),
     computeSellability(ctx, ctx.db, sellerId, environment, skuIds),
   ]);
+  const promised = await promisedOn(
+    ctx.db,
+    facts.allocations.map((a) => a.id),
+    ctx.clock.now(),
+  );
   const count = new Map(facts.counts.map((c) => [c.pool_id, Number(c.n)]));
   const stockOfPool = (pool: (typeof facts.pools)[number] | undefined): number | null => {
     if (!pool) return 0;
@@ -134,7 +141,16 @@ export async function stockForSkus(
       facts.pools.find((p) => p.kind === 'dedicated' && p.allocation_id === allocation?.id),
     );
     const shared = stockOfPool(facts.pools.find((p) => p.kind === 'shared' && p.sku_id === skuId));
-    result.set(skuId, stockNumbers(allocation, dedicated, shared, gates.get(skuId)?.sellable ?? false));
+    result.set(
+      skuId,
+      stockNumbers(
+        allocation,
+        dedicated,
+        shared,
+        gates.get(skuId)?.sellable ?? false,
+        allocation ? (promised.get(allocation.id) ?? 0) : 0,
+      ),
+    );
   }
   return result;
 }
@@ -145,13 +161,15 @@ export function stockNumbers(
   dedicated: number | null,
   shared: number | null,
   sellable: boolean,
+  /** Keys promised to live checkout holds and pre-orders: not pullable by a new order. */
+  promised = 0,
 ) {
   const allocationRemaining = allocation && allocation.status === 'active' ? remainingOf(allocation) : 0;
   const dedicatedAvailable = dedicated ?? allocationRemaining;
   const sharedPoolAvailable = shared ?? allocationRemaining;
   const sum = dedicatedAvailable + sharedPoolAvailable;
   const inventoryAvailable = dedicated === null || shared === null ? Math.max(allocationRemaining, sum) : sum;
-  const available = sellable ? Math.min(allocationRemaining, inventoryAvailable) : 0;
+  const available = sellable ? Math.max(0, Math.min(allocationRemaining, inventoryAvailable) - promised) : 0;
   return { available, allocationRemaining, inventoryAvailable, dedicatedAvailable, sharedPoolAvailable };
 }
 

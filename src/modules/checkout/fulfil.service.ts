@@ -8,9 +8,10 @@ import { emitEvents } from '../events/outbox.service.js';
 import { recordActivity, recordSale } from '../finance/finance.service.js';
 import { type ClaimedKey, claimKeys, openKeys, stockUpTo } from '../inventory/claims.service.js';
 import type { Delivery, OrderKind } from './checkout.table.js';
-import { endLiveHold, findHold, heldQuantity } from './holds.repo.js';
+import { endLiveHold, findHold } from './holds.repo.js';
 import { type HoldOutcome, holdOutcome } from './holds.service.js';
 import * as repo from './orders.repo.js';
+import { promisedOnAllocation } from './promised-capacity.js';
 import type { Quote, SellerActor } from './quote.service.js';
 
 /** How long a keyless redemption record stays redeemable. */
@@ -74,9 +75,7 @@ export async function fulfil(ctx: AppContext, trx: Executor, req: FulfilRequest)
   const hold = req.holdId ? await findHold(trx, req.holdId, true) : undefined;
   const outcome = hold ? holdOutcome(hold, now) : null;
   const ownHold = outcome && !outcome.committedWithoutHold ? hold!.id : undefined;
-  const promised =
-    (await heldQuantity(trx, allocation.id, now, ownHold)) +
-    (await repo.reservedForPreorders(trx, allocation.id));
+  const promised = await promisedOnAllocation(trx, allocation.id, now, ownHold);
   const headroom = remainingOf(allocation) - promised;
   if (req.quantity > headroom) throw notEnough(quote.sku.code, req.quantity, headroom);
 

@@ -15,19 +15,6 @@ export function findHold(ex: Executor, id: string, lock = false): Promise<HoldRo
   return (lock ? forUpdate(ex, query) : query).executeTakeFirst();
 }
 
-/** Keys promised to live holds on an allocation (optionally leaving one hold out). */
-export async function heldQuantity(ex: Executor, allocationId: string, now: number, except?: string) {
-  let query = ex
-    .selectFrom('checkout_holds')
-    .select((eb) => eb.fn.sum<number | null>('quantity').as('held'))
-    .where('allocation_id', '=', allocationId)
-    .where('status', '=', 'active')
-    .where('expires_at', '>', now);
-  if (except) query = query.where('id', '!=', except);
-  const row = await query.executeTakeFirst();
-  return Number(row?.held ?? 0);
-}
-
 /** Ends a live hold (consumed or released); false when it had already ended. */
 export async function endLiveHold(
   ex: Executor,

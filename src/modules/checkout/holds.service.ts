@@ -7,7 +7,7 @@ import { companyFacts } from '../identity/identity.service.js';
 import { stockUpTo } from '../inventory/claims.service.js';
 import type { HoldStatus } from './checkout.table.js';
 import * as repo from './holds.repo.js';
-import { reservedForPreorders } from './orders.repo.js';
+import { promisedOnAllocation } from './promised-capacity.js';
 import { type LineInput, quoteLine, type SellerActor } from './quote.service.js';
 
 export const HOLD_TTL = { defaultSeconds: 1800, minSeconds: 60, maxSeconds: 3600 } as const;
@@ -74,8 +74,7 @@ export async function placeHold(ctx: AppContext, actor: SellerActor, input: Hold
   await ctx.db.transaction().execute(async (trx) => {
     const allocation = await requireAllocation(trx, quote.allocation.id, true);
     if (allocation.status !== 'active') throw fail('FORBIDDEN', `The allocation is ${allocation.status}.`);
-    const promised =
-      (await repo.heldQuantity(trx, allocation.id, now)) + (await reservedForPreorders(trx, allocation.id));
+    const promised = await promisedOnAllocation(trx, allocation.id, now);
     const remaining = remainingOf(allocation);
     const stock = await stockUpTo(trx, quote.sku.id, actor.environment, allocation.id, remaining);
     const capacity = Math.min(remaining, stock) - promised;

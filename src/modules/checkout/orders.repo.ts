@@ -62,17 +62,6 @@ export function listOrders(ex: Executor, f: OrderListFilter) {
     .execute();
 }
 
-/** Keys promised to accepted pre-orders on an allocation (nothing claimed until release). */
-export async function reservedForPreorders(ex: Executor, allocationId: string): Promise<number> {
-  const row = await ex
-    .selectFrom('orders')
-    .select((eb) => eb.fn.sum<number | null>('quantity').as('reserved'))
-    .where('allocation_id', '=', allocationId)
-    .where('delivery', '=', 'preorder')
-    .executeTakeFirst();
-  return Number(row?.reserved ?? 0);
-}
-
 export async function markRevealed(ex: Executor, id: string, now: number): Promise<void> {
   await ex.updateTable('orders').set({ revealed_at: now, updated_at: now }).where('id', '=', id).execute();
 }

@@ -2,17 +2,14 @@ import type { AppContext } from '../../context.js';
 import { isoOf } from '../../lib/clock.js';
 import { remainingOf } from '../allocations/allocations.service.js';
 import { stockUpTo } from '../inventory/claims.service.js';
-import { heldQuantity } from './holds.repo.js';
-import { reservedForPreorders } from './orders.repo.js';
 import { COMMITMENT_TTL_MS, issueCommitment } from './price-commitment.js';
+import { promisedOnAllocation } from './promised-capacity.js';
 import { type LineInput, type Quote, quoteLine, type SellerActor } from './quote.service.js';
 
 /** What an order could pull now: min(headroom, stock) less what live holds and pre-orders were promised. */
 async function fulfillableNow(ctx: AppContext, quote: Quote): Promise<number> {
   const { allocation } = quote;
-  const promised =
-    (await heldQuantity(ctx.db, allocation.id, ctx.clock.now())) +
-    (await reservedForPreorders(ctx.db, allocation.id));
+  const promised = await promisedOnAllocation(ctx.db, allocation.id, ctx.clock.now());
   const remaining = remainingOf(allocation);
   if (quote.preorder) return Math.max(0, remaining - promised);
   const stock = await stockUpTo(ctx.db, quote.sku.id, allocation.environment, allocation.id, remaining);
