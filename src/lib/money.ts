@@ -60,7 +60,7 @@ export function convertMinorCeil(
   return Number((numerator + denominator - 1n) / denominator);
 }
 
-/** A percentage (number with at most 4 decimals) as basis points times 100: 19.5 -> 195000. */
+/** A percentage (at most 4 decimals) as an integer, percent x 10^4: 19.5 -> 195000, 100 -> 1000000. */
 export const percentToMicro = (percent: number): number => Math.round(percent * 10_000);
 
 /** `amount` less `percent` off, rounded half up to the minor unit. */

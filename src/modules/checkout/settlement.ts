@@ -1,3 +1,4 @@
+import { percentToMicro } from '../../lib/money.js';
 import type { BuyerGeo } from './buyer-geo.js';
 import type { IntegrationOrderContext } from './checkout.schemas.js';
 
@@ -13,27 +14,29 @@ export interface Settlement {
   netMinor: number | null;
 }
 
-const MICRO = 1_000_000;
+/** A rate of 100 % in the integer unit used here (percent x 10^4). */
+const WHOLE = 1_000_000;
+const HALF = WHOLE / 2;
 
 /**
  * The settlement object (SPEC 2.7, 2.8). The service is not a tax engine: the applied rate is
  * the seller's declared rate; without a declared sales country the store's country is the
  * basis (`fallback_store_country`). VAT and net come from the declared gross with integer
- * arithmetic on the rate in millionths of a percent point (no float enters a sum).
+ * arithmetic on the rate as percent x 10^4 (no float enters a sum).
  */
 export function settle(context: IntegrationOrderContext, currencyCode: string, geo: BuyerGeo): Settlement {
   const declared = context.salesTaxRatePercent ?? null;
   const basis = context.salesCountryCode ? 'declared_country' : 'fallback_store_country';
-  const rateMicro = declared === null ? null : Math.round(declared * 10_000);
+  const rateMicro = declared === null ? null : percentToMicro(declared);
   const gross = context.salesPriceGrossMinor ?? null;
   let net = context.salesPriceNetMinor ?? null;
   let vat = context.salesTaxAmountMinor ?? null;
   if (gross !== null && rateMicro !== null && (net === null || vat === null)) {
     if (context.priceIncludesTax === false) {
       net ??= gross;
-      vat ??= Math.floor((net * rateMicro + 50 * MICRO) / (100 * MICRO));
+      vat ??= Math.floor((net * rateMicro + HALF) / WHOLE);
     } else {
-      net ??= Math.floor((gross * 100 * MICRO + (100 * MICRO + rateMicro) / 2) / (100 * MICRO + rateMicro));
+      net ??= Math.floor((gross * WHOLE + (WHOLE + rateMicro) / 2) / (WHOLE + rateMicro));
       vat ??= gross - net;
     }
   }
