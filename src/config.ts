@@ -11,6 +11,7 @@ const EnvSchema = Type.Object({
   SDAPI_ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   SDAPI_MASTER_KEY: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{64}$' })),
   SDAPI_IP_PEPPER: Type.Optional(Type.String({ minLength: 16 })),
+  SDAPI_GEOIP_DB: Type.Optional(Type.String({ minLength: 1 })),
   SDAPI_TEST_CLOCK: Type.Boolean({ default: false }),
   SDAPI_TRUST_PROXY: Type.String({ default: 'loopback' }),
   SDAPI_SEED_ON_START: Type.Boolean({ default: true }),
@@ -36,6 +37,8 @@ export interface Config {
   adminToken?: string;
   masterKeyHex?: string;
   ipPepper?: string;
+  /** An MMDB country database replacing the bundled one (docs/geo-ip.md). */
+  geoIpDb?: string;
   testClock: boolean;
   /** Which peers may set forwarded-for headers: `loopback`, `none`, `all`, or comma-separated CIDRs. */
   trustProxy: string;
@@ -74,6 +77,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     adminToken: env.SDAPI_ADMIN_TOKEN,
     masterKeyHex: env.SDAPI_MASTER_KEY,
     ipPepper: env.SDAPI_IP_PEPPER,
+    geoIpDb: env.SDAPI_GEOIP_DB,
     testClock: env.SDAPI_TEST_CLOCK,
     trustProxy: env.SDAPI_TRUST_PROXY,
     seedOnStart: env.SDAPI_SEED_ON_START,

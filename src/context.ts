@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import { type Db, type DbHandle, type Engine, openDatabase } from './db/database.js';
 import { AuthCache } from './http/auth/auth-cache.js';
 import { AdjustableClock, type Clock, systemClock } from './lib/clock.js';
+import { type GeoIp, openGeoIp } from './lib/geo-ip.js';
 import { MemoryRateLimitStore } from './lib/rate-limit/memory-store.js';
 import { RedisRateLimitStore } from './lib/rate-limit/redis-store.js';
 import type { RateLimitStore } from './lib/rate-limit/store.js';
@@ -20,8 +21,8 @@ export interface AppContext {
   authCache: AuthCache;
   /** AES-256-GCM under SDAPI_MASTER_KEY for secrets at rest; absent when no master key is configured. */
   secrets?: SecretBox;
-  /** Buyer IP to country (docs/geo-ip.md); absent when no database could be opened. */
-  geoIp?: { countryOf(ip: string): string | null };
+  /** Buyer IP to country at request time (docs/geo-ip.md). */
+  geoIp: GeoIp;
   /** Company-level facts read on hot paths (whoami), ~60 s like the auth cache. */
   companyCache: TtlCache;
   rateLimits: RateLimitStore;
@@ -70,6 +71,7 @@ export async function createContext(config: Config, handle?: DbHandle): Promise<
     authCache,
     companyCache: new TtlCache(60_000),
     secrets: config.masterKeyHex ? new SecretBox(config.masterKeyHex) : undefined,
+    geoIp: openGeoIp(config.geoIpDb),
     rateLimits,
     background,
     async close() {

@@ -46,7 +46,7 @@ export function resolveBuyerGeo(
         ],
       });
     }
-    detected = ctx.geoIp?.countryOf(ip) ?? null;
+    detected = ctx.geoIp.countryOf(ip);
     hash = ctx.config.ipPepper ? consumerIpHash(ctx.config.ipPepper, ip) : null;
   }
   const countryMismatch = detected !== null && detected !== declaredCountry;
