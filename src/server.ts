@@ -1,9 +1,12 @@
 import { buildApp } from './app.js';
 import { createDemoSellerIfEmpty, demoKeyBanner, withEmbeddedSecrets } from './bootstrap.js';
 import { loadConfig } from './config.js';
-import { createContext } from './context.js';
+import { createContext, runInBackground } from './context.js';
 import { migrateToLatest, schemaOf } from './db/migrate.js';
+import { sweepRedemptions } from './modules/checkout/redemptions.service.js';
 import { seedSandboxCatalog } from './modules/sandbox/sandbox.service.js';
+
+const SWEEP_INTERVAL_MS = 60_000;
 
 async function main(): Promise<void> {
   const config = withEmbeddedSecrets(loadConfig());
@@ -17,12 +20,18 @@ async function main(): Promise<void> {
     demoToken = await createDemoSellerIfEmpty(ctx);
   }
   const app = await buildApp(ctx);
+  // Keyless redemption notices: each record is claimed in its own transaction, so every
+  // process may sweep (docs/checkout.md).
+  const sweeper = setInterval(() => {
+    void runInBackground(ctx, () => sweepRedemptions(ctx));
+  }, SWEEP_INTERVAL_MS);
 
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    clearInterval(sweeper);
     await app.close();
     await ctx.close();
     process.exit(0);

@@ -8,6 +8,7 @@ import { alwaysOrder, ordersOf, post, ref, US_SALE } from '../../../test/checkou
 import { makeSeller } from '../../../test/factories.js';
 import { useTestApp } from '../../../test/harness.js';
 import { call, describeRouteContract, expectApiError } from '../../../test/route-contract.js';
+import { sweepRedemptions } from './redemptions.service.js';
 
 const t = useTestApp();
 
@@ -326,5 +327,34 @@ describe('POST /keys/pull and /keys/export', () => {
       .where('id', '=', String(response.headers['x-order-id']))
       .executeTakeFirstOrThrow();
     expect(order).toMatchObject({ kind: 'export', pulled: 2 });
+  });
+});
+
+describe('keyless redemption notices', () => {
+  it('announces expiring about 24 h before and expired after, once each', async () => {
+    const seller = await makeSeller(t);
+    await admin(t, 'PATCH', `/companies/${seller.company.id}`, { keylessEnabled: true });
+    const order = await post(t, seller, '/orders', alwaysOrder({ skuCode: 'SANDBOX-KEYLESS-001' }));
+    const { fulfillmentId, expiresAt } = order.body.data.redemption;
+    const notices = async () =>
+      (await eventsFor(t, seller.company.id)).filter((e) => e.event_type.startsWith('redemption.'));
+    await sweepRedemptions(t.ctx);
+    expect(await notices()).toEqual([]);
+    t.ctx.testClock!.advance((Date.parse(expiresAt) - t.ctx.clock.now()) / 1000 - 23 * 3600);
+    await sweepRedemptions(t.ctx);
+    await sweepRedemptions(t.ctx);
+    expect((await notices()).map((e) => e.event_type)).toEqual(['redemption.expiring']);
+    t.ctx.testClock!.advance(24 * 3600);
+    await sweepRedemptions(t.ctx);
+    await sweepRedemptions(t.ctx);
+    const sent = await notices();
+    expect(sent.map((e) => e.event_type)).toEqual(['redemption.expiring', 'redemption.expired']);
+    expect(sent[1]!.data).toMatchObject({
+      fulfillmentId,
+      orderReference: order.body.data.orderReference,
+      expiresAt,
+      effectiveAt: expiresAt,
+    });
+    expect(JSON.stringify(sent)).not.toMatch(/url|token/i);
   });
 });
