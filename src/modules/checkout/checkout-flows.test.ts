@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { admin, eventsFor } from '../../../test/admin.js';
-import { alwaysOrder, ordersOf, post, ref, US_SALE } from '../../../test/checkout.js';
-import { makeSeller } from '../../../test/factories.js';
+import { alwaysOrder, ordersOf, post, US_SALE } from '../../../test/checkout.js';
+import { makeKey, makeSeller } from '../../../test/factories.js';
 import { useTestApp } from '../../../test/harness.js';
 import { call, describeRouteContract, expectApiError } from '../../../test/route-contract.js';
 import { sweepRedemptions } from './redemptions.service.js';
@@ -357,4 +357,60 @@ describe('keyless redemption notices', () => {
     });
     expect(JSON.stringify(sent)).not.toMatch(/url|token/i);
   });
+});
+
+/** An order of the seller's company, placed with a full-scope key of that company. */
+const owned = async (seller: Parameters<typeof post>[1]) => {
+  const key = await makeKey(t, seller.company.id);
+  return (await post(t, { ...seller, ...key }, '/orders', alwaysOrder())).body.data;
+};
+
+describeRouteContract('POST /orders/bulk', t, {
+  method: 'POST',
+  url: () => '/api/seller/v1/orders/bulk',
+  body: { items: [alwaysOrder()] },
+  scopes: ['seller:keys:pull'],
+  badInput: { body: { items: [] } },
+});
+describeRouteContract('GET /orders', t, {
+  method: 'GET',
+  url: () => '/api/seller/v1/orders',
+  scopes: ['seller:products:read'],
+  badInput: { url: '/api/seller/v1/orders?limit=0' },
+});
+describeRouteContract('POST /orders/{orderId}/fulfill', t, {
+  method: 'POST',
+  url: async (_t, seller) => `/api/seller/v1/orders/${(await owned(seller)).orderId}/fulfill`,
+  body: {},
+  scopes: ['seller:keys:pull'],
+  otherCompanyUrl: async (_t, owner) => `/api/seller/v1/orders/${(await owned(owner)).orderId}/fulfill`,
+});
+describeRouteContract('POST /orders/recover-keys', t, {
+  method: 'POST',
+  url: () => '/api/seller/v1/orders/recover-keys',
+  body: { orderReference: 'unknown-ref' },
+  scopes: ['seller:keys:pull'],
+  badInput: { body: { orderReference: '' } },
+});
+describeRouteContract('DELETE /orders/hold', t, {
+  method: 'DELETE',
+  url: () => '/api/seller/v1/orders/hold',
+  body: { holdId: '0190a3c4-0000-7000-8000-000000000000' },
+  headers: { 'idempotency-key': 'contract-release' },
+  scopes: ['seller:keys:pull'],
+  badInput: { body: { holdId: 'nope' } },
+});
+describeRouteContract('POST /keys/pull', t, {
+  method: 'POST',
+  url: () => '/api/seller/v1/keys/pull',
+  body: { skuCode: 'SANDBOX-ALWAYS-001', quantity: 1, countryCode: 'US' },
+  scopes: ['seller:keys:pull'],
+  badInput: { body: { skuCode: 'SANDBOX-ALWAYS-001', quantity: 1001 } },
+});
+describeRouteContract('POST /keys/export', t, {
+  method: 'POST',
+  url: () => '/api/seller/v1/keys/export',
+  body: { skuCode: 'SANDBOX-ALWAYS-001', quantity: 1, countryCode: 'US' },
+  scopes: ['seller:keys:pull'],
+  badInput: { body: { quantity: 1, unknownField: true } },
 });
