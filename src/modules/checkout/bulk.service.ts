@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import { isUniqueViolation } from '../../db/database.js';
 import { ApiError, fail } from '../../http/errors.js';
 import type { OrderBody } from './checkout.schemas.js';
 import { fulfil } from './fulfil.service.js';
@@ -120,8 +121,16 @@ export async function placeBulk(
       data: view,
     }));
   } catch (err) {
-    if (err instanceof ApiError && err.status < 500)
-      throw strictRefusal([refusalOf(failing, items[failing]!, err)]);
+    const item = items[failing]!;
+    if (isUniqueViolation(err)) {
+      // Another request fulfilled this line's reference meanwhile: retrying the cart replays it.
+      const raced = fail(
+        'ORDER_REFERENCE_CONFLICT',
+        `orderReference ${item.orderReference} was fulfilled concurrently.`,
+      );
+      throw strictRefusal([refusalOf(failing, item, raced)]);
+    }
+    if (err instanceof ApiError && err.status < 500) throw strictRefusal([refusalOf(failing, item, err)]);
     throw err;
   }
 }
