@@ -35,6 +35,8 @@ export async function measure(
     headers?: Record<string, string>;
     method?: 'GET' | 'POST';
     body?: string;
+    /** A fresh body per request (unique order references), instead of `body`. */
+    bodyOf?: () => string;
     seconds?: number;
     connections?: number;
   },
@@ -45,6 +47,9 @@ export async function measure(
       method: options.method ?? 'GET',
       headers: options.headers,
       body: options.body,
+      requests: options.bodyOf
+        ? [{ setupRequest: (request: autocannon.Request) => ({ ...request, body: options.bodyOf!() }) }]
+        : undefined,
       connections: options.connections ?? 32,
       duration,
     });

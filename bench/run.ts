@@ -1,4 +1,5 @@
 // npm run bench: every scenario against the bare Fastify baseline measured in the same run.
+import { benchCheckout } from './checkout.js';
 import { benchKeyImport } from './key-import.js';
 import { measure, report, startServer } from './lib.js';
 import { benchSnapshot } from './snapshot.js';
@@ -21,6 +22,8 @@ const revalidate = await measure('GET /catalog/snapshot, If-None-Match (304; all
   headers: { ...auth, 'if-none-match': etag },
 });
 app.stop();
+// Checkout runs while the bare hello server is still up, as the aims compare against it.
+const checkout = await benchCheckout();
 hello.stop();
 
 report(baseline, [
@@ -28,6 +31,30 @@ report(baseline, [
   { m: products, aim: 0.25 },
   { m: revalidate, aim: 0.6 },
 ]);
+
+const ORDER_AIMS: Record<string, number> = { sqlite: 5000, postgres: 1500 };
+console.table(
+  checkout.flatMap((c) => {
+    const ratio = c.orders.requestsPerSecond / c.bare;
+    const replay = c.replay.requestsPerSecond / baseline.requestsPerSecond;
+    const absolute = ORDER_AIMS[c.engine] ?? 0;
+    return [
+      { scenario: `bare claim transaction, no HTTP (${c.engine})`, 'per s': c.bare, ratio: '1.00', aim: '' },
+      {
+        scenario: c.orders.name,
+        'per s': c.orders.requestsPerSecond,
+        ratio: `${ratio.toFixed(2)} of bare tx`,
+        aim: `>= 0.50 ${ratio >= 0.5 ? 'met' : 'MISSED'}; >= ${absolute}/s ${c.orders.requestsPerSecond >= absolute ? 'met' : 'MISSED'}`,
+      },
+      {
+        scenario: c.replay.name,
+        'per s': c.replay.requestsPerSecond,
+        ratio: `${replay.toFixed(2)} of bare hello`,
+        aim: `>= 0.30 ${replay >= 0.3 ? 'met' : 'MISSED'}`,
+      },
+    ];
+  }),
+);
 
 const snapshotProducts = Number(process.env.BENCH_SNAPSHOT_PRODUCTS ?? 100_000);
 const snapshot = await benchSnapshot(snapshotProducts);

@@ -20,6 +20,32 @@ export interface DbHandle {
 // int8 (epoch ms, counters) as JS numbers: every value we store fits in 2^53.
 pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 
+const STATEMENT_CACHE_SIZE = 512;
+
+/**
+ * Kysely prepares every query anew; SQLite's prepare (parse and plan) costs as much as a small
+ * query runs. Statements are reused per SQL text (bounded: the oldest half is dropped when
+ * full). Safe on the one connection: a statement finishes (`all`/`run`) before the next query,
+ * and a streamed `iterate` holds the connection until it ends.
+ */
+function withStatementCache(sqlite: SqliteDatabase.Database) {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (!statement) {
+        if (statements.size >= STATEMENT_CACHE_SIZE) {
+          for (const key of [...statements.keys()].slice(0, STATEMENT_CACHE_SIZE / 2)) statements.delete(key);
+        }
+        statement = sqlite.prepare(sql);
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+  };
+}
+
 export function openDatabase(config: DatabaseConfig, options: { poolSize?: number } = {}): DbHandle {
   if (config.engine === 'sqlite') {
     if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });
@@ -30,7 +56,7 @@ export function openDatabase(config: DatabaseConfig, options: { poolSize?: numbe
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('cache_size = -16384');
     sqlite.pragma('temp_store = MEMORY');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     return { db, engine: 'sqlite', close: () => db.destroy() };
   }
   const pool = new pg.Pool({

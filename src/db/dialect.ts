@@ -23,12 +23,15 @@ export const sequenceColumn =
 export const binaryType = (db: Kysely<any>) => (isPostgres(db) ? sql`bytea` : sql`blob`);
 
 /**
- * Locks the selected rows until the transaction ends: `FOR UPDATE` on PostgreSQL; on SQLite the
- * single serialized writer already gives the same guarantee, so nothing is added there.
+ * Locks the selected rows until the transaction ends, for updates that never change their key:
+ * `FOR NO KEY UPDATE` on PostgreSQL. Two lockers queue; an insert elsewhere that references
+ * the row by foreign key (it takes KEY SHARE) is not blocked, so a transaction may insert an
+ * order referencing an allocation and then lock that allocation without deadlocking against
+ * another doing the same. On SQLite the single serialized writer gives the same guarantee.
  */
 // biome-ignore lint/suspicious/noExplicitAny: generic over any select of any schema
-export function forUpdate<QB extends SelectQueryBuilder<any, any, any>>(ex: Kysely<any>, query: QB): QB {
-  return isPostgres(ex) ? (query.forUpdate() as QB) : query;
+export function lockRows<QB extends SelectQueryBuilder<any, any, any>>(ex: Kysely<any>, query: QB): QB {
+  return isPostgres(ex) ? (query.forNoKeyUpdate() as QB) : query;
 }
 
 /**

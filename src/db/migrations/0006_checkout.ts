@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /** Sealed idempotent replays; orders, checkout holds, spent geo attestations, keyless redemptions, finance sale lines and activity. */
 // biome-ignore lint/suspicious/noExplicitAny: migrations describe the schema before it is typed
@@ -57,10 +57,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('orders')
     .columns(['seller_company_id', 'environment', 'created_at', 'id'])
     .execute();
+  // Only accepted pre-orders (promised capacity) enter this index: plain orders never touch it.
   await db.schema
-    .createIndex('orders_allocation_delivery')
+    .createIndex('orders_open_preorders')
     .on('orders')
-    .columns(['allocation_id', 'delivery'])
+    .column('allocation_id')
+    .where(sql.ref('delivery'), '=', sql.lit('preorder'))
     .execute();
 
   await db.schema

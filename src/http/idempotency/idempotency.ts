@@ -29,6 +29,38 @@ function canonical(value: unknown): string {
 const requestHashOf = (request: FastifyRequest) =>
   sha256Hex(`${request.method} ${request.url.split('?')[0]}\n${canonical(request.body ?? null)}`);
 
+type CompletedRecord = Pick<
+  NonNullable<Awaited<ReturnType<typeof repo.find>>>,
+  | 'request_hash'
+  | 'status_code'
+  | 'response_body'
+  | 'response_sealed'
+  | 'content_type'
+  | 'created_at'
+  | 'locked_until'
+>;
+
+/**
+ * Completed records never change until they expire, so each process keeps the recent ones
+ * (as stored: sealed bodies stay sealed) and replays them without a database read.
+ */
+const COMPLETED_CACHE_SIZE = 10_000;
+const completed = new WeakMap<AppContext, Map<string, CompletedRecord>>();
+const cacheKey = (k: repo.RecordKey) => `${k.companyId}\u0000${k.environment}\u0000${k.key}`;
+
+function completedOf(ctx: AppContext, k: repo.RecordKey): CompletedRecord | undefined {
+  const record = completed.get(ctx)?.get(cacheKey(k));
+  if (record && record.created_at + REPLAY_WINDOW_MS > ctx.clock.now()) return record;
+  return undefined;
+}
+
+function remember(ctx: AppContext, k: repo.RecordKey, record: CompletedRecord): void {
+  const cache = completed.get(ctx) ?? new Map<string, CompletedRecord>();
+  completed.set(ctx, cache);
+  if (cache.size >= COMPLETED_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(cacheKey(k), record);
+}
+
 function replayBody(ctx: AppContext, record: { response_body: string | null; response_sealed: number }) {
   const body = record.response_body ?? '';
   if (record.response_sealed !== 1) return body;
@@ -42,6 +74,14 @@ function replayBody(ctx: AppContext, record: { response_body: string | null; res
  * processes); a repeat within 24 h replays the stored reply, a different body is a mismatch,
  * and a repeat while the first still runs answers IDEMPOTENCY_REQUEST_IN_PROGRESS.
  */
+function sendReplay(ctx: AppContext, reply: FastifyReply, record: CompletedRecord) {
+  return reply
+    .code(record.status_code!)
+    .header('Idempotency-Replayed', 'true')
+    .type(record.content_type ?? 'application/json; charset=utf-8')
+    .send(replayBody(ctx, record));
+}
+
 export async function beginIdempotentRequest(ctx: AppContext, request: FastifyRequest, reply: FastifyReply) {
   request.idempotencyRecord = null;
   const mode = request.routeOptions.config.idempotency;
@@ -65,13 +105,16 @@ export async function beginIdempotentRequest(ctx: AppContext, request: FastifyRe
   const hash = requestHashOf(request);
   const now = ctx.clock.now();
 
-  for (let attempt = 0; attempt < 2; attempt++) {
-    if (await repo.claim(ctx.db, recordKey, hash, now, LEASE_MS)) {
-      request.idempotencyRecord = recordKey;
-      return;
+  // Read first: a replay (the common repeat) costs a lookup and no write.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const existing = completedOf(ctx, recordKey) ?? (await repo.find(ctx.db, recordKey));
+    if (!existing) {
+      if (await repo.claim(ctx.db, recordKey, hash, now, LEASE_MS)) {
+        request.idempotencyRecord = recordKey;
+        return;
+      }
+      continue;
     }
-    const existing = await repo.find(ctx.db, recordKey);
-    if (!existing) continue;
     if (existing.created_at + REPLAY_WINDOW_MS <= now) {
       await repo.release(ctx.db, recordKey, existing.created_at);
       continue;
@@ -80,11 +123,8 @@ export async function beginIdempotentRequest(ctx: AppContext, request: FastifyRe
       throw fail('IDEMPOTENCY_KEY_MISMATCH', 'This Idempotency-Key was first used with a different request.');
     }
     if (existing.status_code !== null) {
-      return reply
-        .code(existing.status_code)
-        .header('Idempotency-Replayed', 'true')
-        .type(existing.content_type ?? 'application/json; charset=utf-8')
-        .send(replayBody(ctx, existing));
+      remember(ctx, recordKey, existing);
+      return sendReplay(ctx, reply, existing);
     }
     if (
       existing.locked_until <= now &&
@@ -125,12 +165,7 @@ export async function finishIdempotentRequest(
   const body = payload == null ? '' : payload.toString();
   const contentType = reply.getHeader('content-type');
   const seal = request.routeOptions.config.sealReplay === true && ctx.secrets !== undefined;
-  await repo.complete(
-    ctx.db,
-    record,
-    status,
-    seal ? ctx.secrets!.seal(body) : body,
-    typeof contentType === 'string' ? contentType : null,
-    seal,
-  );
+  const stored = seal ? ctx.secrets!.seal(body) : body;
+  const type = typeof contentType === 'string' ? contentType : null;
+  await repo.complete(ctx.db, record, status, stored, type, seal);
 }

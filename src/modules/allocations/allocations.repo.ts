@@ -1,6 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import { forUpdate } from '../../db/dialect.js';
+import { lockRows } from '../../db/dialect.js';
 import type { AllocationsTable, SharesTable } from './allocations.table.js';
 
 export type AllocationRow = Selectable<AllocationsTable>;
@@ -33,7 +33,7 @@ export async function insertAllocation(ex: Executor, row: Insertable<Allocations
 /** With `lock`, the row stays locked until the transaction ends (read-modify-write of counters). */
 export function findAllocation(ex: Executor, id: string, lock = false): Promise<AllocationRow | undefined> {
   const query = ex.selectFrom('allocations').selectAll().where('id', '=', id);
-  return (lock ? forUpdate(ex, query) : query).executeTakeFirst();
+  return (lock ? lockRows(ex, query) : query).executeTakeFirst();
 }
 
 export async function updateAllocation(

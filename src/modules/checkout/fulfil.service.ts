@@ -57,14 +57,58 @@ const notEnough = (skuCode: string, requested: number, available: number) =>
   );
 
 /**
- * One fulfilment, inside the caller's transaction: lock the grant, bound the quantity by its
- * headroom, keys in stock and what live holds and pre-orders were promised, write the order,
- * claim the keys, move the counter, spend the hold and attestation, record the sale line and
- * activity, and put the events in the outbox. Any failure rolls all of it back.
+ * One fulfilment, inside the caller's transaction. First the work that needs no lock on the
+ * grant: write the order (a concurrent duplicate reference waits on its unique index), claim
+ * the keys (SKIP LOCKED), open them, record the sale and activity, queue the order's events.
+ * Then, holding the grant's row lock only for the short rest: bound the quantity by the
+ * headroom left after what live holds and pre-orders were promised, check that the stock left
+ * after this claim still covers those promises, move the counter and consume the hold. Any
+ * failure rolls all of it back, keys included.
  */
 export async function fulfil(ctx: AppContext, trx: Executor, req: FulfilRequest): Promise<Fulfilment> {
   const { quote, actor } = req;
   const now = ctx.clock.now();
+  const order = orderRow(req, now);
+  await repo.insertOrder(trx, order);
+  if (req.attestId) await spendAttestation(trx, req, now);
+
+  let keys: ClaimedKey[] = [];
+  if (req.delivery !== 'preorder') {
+    keys = await claimKeys(ctx, trx, {
+      allocationId: quote.allocation.id,
+      skuId: quote.sku.id,
+      skuCode: quote.sku.code,
+      environment: actor.environment,
+      orderId: order.id,
+      quantity: req.quantity,
+    });
+  }
+  if (req.simulate === 'key_decrypt_failed') {
+    throw fail('INTERNAL_ERROR', 'Simulated: a key could not be decrypted; nothing was pulled.', {
+      reason: 'key_decrypt_failed',
+      simulated: true,
+    });
+  }
+  const plaintext = req.delivery === 'keys' ? openKeys(ctx, keys) : [];
+  await recordFinance(trx, req, order.id, quote.allocation, now);
+  const redemption = req.delivery === 'keyless' ? await openRedemption(trx, req, order.id, now) : null;
+  const delay = req.simulate === 'webhook_delay_30s' ? { deliverAfterMs: now + WEBHOOK_DELAY_MS } : {};
+  await announce(ctx, trx, req, now, delay);
+
+  const hold = await commitToAllocation(ctx, trx, req, order.id, now, delay);
+  return { order, keys, plaintext, hold, redemption };
+}
+
+/** The locked tail of a fulfilment: headroom, promises, the counter and the hold. */
+async function commitToAllocation(
+  ctx: AppContext,
+  trx: Executor,
+  req: FulfilRequest,
+  orderId: string,
+  now: number,
+  delay: { deliverAfterMs?: number },
+): Promise<HoldOutcome | null> {
+  const { quote } = req;
   const allocation = await requireAllocation(trx, quote.allocation.id, true);
   if (allocation.status !== 'active') {
     throw fail('ALLOCATION_NOT_AVAILABLE', `The allocation was ${allocation.status} while the order ran.`, {
@@ -75,13 +119,25 @@ export async function fulfil(ctx: AppContext, trx: Executor, req: FulfilRequest)
   const hold = req.holdId ? await findHold(trx, req.holdId, true) : undefined;
   const outcome = hold ? holdOutcome(hold, now) : null;
   const ownHold = outcome && !outcome.committedWithoutHold ? hold!.id : undefined;
-  const promised = await promisedOnAllocation(trx, allocation.id, now, ownHold);
+  const promised = await promisedOnAllocation(trx, allocation.id, now, { holdId: ownHold, orderId });
   const headroom = remainingOf(allocation) - promised;
   if (req.quantity > headroom) throw notEnough(quote.sku.code, req.quantity, headroom);
+  if (req.delivery !== 'preorder') {
+    if (promised > 0) {
+      const left = await stockUpTo(trx, quote.sku.id, allocation.environment, allocation.id, promised);
+      if (left < promised) throw notEnough(quote.sku.code, req.quantity, req.quantity - (promised - left));
+    }
+    await recordPull(ctx, trx, allocation, quote.sku.code, req.quantity, delay);
+  }
+  if (ownHold) await endLiveHold(trx, ownHold, 'consumed', now);
+  return outcome;
+}
 
-  const orderId = uuidv7(now);
-  await repo.insertOrder(trx, {
-    id: orderId,
+function orderRow(req: FulfilRequest, now: number): repo.OrderRow {
+  const { quote, actor } = req;
+  const allocation = quote.allocation;
+  return {
+    id: uuidv7(now),
     readable_id: readableId('ord'),
     seller_company_id: actor.sellerId,
     environment: actor.environment,
@@ -115,58 +171,22 @@ export async function fulfil(ctx: AppContext, trx: Executor, req: FulfilRequest)
     revealed_at: req.delivery === 'keys' ? now : null,
     created_at: now,
     updated_at: now,
-  });
-  if (req.attestId) {
-    const spent = await repo.spendAttestation(trx, {
-      company_id: actor.sellerId,
-      environment: actor.environment,
-      attest_id: req.attestId,
-      order_reference: req.orderReference,
-      created_at: now,
-    });
-    if (!spent) {
-      throw fail('VALIDATION_FAILED', 'consumerGeoAttestId was already spent on another order.', {
-        issues: [{ field: 'consumerGeoAttestId', in: 'body', message: 'already used', keyword: 'unique' }],
-      });
-    }
-  }
+  };
+}
 
-  let keys: ClaimedKey[] = [];
-  const delay = req.simulate === 'webhook_delay_30s' ? { deliverAfterMs: now + WEBHOOK_DELAY_MS } : {};
-  if (req.delivery !== 'preorder') {
-    if (promised > 0) {
-      const stock = await stockUpTo(
-        trx,
-        quote.sku.id,
-        actor.environment,
-        allocation.id,
-        req.quantity + promised,
-      );
-      if (stock - promised < req.quantity) throw notEnough(quote.sku.code, req.quantity, stock - promised);
-    }
-    keys = await claimKeys(ctx, trx, {
-      allocationId: allocation.id,
-      skuId: quote.sku.id,
-      skuCode: quote.sku.code,
-      environment: actor.environment,
-      orderId,
-      quantity: req.quantity,
-    });
-    await recordPull(ctx, trx, allocation, quote.sku.code, req.quantity, delay);
-  }
-  if (ownHold) await endLiveHold(trx, ownHold, 'consumed', now);
-  if (req.simulate === 'key_decrypt_failed') {
-    throw fail('INTERNAL_ERROR', 'Simulated: a key could not be decrypted; nothing was pulled.', {
-      reason: 'key_decrypt_failed',
-      simulated: true,
+async function spendAttestation(trx: Executor, req: FulfilRequest, now: number) {
+  const spent = await repo.spendAttestation(trx, {
+    company_id: req.actor.sellerId,
+    environment: req.actor.environment,
+    attest_id: req.attestId!,
+    order_reference: req.orderReference,
+    created_at: now,
+  });
+  if (!spent) {
+    throw fail('VALIDATION_FAILED', 'consumerGeoAttestId was already spent on another order.', {
+      issues: [{ field: 'consumerGeoAttestId', in: 'body', message: 'already used', keyword: 'unique' }],
     });
   }
-  const plaintext = req.delivery === 'keys' ? openKeys(ctx, keys) : [];
-  await recordFinance(trx, req, orderId, allocation, now);
-  const redemption = req.delivery === 'keyless' ? await openRedemption(trx, req, orderId, now) : null;
-  await announce(ctx, trx, req, now, delay);
-  const order = await repo.findOrder(trx, actor.sellerId, actor.environment, orderId);
-  return { order: order!, keys, plaintext, hold: outcome, redemption };
 }
 
 async function recordFinance(

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import { forUpdate } from '../../db/dialect.js';
+import { lockRows } from '../../db/dialect.js';
 import type { CheckoutHoldsTable, HoldStatus } from './checkout.table.js';
 
 export type HoldRow = Selectable<CheckoutHoldsTable>;
@@ -12,7 +12,7 @@ export async function insertHold(ex: Executor, row: Insertable<CheckoutHoldsTabl
 /** With `lock`, the hold cannot be released or consumed elsewhere until the transaction ends. */
 export function findHold(ex: Executor, id: string, lock = false): Promise<HoldRow | undefined> {
   const query = ex.selectFrom('checkout_holds').selectAll().where('id', '=', id);
-  return (lock ? forUpdate(ex, query) : query).executeTakeFirst();
+  return (lock ? lockRows(ex, query) : query).executeTakeFirst();
 }
 
 /** Ends a live hold (consumed or released); false when it had already ended. */

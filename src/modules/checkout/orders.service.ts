@@ -74,10 +74,19 @@ export async function prepareLine(
   ctx: AppContext,
   actor: SellerActor,
   input: LineInput & { orderReference: string },
-  options: { kind: OrderKind; delivery: Delivery; holdId?: string | null; facts: RequestFacts },
+  options: {
+    kind: OrderKind;
+    delivery: Delivery;
+    holdId?: string | null;
+    facts: RequestFacts;
+    /** The caller already looked the reference up. */
+    referenceChecked?: boolean;
+  },
 ): Promise<Prepared> {
-  const existing = await findByReference(ctx, actor, input.orderReference);
-  if (existing) return { replay: await replayOrConflict(ctx, existing, input) };
+  if (!options.referenceChecked) {
+    const existing = await findByReference(ctx, actor, input.orderReference);
+    if (existing) return { replay: await replayOrConflict(ctx, existing, input) };
+  }
   const quote = await quoteLine(ctx, actor, input, options.kind === 'order' ? 'order' : 'pull');
   return {
     request: {
@@ -196,7 +205,7 @@ export async function prepareOrder(
     ctx,
     actor,
     { ...body, currencyCode: matched?.currency },
-    { kind: 'order', delivery, holdId: matched?.hold.id ?? null, facts },
+    { kind: 'order', delivery, holdId: matched?.hold.id ?? null, facts, referenceChecked: true },
   );
 }
 

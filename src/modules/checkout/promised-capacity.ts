@@ -11,48 +11,53 @@ export function cancelHoldsOfAllocation(
   return cancelLiveHolds(trx, allocationId, ctx.clock.now());
 }
 
+/** What a caller leaves out of the sum: the hold an order consumes, the pre-order being placed. */
+export interface PromisedExcept {
+  holdId?: string;
+  orderId?: string;
+}
+
 /**
- * Keys promised but not pulled, per allocation: live checkout holds and accepted pre-orders.
- * Availability subtracts them, so that it reports what a new order could really pull.
+ * Keys promised but not pulled, per allocation: live checkout holds and accepted pre-orders,
+ * in one statement. Availability subtracts them, so that it reports what a new order could
+ * really pull; fulfilment and hold placement bound themselves by them under the grant's lock.
  */
 export async function promisedOn(
   ex: Executor,
   allocationIds: readonly string[],
   now: number,
-  exceptHoldId?: string,
+  except: PromisedExcept = {},
 ): Promise<Map<string, number>> {
   const promised = new Map<string, number>();
   if (allocationIds.length === 0) return promised;
-  const [holds, preorders] = await Promise.all([
-    ex
-      .selectFrom('checkout_holds')
-      .select(['allocation_id', (eb) => eb.fn.sum<number>('quantity').as('n')])
-      .where('allocation_id', 'in', allocationIds)
-      .where('status', '=', 'active')
-      .where('expires_at', '>', now)
-      .$if(exceptHoldId !== undefined, (q) => q.where('id', '!=', exceptHoldId!))
-      .groupBy('allocation_id')
-      .execute(),
-    ex
-      .selectFrom('orders')
-      .select(['allocation_id', (eb) => eb.fn.sum<number>('quantity').as('n')])
-      .where('allocation_id', 'in', allocationIds)
-      .where('delivery', '=', 'preorder')
-      .groupBy('allocation_id')
-      .execute(),
-  ]);
-  for (const row of [...holds, ...preorders]) {
-    promised.set(row.allocation_id, (promised.get(row.allocation_id) ?? 0) + Number(row.n));
+  const rows = await ex
+    .selectFrom('checkout_holds')
+    .select(['allocation_id', 'quantity'])
+    .where('allocation_id', 'in', allocationIds)
+    .where('status', '=', 'active')
+    .where('expires_at', '>', now)
+    .$if(except.holdId !== undefined, (q) => q.where('id', '!=', except.holdId!))
+    .unionAll(
+      ex
+        .selectFrom('orders')
+        .select(['allocation_id', 'quantity'])
+        .where('allocation_id', 'in', allocationIds)
+        .where('delivery', '=', 'preorder')
+        .$if(except.orderId !== undefined, (q) => q.where('id', '!=', except.orderId!)),
+    )
+    .execute();
+  for (const row of rows) {
+    promised.set(row.allocation_id, (promised.get(row.allocation_id) ?? 0) + Number(row.quantity));
   }
   return promised;
 }
 
-/** What is promised on one allocation (leaving out the hold an order is consuming). */
+/** What is promised on one allocation. */
 export async function promisedOnAllocation(
   ex: Executor,
   allocationId: string,
   now: number,
-  exceptHoldId?: string,
+  except?: PromisedExcept,
 ) {
-  return (await promisedOn(ex, [allocationId], now, exceptHoldId)).get(allocationId) ?? 0;
+  return (await promisedOn(ex, [allocationId], now, except)).get(allocationId) ?? 0;
 }
