@@ -214,7 +214,11 @@ export function validateAllowedIps(
   return issues.length > 0 ? { ok: false, issues } : { ok: true, normalized };
 }
 
+/** Dotted IPv4 as an address is already written (no leading zeros): the common case, answered as is. */
+const CANONICAL_V4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+
 export function normalizeIp(raw: string): string | null {
+  if (CANONICAL_V4.test(raw)) return raw;
   const address = parseAddress(raw);
   return address ? formatCidr(hostCidr(address)) : null;
 }

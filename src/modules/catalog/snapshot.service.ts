@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { AppContext } from '../../context.js';
 import { isoOf } from '../../lib/clock.js';
@@ -38,11 +38,8 @@ export async function snapshotMeta(ctx: AppContext, scope: SellerScope): Promise
 
 /** Weak ETag derived from (maxUpdatedAt, totalProducts), and the representation (format, language, encoding). */
 export function snapshotEtag(meta: SnapshotMeta, variant: string): string {
-  const digest = createHash('sha256')
-    .update(`${meta.maxUpdatedAt}|${meta.totalProducts}|${variant}`)
-    .digest('base64url')
-    .slice(0, 27);
-  return `W/"${digest}"`;
+  const digest = hash('sha256', `${meta.maxUpdatedAt}|${meta.totalProducts}|${variant}`, 'base64url');
+  return `W/"${digest.slice(0, 27)}"`;
 }
 
 /** Does If-None-Match name this ETag (weak comparison, lists and `*` honoured)? */
