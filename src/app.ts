@@ -33,7 +33,8 @@ export type App = FastifyInstance;
 /** The Fastify application with every module registered; the caller decides whether to listen. */
 export async function buildApp(ctx: AppContext): Promise<App> {
   const app = Fastify({
-    logger: { level: ctx.config.logLevel },
+    // `silent` means no logger at all: a silent pino still builds a child logger per request.
+    logger: ctx.config.logLevel === 'silent' ? false : { level: ctx.config.logLevel },
     genReqId: () => `req_${randomBase32(20)}`,
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT_BYTES,

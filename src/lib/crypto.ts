@@ -1,6 +1,7 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-export const sha256Hex = (input: string | Buffer): string => createHash('sha256').update(input).digest('hex');
+/** One-shot digest (no Hash object): it runs on every authenticated request. */
+export const sha256Hex = (input: string | Buffer): string => hash('sha256', input, 'hex');
 
 export function constantTimeEqual(a: string, b: string): boolean {
   const left = Buffer.from(a);

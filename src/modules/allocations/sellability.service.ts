@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
-import { effectivePrices, pricedCountriesByRelease } from '../catalog/pricing.js';
+import { effectivePrices, type PriceRow, pricedCountriesByRelease } from '../catalog/pricing.js';
 import { priceRowsOfReleases } from '../catalog/pricing.repo.js';
 import { emitEvents } from '../events/outbox.service.js';
 import { evaluateSellability, type Sellability } from './sellability.js';
@@ -12,6 +12,16 @@ export interface SkuSellability extends Sellability {
   productId: string;
 }
 
+/**
+ * Rows a caller has already read (or is reading) for exactly these SKUs, so that the
+ * sellability function does not read them again: the seller's allocations on the SKUs and the
+ * price rows of their releases.
+ */
+export interface KnownSellabilityRows {
+  allocations: PromiseLike<readonly { sku_id: string; status: string }[]>;
+  priceRows: PromiseLike<PriceRow[]>;
+}
+
 /** The one sellability function every feature calls: SKU id -> gates for this seller now. */
 export async function computeSellability(
   ctx: AppContext,
@@ -19,17 +29,18 @@ export async function computeSellability(
   sellerId: string,
   environment: string,
   skuIds: readonly string[],
+  known?: KnownSellabilityRows,
 ): Promise<Map<string, SkuSellability>> {
   const result = new Map<string, SkuSellability>();
   if (skuIds.length === 0) return result;
   const [rows, allocations] = await Promise.all([
     repo.skuGateRows(ex, sellerId, environment, skuIds),
-    repo.allocationStatuses(ex, sellerId, environment, skuIds),
+    known?.allocations ?? repo.allocationStatuses(ex, sellerId, environment, skuIds),
   ]);
   const now = ctx.clock.now();
-  const priced = pricedCountriesByRelease(
-    effectivePrices(await priceRowsOfReleases(ex, [...new Set(rows.map((r) => r.release_id))]), now),
-  );
+  const priceRows = await (known?.priceRows ??
+    priceRowsOfReleases(ex, [...new Set(rows.map((r) => r.release_id))]));
+  const priced = pricedCountriesByRelease(effectivePrices(priceRows, now));
   for (const row of rows) {
     const gates = evaluateSellability(
       {

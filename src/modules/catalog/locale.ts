@@ -3,6 +3,7 @@
  * `Accept-Language` (q-values honoured), and English closes every chain.
  */
 export function localeChain(locale: string | undefined, acceptLanguage: string | undefined): string[] {
+  if (!locale && !acceptLanguage) return ['en'];
   const chain: string[] = [];
   const add = (tag: string) => {
     const [lang = '', region] = tag.split('-');

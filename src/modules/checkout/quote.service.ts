@@ -119,12 +119,17 @@ export async function quoteLine(
     throw fail('NOT_FOUND', `SKU ${skuCode} is not in your catalog.`, { skuCode });
   }
   const now = ctx.clock.now();
+  const allocationsRead = sellerAllocationsOn(ctx.db, sellerId, environment, [sku.id]);
+  const priceRowsRead = priceRowsOfReleases(ctx.db, [sku.release_id]);
   const [terms, allocations, gates, facts, priceRows, promotion, rates] = await Promise.all([
     sellerTerms(ctx, sellerId, environment),
-    sellerAllocationsOn(ctx.db, sellerId, environment, [sku.id]),
-    computeSellability(ctx, ctx.db, sellerId, environment, [sku.id]),
+    allocationsRead,
+    computeSellability(ctx, ctx.db, sellerId, environment, [sku.id], {
+      allocations: allocationsRead,
+      priceRows: priceRowsRead,
+    }),
     companyFacts(ctx, sellerId),
-    priceRowsOfReleases(ctx.db, [sku.release_id]),
+    priceRowsRead,
     bestPromotion(ctx.db, { skuId: sku.id, productId: sku.product_id, sellerId, environment, now }),
     referenceRates(ctx.db),
   ]);

@@ -30,6 +30,27 @@ export function findDedicatedPool(ex: Executor, allocationId: string): Promise<P
   return ex.selectFrom('key_pools').selectAll().where('allocation_id', '=', allocationId).executeTakeFirst();
 }
 
+/**
+ * An allocation's dedicated pool and its SKU's shared pool, in one statement through the SKU
+ * index (a dedicated pool carries its allocation's SKU).
+ */
+export function findPoolsOfAllocation(
+  ex: Executor,
+  skuId: string,
+  environment: string,
+  allocationId: string | null,
+): Promise<PoolRow[]> {
+  return ex
+    .selectFrom('key_pools')
+    .selectAll()
+    .where('sku_id', '=', skuId)
+    .where((eb) => {
+      const shared = eb.and([eb('kind', '=', 'shared'), eb('environment', '=', environment)]);
+      return allocationId ? eb.or([shared, eb('allocation_id', '=', allocationId)]) : shared;
+    })
+    .execute();
+}
+
 /** Inserts a batch; keys whose fingerprint is already stored are skipped. Returns how many were stored. */
 export async function insertKeys(ex: Executor, rows: Insertable<GameKeysTable>[]): Promise<number> {
   if (rows.length === 0) return 0;

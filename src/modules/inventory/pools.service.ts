@@ -94,9 +94,9 @@ export async function poolsFor(
   environment: string,
   allocationId: string | null,
 ) {
-  const [dedicated, shared] = await Promise.all([
-    allocationId ? repo.findDedicatedPool(ex, allocationId) : Promise.resolve(undefined),
-    repo.findSharedPool(ex, skuId, environment),
-  ]);
-  return { dedicated, shared };
+  const pools = await repo.findPoolsOfAllocation(ex, skuId, environment, allocationId);
+  return {
+    dedicated: allocationId ? pools.find((p) => p.allocation_id === allocationId) : undefined,
+    shared: pools.find((p) => p.kind === 'shared'),
+  };
 }
