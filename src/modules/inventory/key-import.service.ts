@@ -7,6 +7,7 @@ import { uuidv7 } from '../../lib/ids.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import * as repo from './inventory.repo.js';
 import type { GameKeysTable } from './inventory.table.js';
+import { KeySealer, type SealedKeys, sealUnique } from './key-sealer.js';
 import { requirePool } from './pools.service.js';
 
 export type ImportFormat = 'lines' | 'csv';
@@ -87,17 +88,23 @@ class KeyExtractor {
   }
 }
 
-interface Batch {
-  rows: Insertable<GameKeysTable>[];
-  fingerprints: Set<string>;
-}
-
-/** Stores a batch in one transaction, statement by statement; returns how many were new. */
-function storeBatch(ctx: AppContext, rows: Insertable<GameKeysTable>[]): Promise<number> {
+/**
+ * Stores a sealed batch in one transaction, statement by statement; returns how many were new.
+ * Rows are built per statement, so that they die young instead of filling the old heap.
+ */
+function storeBatch(
+  ctx: AppContext,
+  sealed: SealedKeys,
+  row: (ciphertext: string, fingerprint: string) => Insertable<GameKeysTable>,
+): Promise<number> {
+  const { ciphertexts, fingerprints } = sealed;
   return ctx.db.transaction().execute(async (trx) => {
     let stored = 0;
-    for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-      stored += await repo.insertKeys(trx, rows.slice(i, i + ROWS_PER_STATEMENT));
+    for (let start = 0; start < ciphertexts.length; start += ROWS_PER_STATEMENT) {
+      const rows: Insertable<GameKeysTable>[] = [];
+      for (let i = start; i < Math.min(start + ROWS_PER_STATEMENT, ciphertexts.length); i++)
+        rows.push(row(ciphertexts[i]!, fingerprints[i]!));
+      stored += await repo.insertKeys(trx, rows);
     }
     return stored;
   });
@@ -105,10 +112,10 @@ function storeBatch(ctx: AppContext, rows: Insertable<GameKeysTable>[]): Promise
 
 /**
  * Streams keys into a pool: each line is read once, encrypted under the master key, and stored
- * in transactions of 20,000, skipping keys already stored (by fingerprint) and
- * reporting each bad line with its number. Memory stays flat whatever the file size; a failure
- * mid-file leaves earlier batches stored and answers INTERNAL_ERROR whose details.summary says
- * exactly what was stored.
+ * in transactions of 20,000, skipping keys already stored (by fingerprint) and reporting each
+ * bad line with its number. From the second batch on, a worker thread seals the next batch while
+ * this one is stored. Memory stays flat whatever the file size; a failure mid-file leaves earlier
+ * batches stored and answers INTERNAL_ERROR whose details.summary says exactly what was stored.
  */
 export async function importKeys(
   ctx: AppContext,
@@ -117,7 +124,8 @@ export async function importKeys(
   options: { format?: ImportFormat; onProgress?: (summary: ImportSummary) => void } = {},
 ): Promise<ImportSummary> {
   const secrets: SecretBox | undefined = ctx.secrets;
-  if (!secrets)
+  const masterKeyHex = ctx.config.masterKeyHex;
+  if (!secrets || !masterKeyHex)
     throw fail('SERVICE_UNAVAILABLE', 'SDAPI_MASTER_KEY is not configured; keys cannot be stored.');
   const pool = await requirePool(ctx.db, poolId);
   // The line reader is attached only now, after every await that precedes reading: lines a
@@ -132,58 +140,83 @@ export async function importKeys(
     rejected: 0,
     rejectedLines: [],
   };
-  let batch: Batch = { rows: [], fingerprints: new Set() };
+  const now = ctx.clock.now();
+  let batch: string[] = [];
+  let sealer: KeySealer | undefined;
+  let sealing: Promise<{ keys: number; sealed: SealedKeys }> | undefined;
 
-  const flush = async () => {
-    if (batch.rows.length === 0) return;
-    const stored = await storeBatch(ctx, batch.rows);
+  const row = (ciphertext: string, fingerprint: string): Insertable<GameKeysTable> => ({
+    id: uuidv7(now),
+    pool_id: pool.id,
+    sku_id: pool.sku_id,
+    ciphertext,
+    fingerprint,
+    state: 'available',
+    order_id: null,
+    sold_at: null,
+    created_at: now,
+  });
+  const store = async ({ keys, sealed }: { keys: number; sealed: SealedKeys }) => {
+    const stored = await storeBatch(ctx, sealed, row);
     summary.imported += stored;
-    summary.duplicates += batch.rows.length - stored;
-    batch = { rows: [], fingerprints: new Set() };
+    summary.duplicates += keys - stored;
     options.onProgress?.(summary);
   };
 
-  const now = ctx.clock.now();
+  /** Stores the batch handed to sealing last, if any. */
+  const storeInFlight = async () => {
+    const inFlight = sealing;
+    sealing = undefined;
+    if (inFlight) await store(await inFlight);
+  };
+  /** Hands the batch read so far to sealing, then stores the one before it meanwhile. */
+  const dispatch = async ({ last }: { last: boolean }) => {
+    const keys = batch;
+    const count = keys.length;
+    batch = [];
+    // Small imports (and a file's only batch) are sealed here: a worker is worth starting only
+    // when a second batch will follow.
+    if (!last) sealer ??= new KeySealer(masterKeyHex);
+    const next = (sealer ? sealer.seal(keys) : Promise.resolve(sealUnique(secrets, keys))).then((sealed) => ({
+      keys: count,
+      sealed,
+    }));
+    next.catch(() => undefined); // awaited by the next store; a failure meanwhile is not unhandled
+    await storeInFlight();
+    sealing = next;
+  };
+
   try {
-    for await (const raw of lines) {
-      summary.linesRead += 1;
-      const result = extractor.extract(raw);
-      if ('skip' in result) continue;
-      if ('reason' in result) {
-        summary.rejected += 1;
-        if (summary.rejectedLines.length < MAX_LISTED_REJECTIONS)
-          summary.rejectedLines.push({ line: summary.linesRead, reason: result.reason });
-        continue;
+    try {
+      for await (const raw of lines) {
+        summary.linesRead += 1;
+        const result = extractor.extract(raw);
+        if ('skip' in result) continue;
+        if ('reason' in result) {
+          summary.rejected += 1;
+          if (summary.rejectedLines.length < MAX_LISTED_REJECTIONS)
+            summary.rejectedLines.push({ line: summary.linesRead, reason: result.reason });
+          continue;
+        }
+        batch.push(result.key);
+        if (batch.length >= ROWS_PER_TRANSACTION) await dispatch({ last: false });
       }
-      const fingerprint = secrets.fingerprint(result.key);
-      if (batch.fingerprints.has(fingerprint)) {
-        summary.duplicates += 1;
-        continue;
-      }
-      batch.fingerprints.add(fingerprint);
-      batch.rows.push({
-        id: uuidv7(now),
-        pool_id: pool.id,
-        sku_id: pool.sku_id,
-        ciphertext: secrets.seal(result.key),
-        fingerprint,
-        state: 'available',
-        order_id: null,
-        sold_at: null,
-        created_at: now,
-      });
-      if (batch.rows.length >= ROWS_PER_TRANSACTION) await flush();
+    } finally {
+      // A whole batch read before a failure is stored all the same, so the summary counts every
+      // batch completed; the partial batch after it is not.
+      await storeInFlight();
     }
-    await flush();
+    if (batch.length > 0) await dispatch({ last: true });
+    await storeInFlight();
   } catch {
-    // The cause (a database or stream failure) is not for clients; the summary is.
+    // The cause (a database, stream or worker failure) is not for clients; the summary is.
     throw fail(
       'INTERNAL_ERROR',
       `The import stopped after line ${summary.linesRead}; details.summary counts what was stored.`,
-      {
-        summary,
-      },
+      { summary },
     );
+  } finally {
+    await sealer?.close();
   }
   return summary;
 }

@@ -64,6 +64,20 @@ describe('key import', () => {
     expect(Number(count.n)).toBe(45_000);
   });
 
+  it('skips repeats within a batch sealed off the main thread and across batches', async () => {
+    const poolId = await newPool();
+    const lines = Array.from({ length: 20_000 }, (_, i) => `SEALED-${i}`);
+    lines[1] = 'SEALED-0';
+    lines.push('SEALED-2', 'SEALED-LAST-1', 'SEALED-LAST-2');
+    const summary = await importKeys(t.ctx, poolId, Readable.from(lines.map((l) => `${l}\n`)));
+    expect(summary).toMatchObject({ linesRead: 20_003, imported: 20_001, duplicates: 2, rejected: 0 });
+    const keys = await stored(poolId);
+    expect(keys.length).toBe(20_001);
+    expect(new Set(keys).size).toBe(20_001);
+    expect(keys.slice(0, 2)).toEqual(['SEALED-0', 'SEALED-2']);
+    expect(keys.slice(-2)).toEqual(['SEALED-LAST-1', 'SEALED-LAST-2']);
+  });
+
   it('keeps the batches stored before a failure and says how many in the error', async () => {
     const poolId = await newPool();
     async function* failing() {
