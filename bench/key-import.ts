@@ -57,5 +57,5 @@ export async function benchKeyImport(count: number) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  console.log(await benchKeyImport(Number(process.argv[2] ?? 1_000_000)));
+  console.log(JSON.stringify(await benchKeyImport(Number(process.argv[2] ?? 1_000_000))));
 }

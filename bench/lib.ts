@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 
@@ -19,6 +20,23 @@ export async function startServer(script: string, env: Record<string, string> = 
     lines.once('line', (line) => resolve(JSON.parse(line)));
   });
   return { info, stop: () => child.kill('SIGTERM') };
+}
+
+/**
+ * Runs a bench script in a process of its own and returns the JSON it prints last: memory
+ * growth is measured from a fresh heap, not one that earlier scenarios already grew.
+ */
+export async function runInFreshProcess<T>(script: string, arg: string): Promise<T> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, arg], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk;
+  });
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (code !== 0) throw new Error(`${script} exited with ${code}`);
+  return JSON.parse(output.trim().split('\n').at(-1) ?? '') as T;
 }
 
 export interface Measurement {

@@ -1,8 +1,8 @@
 // npm run bench: every scenario against the bare Fastify baseline measured in the same run.
 import { benchCheckout } from './checkout.js';
-import { benchKeyImport } from './key-import.js';
-import { measure, report, startServer } from './lib.js';
-import { benchSnapshot } from './snapshot.js';
+import type { benchKeyImport } from './key-import.js';
+import { measure, report, runInFreshProcess, startServer } from './lib.js';
+import type { benchSnapshot } from './snapshot.js';
 
 // Both servers run for the whole measurement, so the baseline and the service see the same machine.
 const hello = await startServer('bench/servers/hello.ts');
@@ -57,9 +57,16 @@ console.table(
 );
 
 const snapshotProducts = Number(process.env.BENCH_SNAPSHOT_PRODUCTS ?? 100_000);
-const snapshot = await benchSnapshot(snapshotProducts);
+// Each in a fresh process, so that RSS growth starts from a heap no earlier scenario grew.
+const snapshot = await runInFreshProcess<Awaited<ReturnType<typeof benchSnapshot>>>(
+  'bench/snapshot.ts',
+  String(snapshotProducts),
+);
 const importKeys = Number(process.env.BENCH_IMPORT_KEYS ?? 1_000_000);
-const imported = await benchKeyImport(importKeys);
+const imported = await runInFreshProcess<Awaited<ReturnType<typeof benchKeyImport>>>(
+  'bench/key-import.ts',
+  String(importKeys),
+);
 console.table([
   {
     scenario: `ndjson snapshot, SQLite, ${snapshot.products.toLocaleString('en-US')} products (${snapshot.megabytes} MB)`,

@@ -48,5 +48,5 @@ export async function benchSnapshot(count: number) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  console.log(await benchSnapshot(Number(process.argv[2] ?? 100_000)));
+  console.log(JSON.stringify(await benchSnapshot(Number(process.argv[2] ?? 100_000))));
 }

@@ -7,7 +7,7 @@ import { uuidv7 } from '../../lib/ids.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import * as repo from './inventory.repo.js';
 import type { GameKeysTable } from './inventory.table.js';
-import { KeySealer, type SealedKeys, sealUnique } from './key-sealer.js';
+import { dropRepeats, KeySealer, type SealedKeys, sealAll } from './key-sealer.js';
 import { requirePool } from './pools.service.js';
 
 export type ImportFormat = 'lines' | 'csv';
@@ -177,9 +177,9 @@ export async function importKeys(
     // Small imports (and a file's only batch) are sealed here: a worker is worth starting only
     // when a second batch will follow.
     if (!last) sealer ??= new KeySealer(masterKeyHex);
-    const next = (sealer ? sealer.seal(keys) : Promise.resolve(sealUnique(secrets, keys))).then((sealed) => ({
+    const next = (sealer ? sealer.seal(keys) : Promise.resolve(sealAll(secrets, keys))).then((sealed) => ({
       keys: count,
-      sealed,
+      sealed: dropRepeats(sealed),
     }));
     next.catch(() => undefined); // awaited by the next store; a failure meanwhile is not unhandled
     await storeInFlight();

@@ -1,35 +1,37 @@
-import type { Worker } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { startWorker } from '../../lib/workers/start-worker.js';
 
 export interface SealedKeys {
   ciphertexts: string[];
   fingerprints: string[];
 }
 
-export interface SealRequest {
-  id: number;
-  keys: string[];
+/** Encrypts and fingerprints keys, in order, on this thread. */
+export function sealAll(secrets: SecretBox, keys: string[]): SealedKeys {
+  return {
+    ciphertexts: keys.map((key) => secrets.seal(key)),
+    fingerprints: keys.map((key) => secrets.fingerprint(key)),
+  };
 }
 
-/** Encrypts and fingerprints keys, in order, leaving out repeats of a key already in the batch. */
-export function sealUnique(secrets: SecretBox, keys: string[]): SealedKeys {
-  const sealed: SealedKeys = { ciphertexts: [], fingerprints: [] };
+/** Leaves out repeats of a key already earlier in the batch (same fingerprint). */
+export function dropRepeats(sealed: SealedKeys): SealedKeys {
+  const unique: SealedKeys = { ciphertexts: [], fingerprints: [] };
   const seen = new Set<string>();
-  for (const key of keys) {
-    const fingerprint = secrets.fingerprint(key);
-    if (seen.has(fingerprint)) continue;
+  sealed.fingerprints.forEach((fingerprint, i) => {
+    if (seen.has(fingerprint)) return;
     seen.add(fingerprint);
-    sealed.fingerprints.push(fingerprint);
-    sealed.ciphertexts.push(secrets.seal(key));
-  }
-  return sealed;
+    unique.fingerprints.push(fingerprint);
+    unique.ciphertexts.push(sealed.ciphertexts[i]!);
+  });
+  return unique;
 }
 
 /**
  * Seals batches of keys on a worker thread, so that a large import encrypts one batch while the
  * main thread stores the previous one (AES-GCM and HMAC cost about as much per key as the
- * insert). Batches are answered in the order they were sent.
+ * insert). Batches are answered in the order they were sent. The worker holds one batch at a
+ * time, so its heap is kept small.
  */
 export class KeySealer {
   private readonly worker: Worker;
@@ -40,7 +42,10 @@ export class KeySealer {
   private nextId = 0;
 
   constructor(masterKeyHex: string) {
-    this.worker = startWorker(new URL('./key-sealer.worker.ts', import.meta.url), masterKeyHex);
+    this.worker = new Worker(new URL('./key-sealer.worker.mjs', import.meta.url), {
+      workerData: masterKeyHex,
+      resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 },
+    });
     this.worker.on('message', ({ id, ...sealed }: SealedKeys & { id: number }) => {
       this.pending.get(id)?.resolve(sealed);
       this.pending.delete(id);
@@ -53,7 +58,7 @@ export class KeySealer {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, keys } satisfies SealRequest);
+      this.worker.postMessage({ id, keys });
     });
   }
 
