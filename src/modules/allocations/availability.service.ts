@@ -33,9 +33,18 @@ export async function availabilityOf(
   const sku = await repo.findSkuFacts(ctx.db, environment, ref);
   const catalog = visible ?? (await visibleProductIds(ctx.db, sellerId, environment));
   if (!sku || !catalog.has(sku.product_id)) return null;
-  const allocations = await repo.allocationsOnSkus(ctx.db, sellerId, environment, [sku.id]);
+  // Read once, for this function and for the sellability gates alike.
+  const allocationsRead = repo.allocationsOnSkus(ctx.db, sellerId, environment, [sku.id]);
+  const priceRowsRead = priceRowsOfReleases(ctx.db, [sku.release_id]);
+  const [allocations, gates] = await Promise.all([
+    allocationsRead,
+    computeSellability(ctx, ctx.db, sellerId, environment, [sku.id], {
+      allocations: allocationsRead,
+      priceRows: priceRowsRead,
+    }),
+  ]);
   const allocation = allocations.find((a) => a.status === 'active') ?? allocations[0] ?? null;
-  const gate = (await computeSellability(ctx, ctx.db, sellerId, environment, [sku.id])).get(sku.id);
+  const gate = gates.get(sku.id);
   const pools = await poolsFor(ctx.db, sku.id, environment, allocation?.id ?? null);
   const [dedicated, shared] = await Promise.all([
     stockOf(ctx.db, pools.dedicated),
@@ -53,9 +62,7 @@ export async function availabilityOf(
       (t) => t.publisherCompanyId === sku.publisher_company_id,
     );
     const api = terms ? inForceApiAgreement(terms) : null;
-    const priced = pricedCountriesByRelease(
-      effectivePrices(await priceRowsOfReleases(ctx.db, [sku.release_id]), ctx.clock.now()),
-    );
+    const priced = pricedCountriesByRelease(effectivePrices(await priceRowsRead, ctx.clock.now()));
     const blockedReason = territoryBlock(
       {
         contractRegionLocks: api ? parseList(api.region_locks) : [],
@@ -114,9 +121,12 @@ export async function stockForSkus(
   skuIds: readonly string[],
 ) {
   const { sellerId, environment } = scope;
+  const factsRead = repo.stockFacts(ctx.db, sellerId, environment, skuIds);
   const [facts, gates] = await Promise.all([
-    repo.stockFacts(ctx.db, sellerId, environment, skuIds),
-    computeSellability(ctx, ctx.db, sellerId, environment, skuIds),
+    factsRead,
+    computeSellability(ctx, ctx.db, sellerId, environment, skuIds, {
+      allocations: factsRead.then((f) => f.allocations),
+    }),
   ]);
   const promised = await promisedOn(
     ctx.db,

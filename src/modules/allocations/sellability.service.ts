@@ -18,8 +18,8 @@ export interface SkuSellability extends Sellability {
  * price rows of their releases.
  */
 export interface KnownSellabilityRows {
-  allocations: PromiseLike<readonly { sku_id: string; status: string }[]>;
-  priceRows: PromiseLike<PriceRow[]>;
+  allocations?: PromiseLike<readonly { sku_id: string; status: string }[]>;
+  priceRows?: PromiseLike<PriceRow[]>;
 }
 
 /** The one sellability function every feature calls: SKU id -> gates for this seller now. */
