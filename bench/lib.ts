@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 
@@ -46,33 +47,29 @@ export interface Measurement {
   non2xx: number;
 }
 
-export async function measure(
-  name: string,
-  options: {
-    url: string;
-    headers?: Record<string, string>;
-    method?: 'GET' | 'POST';
-    body?: string;
-    /** A fresh body per request (unique order references), instead of `body`. */
-    bodyOf?: () => string;
-    seconds?: number;
-    connections?: number;
-  },
-): Promise<Measurement> {
-  const run = (duration: number) =>
-    autocannon({
-      url: options.url,
-      method: options.method ?? 'GET',
-      headers: options.headers,
-      body: options.body,
-      requests: options.bodyOf
-        ? [{ setupRequest: (request: autocannon.Request) => ({ ...request, body: options.bodyOf!() }) }]
-        : undefined,
-      connections: options.connections ?? 32,
-      duration,
-    });
-  await run(1);
-  const result = await run(options.seconds ?? Number(process.env.BENCH_SECONDS ?? 5));
+export interface Load {
+  url: string;
+  headers?: Record<string, string>;
+  method?: 'GET' | 'POST';
+  body?: string;
+  /** A fresh body per request (unique order references), instead of `body`. */
+  bodyOf?: () => string;
+  seconds?: number;
+  connections?: number;
+}
+
+async function run(name: string, options: Load, seconds: number): Promise<Measurement> {
+  const result = await autocannon({
+    url: options.url,
+    method: options.method ?? 'GET',
+    headers: options.headers,
+    body: options.body,
+    requests: options.bodyOf
+      ? [{ setupRequest: (request: autocannon.Request) => ({ ...request, body: options.bodyOf!() }) }]
+      : undefined,
+    connections: options.connections ?? 32,
+    duration: seconds,
+  });
   return {
     name,
     requestsPerSecond: Math.round(result.requests.average),
@@ -81,20 +78,67 @@ export async function measure(
   };
 }
 
-export function report(baseline: Measurement, rows: { m: Measurement; aim?: number }[]): void {
-  const table = [baseline, ...rows.map((r) => r.m)].map((m, i) => {
-    const aim = i === 0 ? undefined : rows[i - 1]?.aim;
-    const ratio = m.requestsPerSecond / baseline.requestsPerSecond;
+/** One second of warm-up, then the measured run. */
+export async function measure(name: string, options: Load): Promise<Measurement> {
+  await run(name, options, 1);
+  return run(name, options, options.seconds ?? Number(process.env.BENCH_SECONDS ?? 5));
+}
+
+export interface Paired {
+  baseline: Measurement;
+  scenario: Measurement;
+  /** Median over the rounds of scenario / baseline measured back to back. */
+  ratio: number;
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+/**
+ * The scenario against the baseline in alternating short rounds, each ratio taken between two
+ * runs seconds apart. On a shared machine whose speed drifts by a third within a minute, one
+ * baseline run followed by the scenarios much later measures the drift as much as the code.
+ */
+export async function measurePaired(baseline: Load, name: string, scenario: Load): Promise<Paired> {
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  const seconds = Number(process.env.BENCH_SECONDS ?? 3);
+  await run('warm-up', baseline, 1);
+  await run('warm-up', scenario, 1);
+  const pairs: [Measurement, Measurement][] = [];
+  for (let i = 0; i < rounds; i++) {
+    pairs.push([await run('baseline', baseline, seconds), await run(name, scenario, seconds)]);
+  }
+  const middle = (pick: (pair: [Measurement, Measurement]) => Measurement): Measurement => {
+    const runs = pairs.map(pick);
     return {
-      scenario: m.name,
-      'req/s': m.requestsPerSecond,
-      'p99 ms': m.p99Ms,
-      non2xx: m.non2xx,
-      'ratio to bare': i === 0 ? '1.00' : ratio.toFixed(2),
-      aim: aim === undefined ? '' : `>= ${aim.toFixed(2)} ${ratio >= aim ? 'met' : 'MISSED'}`,
+      name: runs[0]!.name,
+      requestsPerSecond: Math.round(median(runs.map((r) => r.requestsPerSecond))),
+      p99Ms: median(runs.map((r) => r.p99Ms)),
+      non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
     };
-  });
-  console.table(table);
+  };
+  return {
+    baseline: middle((pair) => pair[0]),
+    scenario: middle((pair) => pair[1]),
+    ratio: median(pairs.map(([b, s]) => s.requestsPerSecond / b.requestsPerSecond)),
+  };
+}
+
+export function report(baselineName: string, rows: { paired: Paired; aim: number }[]): void {
+  console.table(
+    rows.map(({ paired, aim }) => ({
+      scenario: paired.scenario.name,
+      'req/s': paired.scenario.requestsPerSecond,
+      [`${baselineName} req/s`]: paired.baseline.requestsPerSecond,
+      'p99 ms': paired.scenario.p99Ms,
+      non2xx: paired.scenario.non2xx,
+      'ratio (median of rounds)': paired.ratio.toFixed(2),
+      aim: `>= ${aim.toFixed(2)} ${paired.ratio >= aim ? 'met' : 'MISSED'}`,
+    })),
+  );
 }
 
 /** Runs `work` and reports its duration and the peak growth of resident memory while it ran. */
@@ -119,4 +163,32 @@ export async function measureMemory<T>(
   } finally {
     clearInterval(sampler);
   }
+}
+
+/** Jiffies of the whole machine from /proc/stat (Linux): all of them, and those stolen by the host. */
+function cpuJiffies(): { total: number; steal: number } | null {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8')
+      .split('\n')[0]!
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
+    return { total: fields.reduce((sum, v) => sum + v, 0), steal: fields[7] ?? 0 };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Starts counting the CPU time the hypervisor took from this VM; the returned function gives
+ * its share since then. A high share means every ratio of that run is noise.
+ */
+export function stealMeter(): () => string {
+  const start = cpuJiffies();
+  return () => {
+    const end = cpuJiffies();
+    if (!start || !end || end.total === start.total) return 'unknown';
+    return `${Math.round(((end.steal - start.steal) / (end.total - start.total)) * 100)}%`;
+  };
 }

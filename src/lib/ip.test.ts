@@ -189,6 +189,15 @@ describe('ipMatchesAny', () => {
       expect(ipMatchesAny('9.9.9.9', entries)).toBe(false);
     }
   });
+
+  it('answers right for more addresses on one list than it remembers', () => {
+    const entries = ['10.0.0.0/22'];
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 1_100; i++) {
+        expect(ipMatchesAny(`10.0.${Math.floor(i / 256)}.${i % 256}`, entries)).toBe(i < 1_024);
+      }
+    }
+  });
 });
 
 describe('entryContains', () => {

@@ -245,7 +245,27 @@ function compile(entry: string): CompiledEntry | null {
   return compiled;
 }
 
+/** Verdicts by allowlist (a cached principal keeps one array) and client address. */
+const verdictsByList = new WeakMap<readonly string[], Map<string, boolean>>();
+const VERDICTS_PER_LIST = 1_024;
+
+/** Is the address inside any entry? Remembered per list, so a repeat caller costs a lookup. */
 export function ipMatchesAny(clientIp: string, entries: readonly string[]): boolean {
+  let verdicts = verdictsByList.get(entries);
+  if (!verdicts) {
+    verdicts = new Map();
+    verdictsByList.set(entries, verdicts);
+  }
+  let verdict = verdicts.get(clientIp);
+  if (verdict === undefined) {
+    verdict = matchesAnyEntry(clientIp, entries);
+    if (verdicts.size >= VERDICTS_PER_LIST) verdicts.clear();
+    verdicts.set(clientIp, verdict);
+  }
+  return verdict;
+}
+
+function matchesAnyEntry(clientIp: string, entries: readonly string[]): boolean {
   const client = parseAddress(clientIp);
   if (!client) return false;
   for (const entry of entries) {

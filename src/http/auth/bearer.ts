@@ -28,16 +28,19 @@ export function parseBearer(header: string | undefined): BearerResult {
       reason: /^[\x21-\x7e]+$/.test(token) ? 'not_a_seller_api_key' : 'malformed_authorization',
     };
   }
-  for (const [environment, prefix] of Object.entries(ENV_PREFIXES) as [Environment, string][]) {
-    if (token.startsWith(prefix)) {
-      return TOKEN_BODY.test(token.slice(prefix.length))
-        ? { ok: true, token, declaredEnvironment: environment }
-        : { ok: false, reason: 'malformed_authorization' };
-    }
-  }
-  return TOKEN_BODY.test(token.slice(TOKEN_PREFIX.length))
-    ? { ok: true, token, declaredEnvironment: null }
+  const declaredEnvironment = declaredEnvironmentOf(token);
+  const body = token.slice(
+    declaredEnvironment ? ENV_PREFIXES[declaredEnvironment].length : TOKEN_PREFIX.length,
+  );
+  return TOKEN_BODY.test(body)
+    ? { ok: true, token, declaredEnvironment }
     : { ok: false, reason: 'malformed_authorization' };
+}
+
+function declaredEnvironmentOf(token: string): Environment | null {
+  if (token.startsWith(ENV_PREFIXES.production)) return 'production';
+  if (token.startsWith(ENV_PREFIXES.sandbox)) return 'sandbox';
+  return null;
 }
 
 export const tokenPrefixFor = (environment: Environment): string => ENV_PREFIXES[environment];

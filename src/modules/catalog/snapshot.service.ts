@@ -36,18 +36,39 @@ export async function snapshotMeta(ctx: AppContext, scope: SellerScope): Promise
   )) as SnapshotMeta;
 }
 
+/** ETags already derived from each cached meta, by representation: a revalidation hashes nothing. */
+const etagsByMeta = new WeakMap<SnapshotMeta, Map<string, string>>();
+
 /** Weak ETag derived from (maxUpdatedAt, totalProducts), and the representation (format, language, encoding). */
 export function snapshotEtag(meta: SnapshotMeta, variant: string): string {
-  const digest = hash('sha256', `${meta.maxUpdatedAt}|${meta.totalProducts}|${variant}`, 'base64url');
-  return `W/"${digest.slice(0, 27)}"`;
+  let etags = etagsByMeta.get(meta);
+  if (!etags) {
+    etags = new Map();
+    etagsByMeta.set(meta, etags);
+  }
+  let etag = etags.get(variant);
+  if (etag === undefined) {
+    const digest = hash('sha256', `${meta.maxUpdatedAt}|${meta.totalProducts}|${variant}`, 'base64url');
+    etag = `W/"${digest.slice(0, 27)}"`;
+    // Variants are bounded by the route (environment, format, encoding) and the language tag.
+    if (etags.size < 256) etags.set(variant, etag);
+  }
+  return etag;
 }
 
 /** Does If-None-Match name this ETag (weak comparison, lists and `*` honoured)? */
 export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
-  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
-  return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));
+  if (ifNoneMatch === etag) return true;
+  const opaque = opaqueTag(etag);
+  for (const listed of ifNoneMatch.split(',')) {
+    const tag = listed.trim();
+    if (tag === '*' || opaqueTag(tag) === opaque) return true;
+  }
+  return false;
 }
+
+const opaqueTag = (tag: string): string => (tag.startsWith('W/') ? tag.slice(2) : tag);
 
 /**
  * The snapshot as a stream: products are read in keyset batches of 500 with their availability

@@ -4,6 +4,7 @@ import { admin, buildCatalog } from '../../../test/admin.js';
 import { makeKey, makeSeller } from '../../../test/factories.js';
 import { useTestApp } from '../../../test/harness.js';
 import { call, describeRouteContract } from '../../../test/route-contract.js';
+import { matchesEtag, snapshotEtag } from './snapshot.service.js';
 
 const t = useTestApp();
 const url = (query = '') => `/api/seller/v1/catalog/snapshot${query}`;
@@ -140,5 +141,29 @@ describe('GET /catalog/snapshot', () => {
     expect(JSON.parse(lines[0]!).totalProducts).toBe(1201);
     expect(lines).toHaveLength(1202);
     expect(new Set(lines.slice(1).map((l) => JSON.parse(l).id)).size).toBe(1201);
+  });
+});
+
+describe('snapshot ETags', () => {
+  const meta = { maxUpdatedAt: '2026-11-01T00:00:00.000Z', totalProducts: 3 };
+  const etag = snapshotEtag(meta, 'production|json|en|identity');
+
+  it('derives one weak tag per stamp and representation, whichever object carries the stamp', () => {
+    expect(etag).toMatch(/^W\/"[A-Za-z0-9_-]{27}"$/);
+    expect(snapshotEtag({ ...meta }, 'production|json|en|identity')).toBe(etag);
+    expect(snapshotEtag(meta, 'production|json|en|gzip')).not.toBe(etag);
+    expect(snapshotEtag({ ...meta, totalProducts: 4 }, 'production|json|en|identity')).not.toBe(etag);
+  });
+
+  it('matches If-None-Match weakly, in lists and by *', () => {
+    const opaque = etag.slice(2);
+    expect(matchesEtag(etag, etag)).toBe(true);
+    expect(matchesEtag(opaque, etag)).toBe(true);
+    expect(matchesEtag(`W/"other", ${etag}`, etag)).toBe(true);
+    expect(matchesEtag(' * ', etag)).toBe(true);
+    expect(matchesEtag('W/"other"', etag)).toBe(false);
+    expect(matchesEtag(`${opaque.slice(0, -2)}"`, etag)).toBe(false);
+    expect(matchesEtag(undefined, etag)).toBe(false);
+    expect(matchesEtag('', etag)).toBe(false);
   });
 });
