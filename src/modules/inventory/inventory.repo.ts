@@ -1,6 +1,7 @@
-import type { Insertable, Selectable } from 'kysely';
+import { CompiledQuery, type Insertable, type Selectable } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import type { GameKeysTable, KeyPoolsTable } from './inventory.table.js';
+import { isPostgres } from '../../db/dialect.js';
+import type { KeyPoolsTable } from './inventory.table.js';
 
 export type PoolRow = Selectable<KeyPoolsTable>;
 
@@ -51,15 +52,56 @@ export function findPoolsOfAllocation(
     .execute();
 }
 
-/** Inserts a batch; keys whose fingerprint is already stored are skipped. Returns how many were stored. */
-export async function insertKeys(ex: Executor, rows: Insertable<GameKeysTable>[]): Promise<number> {
+/** What varies per imported key; the pool, SKU and stamp are the import's. */
+export interface SealedKeyRow {
+  id: string;
+  ciphertext: string;
+  fingerprint: string;
+}
+
+const importStatements = new Map<string, string>();
+
+/**
+ * The INSERT of `rows` available keys as SQL text for the engine, written once per engine and
+ * row count: a bulk import sends only values, never building a query tree per row. At 1,000
+ * rows it stays under both engines' parameter limits (six values a row at most).
+ */
+function importStatement(postgres: boolean, rows: number): string {
+  const key = `${postgres}:${rows}`;
+  let text = importStatements.get(key);
+  if (!text) {
+    let n = 1;
+    const param = () => (postgres ? `$${n++}` : '?');
+    const stamp = param();
+    const tuples = Array.from(
+      { length: rows },
+      () => `(${param()}, ${param()}, ${param()}, ${param()}, ${param()}, 'available', ${stamp})`,
+    );
+    text =
+      'insert into game_keys (id, pool_id, sku_id, ciphertext, fingerprint, state, created_at) values ' +
+      `${tuples.join(', ')} on conflict (fingerprint) do nothing`;
+    importStatements.set(key, text);
+  }
+  return text;
+}
+
+/** Inserts available keys into a pool; keys whose fingerprint is already stored are skipped. Returns how many were stored. */
+export async function insertAvailableKeys(
+  ex: Executor,
+  pool: { id: string; sku_id: string },
+  createdAt: number,
+  rows: readonly SealedKeyRow[],
+): Promise<number> {
   if (rows.length === 0) return 0;
-  const result = await ex
-    .insertInto('game_keys')
-    .values(rows)
-    .onConflict((oc) => oc.column('fingerprint').doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0n);
+  const postgres = isPostgres(ex);
+  // SQLite binds `?` in order, so the shared stamp is repeated per row; PostgreSQL numbers it once.
+  const values: unknown[] = postgres ? [createdAt] : [];
+  for (const row of rows) {
+    values.push(row.id, pool.id, pool.sku_id, row.ciphertext, row.fingerprint);
+    if (!postgres) values.push(createdAt);
+  }
+  const result = await ex.executeQuery(CompiledQuery.raw(importStatement(postgres, rows.length), values));
+  return Number(result.numAffectedRows ?? 0n);
 }
 
 export async function countAvailable(ex: Executor, poolId: string): Promise<number> {

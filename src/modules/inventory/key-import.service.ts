@@ -1,14 +1,13 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import type { Insertable } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
-import type { SecretBox } from '../../lib/secret-box.js';
+import { deriveSecretKeys } from '../../lib/secret-format.mjs';
 import * as repo from './inventory.repo.js';
-import type { GameKeysTable } from './inventory.table.js';
-import { dropRepeats, KeySealer, type SealedKeys, sealAll } from './key-sealer.js';
+import { KeySealer } from './key-sealer.js';
 import { requirePool } from './pools.service.js';
+import { readSealed, type SealedBatch, SealedBatchBuilder } from './sealed-batch.mjs';
 
 export type ImportFormat = 'lines' | 'csv';
 
@@ -27,10 +26,12 @@ export interface ImportSummary {
   rejectedLines: RejectedLine[];
 }
 
-/** Rows per INSERT statement, and statements per transaction: large transactions write each
- * touched index page once instead of once per statement (measured 4x faster on SQLite). */
+/** Rows per INSERT statement, and rows per transaction: large transactions write each touched
+ * index page once instead of once per statement (measured 4x faster on SQLite). */
 const ROWS_PER_STATEMENT = 1000;
-const ROWS_PER_TRANSACTION = 20_000;
+export const ROWS_PER_TRANSACTION = 40_000;
+/** Keys handed to sealing at a time: slices short-lived enough to die young on the main thread. */
+const KEYS_PER_SLICE = 2_000;
 const MAX_LISTED_REJECTIONS = 100;
 const VALID_KEY = /^[\x21-\x7e](?:[\x20-\x7e]{0,254}[\x21-\x7e])?$/;
 
@@ -90,21 +91,25 @@ class KeyExtractor {
 
 /**
  * Stores a sealed batch in one transaction, statement by statement; returns how many were new.
- * Rows are built per statement, so that they die young instead of filling the old heap.
+ * Rows are read out of the packed batch per statement, so that they die young.
  */
 function storeBatch(
   ctx: AppContext,
-  sealed: SealedKeys,
-  row: (ciphertext: string, fingerprint: string) => Insertable<GameKeysTable>,
+  pool: { id: string; sku_id: string },
+  createdAt: number,
+  packed: Buffer,
 ): Promise<number> {
-  const { ciphertexts, fingerprints } = sealed;
   return ctx.db.transaction().execute(async (trx) => {
     let stored = 0;
-    for (let start = 0; start < ciphertexts.length; start += ROWS_PER_STATEMENT) {
-      const rows: Insertable<GameKeysTable>[] = [];
-      for (let i = start; i < Math.min(start + ROWS_PER_STATEMENT, ciphertexts.length); i++)
-        rows.push(row(ciphertexts[i]!, fingerprints[i]!));
-      stored += await repo.insertKeys(trx, rows);
+    for (let offset = 0; offset < packed.length; ) {
+      const { rows, next } = readSealed(packed, offset, ROWS_PER_STATEMENT);
+      offset = next;
+      stored += await repo.insertAvailableKeys(
+        trx,
+        pool,
+        createdAt,
+        rows.map((row) => ({ id: uuidv7(createdAt), ...row })),
+      );
     }
     return stored;
   });
@@ -112,10 +117,11 @@ function storeBatch(
 
 /**
  * Streams keys into a pool: each line is read once, encrypted under the master key, and stored
- * in transactions of 20,000, skipping keys already stored (by fingerprint) and reporting each
- * bad line with its number. From the second batch on, a worker thread seals the next batch while
- * this one is stored. Memory stays flat whatever the file size; a failure mid-file leaves earlier
- * batches stored and answers INTERNAL_ERROR whose details.summary says exactly what was stored.
+ * in transactions of 40,000, skipping keys already stored (by fingerprint) and reporting each
+ * bad line with its number. The first batch is sealed on this thread as it is read; from the
+ * second on, a worker thread seals the next batch while this one is stored. Memory stays flat
+ * whatever the file size; a failure mid-file leaves earlier batches stored and answers
+ * INTERNAL_ERROR whose details.summary says exactly what was stored.
  */
 export async function importKeys(
   ctx: AppContext,
@@ -123,9 +129,8 @@ export async function importKeys(
   input: Readable,
   options: { format?: ImportFormat; onProgress?: (summary: ImportSummary) => void } = {},
 ): Promise<ImportSummary> {
-  const secrets: SecretBox | undefined = ctx.secrets;
   const masterKeyHex = ctx.config.masterKeyHex;
-  if (!secrets || !masterKeyHex)
+  if (!ctx.secrets || !masterKeyHex)
     throw fail('SERVICE_UNAVAILABLE', 'SDAPI_MASTER_KEY is not configured; keys cannot be stored.');
   const pool = await requirePool(ctx.db, poolId);
   // The line reader is attached only now, after every await that precedes reading: lines a
@@ -141,49 +146,45 @@ export async function importKeys(
     rejectedLines: [],
   };
   const now = ctx.clock.now();
-  let batch: string[] = [];
+  // The first batch is sealed here; a worker is worth starting only once a second one follows.
+  let sealing: Pick<KeySealer, 'add' | 'finish'> = inPlaceSealing(masterKeyHex);
   let sealer: KeySealer | undefined;
-  let sealing: Promise<{ keys: number; sealed: SealedKeys }> | undefined;
+  let slice: string[] = [];
+  let batchKeys = 0;
+  let sealed: Promise<SealedBatch> | undefined;
+  // The memory of stored batches, reused for the next ones instead of allocating a batch each.
+  const spare: ArrayBuffer[] = [];
 
-  const row = (ciphertext: string, fingerprint: string): Insertable<GameKeysTable> => ({
-    id: uuidv7(now),
-    pool_id: pool.id,
-    sku_id: pool.sku_id,
-    ciphertext,
-    fingerprint,
-    state: 'available',
-    order_id: null,
-    sold_at: null,
-    created_at: now,
-  });
-  const store = async ({ keys, sealed }: { keys: number; sealed: SealedKeys }) => {
-    const stored = await storeBatch(ctx, sealed, row);
+  const store = async (batch: SealedBatch) => {
+    const stored = await storeBatch(ctx, pool, now, batch.packed);
+    spare.push(batch.packed.buffer as ArrayBuffer);
     summary.imported += stored;
-    summary.duplicates += keys - stored;
+    summary.duplicates += batch.keys - stored;
     options.onProgress?.(summary);
   };
-
-  /** Stores the batch handed to sealing last, if any. */
-  const storeInFlight = async () => {
-    const inFlight = sealing;
-    sealing = undefined;
-    if (inFlight) await store(await inFlight);
+  /** Stores the batch whose sealing was finished last, if any. */
+  const storeSealed = async () => {
+    const pending = sealed;
+    sealed = undefined;
+    if (pending) await store(await pending);
   };
-  /** Hands the batch read so far to sealing, then stores the one before it meanwhile. */
-  const dispatch = async ({ last }: { last: boolean }) => {
-    const keys = batch;
-    const count = keys.length;
-    batch = [];
-    // Small imports (and a file's only batch) are sealed here: a worker is worth starting only
-    // when a second batch will follow.
-    if (!last) sealer ??= new KeySealer(masterKeyHex);
-    const next = (sealer ? sealer.seal(keys) : Promise.resolve(sealAll(secrets, keys))).then((sealed) => ({
-      keys: count,
-      sealed: dropRepeats(sealed),
-    }));
+  const handOver = () => {
+    if (slice.length > 0) sealing.add(slice);
+    batchKeys += slice.length;
+    slice = [];
+  };
+  /** Closes the batch read so far, then stores the one before it meanwhile. */
+  const closeBatch = async ({ last }: { last: boolean }) => {
+    handOver();
+    const next = sealing.finish(spare.pop());
     next.catch(() => undefined); // awaited by the next store; a failure meanwhile is not unhandled
-    await storeInFlight();
-    sealing = next;
+    batchKeys = 0;
+    if (!last) {
+      sealer ??= new KeySealer(masterKeyHex);
+      sealing = sealer;
+    }
+    await storeSealed();
+    sealed = next;
   };
 
   try {
@@ -198,16 +199,17 @@ export async function importKeys(
             summary.rejectedLines.push({ line: summary.linesRead, reason: result.reason });
           continue;
         }
-        batch.push(result.key);
-        if (batch.length >= ROWS_PER_TRANSACTION) await dispatch({ last: false });
+        slice.push(result.key);
+        if (slice.length >= KEYS_PER_SLICE) handOver();
+        if (batchKeys + slice.length >= ROWS_PER_TRANSACTION) await closeBatch({ last: false });
       }
     } finally {
       // A whole batch read before a failure is stored all the same, so the summary counts every
       // batch completed; the partial batch after it is not.
-      await storeInFlight();
+      await storeSealed();
     }
-    if (batch.length > 0) await dispatch({ last: true });
-    await storeInFlight();
+    if (batchKeys + slice.length > 0) await closeBatch({ last: true });
+    await storeSealed();
   } catch {
     // The cause (a database, stream or worker failure) is not for clients; the summary is.
     throw fail(
@@ -219,4 +221,13 @@ export async function importKeys(
     await sealer?.close();
   }
   return summary;
+}
+
+/** Sealing on this thread, with the worker's interface. */
+function inPlaceSealing(masterKeyHex: string): Pick<KeySealer, 'add' | 'finish'> {
+  const builder = new SealedBatchBuilder(deriveSecretKeys(masterKeyHex));
+  return {
+    add: (keys) => builder.add(keys),
+    finish: (into) => Promise.resolve(builder.finish(into)),
+  };
 }

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { admin, buildCatalog } from '../../../test/admin.js';
 import { useTestApp } from '../../../test/harness.js';
-import { importKeys } from './key-import.service.js';
+import { ROWS_PER_TRANSACTION as BATCH, importKeys } from './key-import.service.js';
 
 const t = useTestApp();
 
@@ -49,31 +49,32 @@ describe('key import', () => {
 
   it('streams a large file in transactions and stores every key once', async () => {
     const poolId = await newPool();
-    const lines = Array.from({ length: 45_000 }, (_, i) => `BULK-${i.toString().padStart(6, '0')}`);
+    const total = 2 * BATCH + BATCH / 4;
+    const lines = Array.from({ length: total }, (_, i) => `BULK-${i.toString().padStart(6, '0')}`);
     const progress: number[] = [];
     const summary = await importKeys(t.ctx, poolId, Readable.from(lines.map((l) => `${l}\n`)), {
       onProgress: (s) => progress.push(s.imported),
     });
-    expect(summary.imported).toBe(45_000);
-    expect(progress).toEqual([20_000, 40_000, 45_000]);
+    expect(summary.imported).toBe(total);
+    expect(progress).toEqual([BATCH, 2 * BATCH, total]);
     const count = await t.ctx.db
       .selectFrom('game_keys')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('pool_id', '=', poolId)
       .executeTakeFirstOrThrow();
-    expect(Number(count.n)).toBe(45_000);
+    expect(Number(count.n)).toBe(total);
   });
 
-  it('skips repeats within a batch sealed off the main thread and across batches', async () => {
+  it('skips repeats inside a batch sealed here, inside one sealed off the main thread, and across batches', async () => {
     const poolId = await newPool();
-    const lines = Array.from({ length: 20_000 }, (_, i) => `SEALED-${i}`);
+    const lines = Array.from({ length: BATCH }, (_, i) => `SEALED-${i}`);
     lines[1] = 'SEALED-0';
-    lines.push('SEALED-2', 'SEALED-LAST-1', 'SEALED-LAST-2');
+    lines.push('SEALED-2', 'SEALED-LAST-1', 'SEALED-LAST-1', 'SEALED-LAST-2');
     const summary = await importKeys(t.ctx, poolId, Readable.from(lines.map((l) => `${l}\n`)));
-    expect(summary).toMatchObject({ linesRead: 20_003, imported: 20_001, duplicates: 2, rejected: 0 });
+    expect(summary).toMatchObject({ linesRead: BATCH + 4, imported: BATCH + 1, duplicates: 3, rejected: 0 });
     const keys = await stored(poolId);
-    expect(keys.length).toBe(20_001);
-    expect(new Set(keys).size).toBe(20_001);
+    expect(keys.length).toBe(BATCH + 1);
+    expect(new Set(keys).size).toBe(BATCH + 1);
     expect(keys.slice(0, 2)).toEqual(['SEALED-0', 'SEALED-2']);
     expect(keys.slice(-2)).toEqual(['SEALED-LAST-1', 'SEALED-LAST-2']);
   });
@@ -81,13 +82,13 @@ describe('key import', () => {
   it('keeps the batches stored before a failure and says how many in the error', async () => {
     const poolId = await newPool();
     async function* failing() {
-      for (let i = 0; i < 25_000; i++) yield `FAIL-${i}\n`;
+      for (let i = 0; i < BATCH + BATCH / 4; i++) yield `FAIL-${i}\n`;
       throw new Error('disk went away');
     }
     const error = await importKeys(t.ctx, poolId, Readable.from(failing())).catch((e) => e);
-    expect(error).toMatchObject({ code: 'INTERNAL_ERROR', details: { summary: { imported: 20_000 } } });
+    expect(error).toMatchObject({ code: 'INTERNAL_ERROR', details: { summary: { imported: BATCH } } });
     expect(JSON.stringify(error.details)).not.toContain('disk went away');
-    expect((await stored(poolId)).length).toBe(20_000);
+    expect((await stored(poolId)).length).toBe(BATCH);
   });
 
   it('refuses an unknown pool with 404 and stores nothing', async () => {
