@@ -1,4 +1,5 @@
 import { isIPv4, isIPv6 } from 'node:net';
+import { memoPerObject } from './memo.js';
 
 export type IpEntryProblem =
   | 'invalid_literal'
@@ -245,25 +246,17 @@ function compile(entry: string): CompiledEntry | null {
   return compiled;
 }
 
-/** Verdicts by allowlist (a cached principal keeps one array) and client address. */
-const verdictsByList = new WeakMap<readonly string[], Map<string, boolean>>();
-const VERDICTS_PER_LIST = 1_024;
+const verdicts = memoPerObject(
+  (entries: readonly string[], clientIp: string) => matchesAnyEntry(clientIp, entries),
+  1_024,
+);
 
-/** Is the address inside any entry? Remembered per list, so a repeat caller costs a lookup. */
-export function ipMatchesAny(clientIp: string, entries: readonly string[]): boolean {
-  let verdicts = verdictsByList.get(entries);
-  if (!verdicts) {
-    verdicts = new Map();
-    verdictsByList.set(entries, verdicts);
-  }
-  let verdict = verdicts.get(clientIp);
-  if (verdict === undefined) {
-    verdict = matchesAnyEntry(clientIp, entries);
-    if (verdicts.size >= VERDICTS_PER_LIST) verdicts.clear();
-    verdicts.set(clientIp, verdict);
-  }
-  return verdict;
-}
+/**
+ * Is the address inside any entry? Remembered per allowlist array (a cached principal keeps
+ * one) and address, so a repeat caller costs a lookup.
+ */
+export const ipMatchesAny = (clientIp: string, entries: readonly string[]): boolean =>
+  verdicts(entries, clientIp);
 
 function matchesAnyEntry(clientIp: string, entries: readonly string[]): boolean {
   const client = parseAddress(clientIp);

@@ -2,6 +2,7 @@ import { hash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { AppContext } from '../../context.js';
 import { isoOf } from '../../lib/clock.js';
+import { memoPerObject } from '../../lib/memo.js';
 import { isChurnedAway } from '../allocations/sellability.js';
 import * as repo from './catalog-read.repo.js';
 import { productBase, type SellerScope, usListPriceFrom } from './catalog-read.service.js';
@@ -36,25 +37,14 @@ export async function snapshotMeta(ctx: AppContext, scope: SellerScope): Promise
   )) as SnapshotMeta;
 }
 
-/** ETags already derived from each cached meta, by representation: a revalidation hashes nothing. */
-const etagsByMeta = new WeakMap<SnapshotMeta, Map<string, string>>();
-
-/** Weak ETag derived from (maxUpdatedAt, totalProducts), and the representation (format, language, encoding). */
-export function snapshotEtag(meta: SnapshotMeta, variant: string): string {
-  let etags = etagsByMeta.get(meta);
-  if (!etags) {
-    etags = new Map();
-    etagsByMeta.set(meta, etags);
-  }
-  let etag = etags.get(variant);
-  if (etag === undefined) {
-    const digest = hash('sha256', `${meta.maxUpdatedAt}|${meta.totalProducts}|${variant}`, 'base64url');
-    etag = `W/"${digest.slice(0, 27)}"`;
-    // Variants are bounded by the route (environment, format, encoding) and the language tag.
-    if (etags.size < 256) etags.set(variant, etag);
-  }
-  return etag;
-}
+/**
+ * Weak ETag derived from (maxUpdatedAt, totalProducts), and the representation (format, language,
+ * encoding). Remembered per cached meta and representation: a revalidation hashes nothing.
+ */
+export const snapshotEtag = memoPerObject((meta: SnapshotMeta, variant: string): string => {
+  const digest = hash('sha256', `${meta.maxUpdatedAt}|${meta.totalProducts}|${variant}`, 'base64url');
+  return `W/"${digest.slice(0, 27)}"`;
+}, 256);
 
 /** Does If-None-Match name this ETag (weak comparison, lists and `*` honoured)? */
 export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
