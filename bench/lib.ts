@@ -28,7 +28,9 @@ export async function startServer(script: string, env: Record<string, string> = 
  * growth is measured from a fresh heap, not one that earlier scenarios already grew.
  */
 export async function runInFreshProcess<T>(script: string, arg: string): Promise<T> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, arg], {
+  // --expose-gc: measureMemory collects before taking its baseline, so the garbage of the
+  // scenario's setup (a seeded catalog, a generated file) is not mistaken for headroom.
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', script, arg], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';
