@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { fingerprintWith, IV_BYTES, sealWith } from '../../lib/secret-format.mjs';
 
+// 16 bytes of HMAC in base64url (fingerprintWith): a fixed width, so it is stored without a length.
 const FINGERPRINT_CHARS = 22;
 
 /** Seals keys into one batch in arrival order, leaving out repeats of a key the batch holds. */
@@ -25,6 +26,7 @@ export class SealedBatchBuilder {
     let bytes = 0;
     keys.forEach((key, i) => {
       const fingerprint = fingerprintWith(this.#secretKeys.fingerprint, key);
+      if (fingerprint.length !== FINGERPRINT_CHARS) throw new Error('unexpected fingerprint width');
       if (this.#seen.has(fingerprint)) return;
       this.#seen.add(fingerprint);
       const ciphertext = sealWith(
