@@ -105,7 +105,7 @@ const median = (values: number[]): number => {
  * baseline run followed by the scenarios much later measures the drift as much as the code.
  */
 export async function measurePaired(baseline: Load, name: string, scenario: Load): Promise<Paired> {
-  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
   const seconds = Number(process.env.BENCH_SECONDS ?? 3);
   await run('warm-up', baseline, 1);
   await run('warm-up', scenario, 1);
