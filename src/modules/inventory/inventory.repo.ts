@@ -59,7 +59,9 @@ export interface SealedKeyRow {
   fingerprint: string;
 }
 
+/** A full statement and a few last-statement sizes; a file's last statement has any size. */
 const importStatements = new Map<string, string>();
+const IMPORT_STATEMENTS_KEPT = 16;
 
 /**
  * The INSERT of `rows` available keys as SQL text for the engine, written once per engine and
@@ -80,6 +82,7 @@ function importStatement(postgres: boolean, rows: number): string {
     text =
       'insert into game_keys (id, pool_id, sku_id, ciphertext, fingerprint, state, created_at) values ' +
       `${tuples.join(', ')} on conflict (fingerprint) do nothing`;
+    if (importStatements.size >= IMPORT_STATEMENTS_KEPT) importStatements.clear();
     importStatements.set(key, text);
   }
   return text;
