@@ -3,11 +3,10 @@ import type { Readable } from 'node:stream';
 import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { deriveSecretKeys } from '../../lib/secret-format.mjs';
 import * as repo from './inventory.repo.js';
-import { KeySealer } from './key-sealer.js';
+import { KeySealer, type KeySealing, sealingInPlace } from './key-sealer.js';
 import { requirePool } from './pools.service.js';
-import { readSealed, type SealedBatch, SealedBatchBuilder } from './sealed-batch.mjs';
+import { readSealed, type SealedBatch } from './sealed-batch.mjs';
 
 export type ImportFormat = 'lines' | 'csv';
 
@@ -147,7 +146,7 @@ export async function importKeys(
   };
   const now = ctx.clock.now();
   // The first batch is sealed here; a worker is worth starting only once a second one follows.
-  let sealing: Pick<KeySealer, 'add' | 'finish'> = inPlaceSealing(masterKeyHex);
+  let sealing: KeySealing = sealingInPlace(masterKeyHex);
   let sealer: KeySealer | undefined;
   let slice: string[] = [];
   let batchKeys = 0;
@@ -221,13 +220,4 @@ export async function importKeys(
     await sealer?.close();
   }
   return summary;
-}
-
-/** Sealing on this thread, with the worker's interface. */
-function inPlaceSealing(masterKeyHex: string): Pick<KeySealer, 'add' | 'finish'> {
-  const builder = new SealedBatchBuilder(deriveSecretKeys(masterKeyHex));
-  return {
-    add: (keys) => builder.add(keys),
-    finish: (into) => Promise.resolve(builder.finish(into)),
-  };
 }

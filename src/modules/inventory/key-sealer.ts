@@ -1,5 +1,26 @@
 import { Worker } from 'node:worker_threads';
-import type { SealedBatch } from './sealed-batch.mjs';
+import { deriveSecretKeys } from '../../lib/secret-format.mjs';
+import { type SealedBatch, SealedBatchBuilder } from './sealed-batch.mjs';
+
+/** Sealing of one batch at a time: keys added in slices, then the batch finished. */
+export interface KeySealing {
+  /** Adds keys to the batch being sealed. */
+  add(keys: string[]): void;
+  /**
+   * Closes the batch being sealed and answers it once sealed, written into `into` when it fits
+   * (memory a caller passes back and forth instead of allocating a batch each).
+   */
+  finish(into?: ArrayBuffer): Promise<SealedBatch>;
+}
+
+/** Sealing on this thread: for a first batch, before a worker is worth starting. */
+export function sealingInPlace(masterKeyHex: string): KeySealing {
+  const builder = new SealedBatchBuilder(deriveSecretKeys(masterKeyHex));
+  return {
+    add: (keys) => builder.add(keys),
+    finish: (into) => Promise.resolve(builder.finish(into)),
+  };
+}
 
 interface SealedMessage {
   id: number;
@@ -16,7 +37,7 @@ interface SealedMessage {
  * caller passes back and forth. Batches are answered in order. The worker's heap is capped: it
  * holds one batch at a time.
  */
-export class KeySealer {
+export class KeySealer implements KeySealing {
   private readonly worker: Worker;
   private readonly pending = new Map<
     number,
@@ -38,15 +59,11 @@ export class KeySealer {
     this.worker.on('exit', () => this.failAll(new Error('the key sealer stopped')));
   }
 
-  /** Adds keys to the batch being sealed. */
   add(keys: string[]): void {
     if (!this.failure) this.worker.postMessage({ keys });
   }
 
-  /**
-   * Closes the batch being sealed and answers it once sealed, written into `into` (handed to the
-   * worker) when it fits.
-   */
+  /** `into` is handed to the worker, which writes the batch into it when it fits. */
   finish(into?: ArrayBuffer): Promise<SealedBatch> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
