@@ -41,16 +41,22 @@ export function proxyTrustFrom(setting: string): ProxyTrust {
 const firstHeader = (value: string | string[] | undefined): string | undefined =>
   Array.isArray(value) ? value[0] : value;
 
+/** The leftmost entry of a comma-separated header, trimmed (no array built for one entry). */
+function leftmostListed(value: string): string {
+  const comma = value.indexOf(',');
+  return (comma < 0 ? value : value.slice(0, comma)).trim();
+}
+
 /** The caller's address, normalized, or null when it cannot be determined. */
 export function resolveClientIp(request: FastifyRequest, trusts: ProxyTrust): string | null {
   const peer = normalizeIp(request.socket.remoteAddress ?? '') ?? null;
   if (peer === null || !trusts(peer)) return peer;
   const headers = request.headers;
   const edge = firstHeader(headers[EDGE_FORWARDED_HEADER]);
-  if (edge !== undefined) return normalizeIp(edge.split(',')[0]?.trim() ?? '');
+  if (edge !== undefined) return normalizeIp(leftmostListed(edge));
   const real = firstHeader(headers['x-real-ip']);
   if (real !== undefined) return normalizeIp(real.trim());
   const forwarded = firstHeader(headers['x-forwarded-for']);
-  if (forwarded !== undefined) return normalizeIp(forwarded.split(',')[0]?.trim() ?? '');
+  if (forwarded !== undefined) return normalizeIp(leftmostListed(forwarded));
   return peer;
 }

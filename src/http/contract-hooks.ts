@@ -27,11 +27,12 @@ export function installContractHooks(app: FastifyInstance, ctx: AppContext): voi
     const now = ctx.clock.now();
     const pinned = request.headers['x-service-api-version'];
     const { date, refusal } = resolveContractDate(Array.isArray(pinned) ? pinned[0] : pinned, now);
-    reply.headers({
-      'X-Api-Version': API_MAJOR_VERSION,
-      'X-Request-Id': request.id,
-      'X-Service-Api-Version': date,
-    });
+    // Lower-case names, as Fastify stores them: a name it must lower-case first costs a
+    // string-table lookup on every request.
+    reply
+      .header('x-api-version', API_MAJOR_VERSION)
+      .header('x-request-id', request.id)
+      .header('x-service-api-version', date);
     if (refusal) throw refusal;
     request.contractDate = date;
 

@@ -33,9 +33,9 @@ export async function applySandboxRateLimit(
   const bucket = bucketOf(request);
   const limit = SANDBOX_LIMITS_PER_MINUTE[bucket];
   const decision = await store.hit(`${principal.companyId}:${rateClass}:${bucket}`, limit, WINDOW_MS, nowMs);
-  reply.header('X-RateLimit-Limit', String(decision.limit));
-  reply.header('X-RateLimit-Remaining', String(decision.remaining));
-  reply.header('X-RateLimit-Reset', String(decision.resetAtSec));
+  reply.header('x-ratelimit-limit', String(decision.limit));
+  reply.header('x-ratelimit-remaining', String(decision.remaining));
+  reply.header('x-ratelimit-reset', String(decision.resetAtSec));
   if (!decision.allowed) {
     throw fail(
       'RATE_LIMIT_EXCEEDED',

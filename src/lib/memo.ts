@@ -14,8 +14,9 @@ export function memoPerObject<O extends object, K, V>(
       values = new Map();
       byObject.set(object, values);
     }
-    if (values.has(key)) return values.get(key) as V;
-    const value = compute(object, key);
+    let value = values.get(key);
+    if (value !== undefined || values.has(key)) return value as V;
+    value = compute(object, key);
     if (values.size >= limit) values.clear();
     values.set(key, value);
     return value;

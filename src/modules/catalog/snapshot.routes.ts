@@ -45,14 +45,14 @@ export function registerSnapshotRoutes(app: TypedApp, ctx: AppContext): void {
         meta,
         `${scope.environment}|${format}|${chain[0]}|${gzip ? 'gzip' : 'identity'}`,
       );
-      reply.header('ETag', etag).header('Cache-Control', CACHE_CONTROL).header('Vary', VARY);
+      reply.header('etag', etag).header('cache-control', CACHE_CONTROL).header('vary', VARY);
       if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
       reply.type(
         format === 'ndjson' ? 'application/x-ndjson; charset=utf-8' : 'application/json; charset=utf-8',
       );
       const body = snapshotStream(ctx, scope, meta, format, chain);
       if (!gzip) return reply.send(body);
-      reply.header('Content-Encoding', 'gzip');
+      reply.header('content-encoding', 'gzip');
       return reply.send(body.pipe(createGzip()));
     },
   });
