@@ -3,6 +3,7 @@ import { createDemoSellerIfEmpty, demoKeyBanner, withEmbeddedSecrets } from './b
 import { loadConfig } from './config.js';
 import { createContext, runInBackground } from './context.js';
 import { migrateToLatest, schemaOf } from './db/migrate.js';
+import { archiveDueProducts } from './modules/catalog/products.service.js';
 import { sweepRedemptions } from './modules/checkout/redemptions.service.js';
 import { seedSandboxCatalog } from './modules/sandbox/sandbox.service.js';
 
@@ -20,10 +21,11 @@ async function main(): Promise<void> {
     demoToken = await createDemoSellerIfEmpty(ctx);
   }
   const app = await buildApp(ctx);
-  // Keyless redemption notices: each record is claimed in its own transaction, so every
-  // process may sweep (docs/checkout.md).
+  // Keyless redemption notices and scheduled product archives: each record is claimed in its
+  // own transaction, so every process may sweep (docs/checkout.md, docs/seller-reads.md).
   const sweeper = setInterval(() => {
     void runInBackground(ctx, () => sweepRedemptions(ctx));
+    void runInBackground(ctx, () => archiveDueProducts(ctx));
   }, SWEEP_INTERVAL_MS);
 
   let closing = false;

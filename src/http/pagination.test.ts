@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor, page } from './pagination.js';
+import { decodeCursor, encodeCursor, nextPageUrl, page } from './pagination.js';
 
 describe('keyset cursors', () => {
   it('round-trip the sort key of the last row, opaquely', () => {
@@ -38,5 +38,18 @@ describe('keyset cursors', () => {
       () => '',
     );
     expect(last.meta).toMatchObject({ hasMore: false, nextCursor: null, nextUrl: null, count: 1 });
+  });
+
+  it('builds nextUrl from the request itself: every filter kept, the cursor replaced', () => {
+    const url = nextPageUrl('/api/seller/v1/products?q=star%20wars&expand=pricing&cursor=old&limit=2')('new');
+    const parsed = new URL(url, 'http://localhost');
+    expect(parsed.pathname).toBe('/api/seller/v1/products');
+    expect(Object.fromEntries(parsed.searchParams)).toEqual({
+      q: 'star wars',
+      expand: 'pricing',
+      cursor: 'new',
+      limit: '2',
+    });
+    expect(nextPageUrl('/api/seller/v1/products')('abc')).toBe('/api/seller/v1/products?cursor=abc');
   });
 });

@@ -36,6 +36,18 @@ export const LimitQuery = (max: number, fallback: number) =>
   Type.Integer({ minimum: 1, maximum: max, default: fallback });
 
 /**
+ * `nextUrl` of a list: the request's own path and query with `cursor` set, so the next page
+ * keeps every filter, expansion and limit of this one.
+ */
+export const nextPageUrl =
+  (requestUrl: string) =>
+  (cursor: string): string => {
+    const url = new URL(requestUrl, 'http://localhost');
+    url.searchParams.set('cursor', cursor);
+    return `${url.pathname}${url.search}`;
+  };
+
+/**
  * Takes one row more than the page to know whether another page exists, and builds the meta
  * shared by lists: `limit`, `count`, `hasMore`, `nextCursor`, `nextUrl`.
  */

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { archiveDueProducts } from '../../src/modules/catalog/products.service.js';
+import { visibleProductIds } from '../../src/modules/catalog/visibility.repo.js';
 import { admin, buildCatalog, changesFor, eventsFor, sellability } from '../admin.js';
 import { useTestApp } from '../harness.js';
 
 const t = useTestApp();
+const visibleIds = async (sellerId: string) =>
+  visibleProductIds(t.ctx.db, sellerId, 'production', t.ctx.clock.now());
 
 async function sharedCatalog() {
   const c = await buildCatalog(t);
@@ -57,6 +61,45 @@ describe('what sellers observe when the publisher edits the catalog', () => {
       { productId: c.productId, effectiveAt },
     ]);
     expect((await changesFor(t, c.sellerId)).some((ch) => ch.type === 'removed')).toBe(false);
+  });
+
+  it('a scheduled archive takes effect when due: one removed change and one product.delisted, however many sweep', async () => {
+    const c = await sharedCatalog();
+    const effectiveAt = t.ctx.clock.now() + 3_600_000;
+    await admin(t, 'PATCH', `/products/${c.productId}`, { archiveAt: new Date(effectiveAt).toISOString() });
+    expect(await archiveDueProducts(t.ctx)).toBe(0);
+    t.ctx.testClock!.advance(3_600);
+    expect(await visibleIds(c.sellerId)).toContain(c.productId);
+    const swept = await Promise.all([
+      archiveDueProducts(t.ctx),
+      archiveDueProducts(t.ctx),
+      archiveDueProducts(t.ctx),
+    ]);
+    expect(swept.reduce((a, b) => a + b, 0)).toBe(1);
+    expect(await visibleIds(c.sellerId)).not.toContain(c.productId);
+    expect((await changesFor(t, c.sellerId)).filter((ch) => ch.type === 'removed')).toEqual([
+      { productId: c.productId, type: 'removed', changedFields: [] },
+    ]);
+    expect(await eventsFor(t, c.sellerId, 'product.delisted')).toHaveLength(1);
+    const stored = await t.ctx.db
+      .selectFrom('products')
+      .select(['is_archived', 'archive_at'])
+      .where('id', '=', c.productId)
+      .executeTakeFirstOrThrow();
+    expect(stored).toEqual({ is_archived: 1, archive_at: effectiveAt });
+    expect(await archiveDueProducts(t.ctx)).toBe(0);
+  });
+
+  it('the legacy status archived delists as isArchived does', async () => {
+    const c = await sharedCatalog();
+    await admin(t, 'PATCH', `/products/${c.productId}`, { status: 'archived' });
+    expect(await visibleIds(c.sellerId)).not.toContain(c.productId);
+    expect((await changesFor(t, c.sellerId)).at(-1)).toEqual({
+      productId: c.productId,
+      type: 'removed',
+      changedFields: [],
+    });
+    expect(await eventsFor(t, c.sellerId, 'product.delisted')).toHaveLength(1);
   });
 
   it('release lifecycle: product.announced, release.available, release.date_changed with SKU ids', async () => {

@@ -1,9 +1,9 @@
 import type { AppContext } from '../../context.js';
-import { fail } from '../../http/errors.js';
+import { fail, isApiError } from '../../http/errors.js';
 import { isoOf, isoOrNull } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
 import * as repo from './allocation-requests.repo.js';
-import { requireAllocation, updateAllocation } from './allocations.service.js';
+import { remainingOf, requireAllocation, updateAllocation } from './allocations.service.js';
 
 export interface AllocationRequestInput {
   grantId: string;
@@ -44,10 +44,22 @@ export async function listRequests(
   return repo.findRequests(ctx.db, sellerId, environment, after, limit + 1);
 }
 
-const POLICY_OUTCOME = {
-  none: { status: 'rejected', reason: 'publisher_policy_disallows_requests' },
-  manual: { status: 'pending', reason: null },
-} as const;
+/** Whether the publisher's `requestPolicy` takes increase requests at all: `none` rejects them. */
+export const policyAllowsRequests = (policy: string): boolean => policy !== 'none';
+
+/**
+ * GET /availability `requestable` (SPEC 2.4): the grant is active and used up, and its policy
+ * takes requests. A paused or revoked grant is not exhausted, so it is never requestable.
+ */
+export const isRequestable = (allocation: {
+  status: string;
+  quantity_limit: number;
+  quantity_pulled: number;
+  request_policy: string;
+}): boolean =>
+  allocation.status === 'active' &&
+  remainingOf(allocation) === 0 &&
+  policyAllowsRequests(allocation.request_policy);
 
 /**
  * POST /allocations/requests: asks the publisher for more on a grant. Under an `auto` policy a
@@ -63,23 +75,27 @@ export async function requestIncrease(
   const now = ctx.clock.now();
   const id = uuidv7(now);
   await ctx.db.transaction().execute(async (trx) => {
-    const allocation = await requireAllocation(trx, input.grantId, true).catch(() => null);
+    // Only an unknown grant is the seller's mistake; a database failure stays a 500.
+    const allocation = await requireAllocation(trx, input.grantId, true).catch((err: unknown) => {
+      if (isApiError(err) && err.code === 'NOT_FOUND') return null;
+      throw err;
+    });
     if (!allocation || allocation.seller_company_id !== sellerId || allocation.environment !== environment) {
       throw fail('BAD_REQUEST', `grantId ${input.grantId} is not one of your allocations.`, {
         field: 'grantId',
         reason: 'unknown_grant',
       });
     }
-    const policy = allocation.request_policy as 'none' | 'manual' | 'auto';
+    const policy = allocation.request_policy;
     const autoApproves =
       policy === 'auto' &&
       input.requestedQuantity <= (allocation.auto_approve_max ?? 0) &&
       allocation.status === 'active';
-    const outcome = autoApproves
-      ? { status: 'approved' as const, reason: 'auto_approved' }
-      : policy === 'auto'
-        ? { status: 'pending' as const, reason: null }
-        : POLICY_OUTCOME[policy];
+    const outcome = !policyAllowsRequests(policy)
+      ? { status: 'rejected' as const, reason: 'publisher_policy_disallows_requests' }
+      : autoApproves
+        ? { status: 'approved' as const, reason: 'auto_approved' }
+        : { status: 'pending' as const, reason: null };
     await repo.insertRequest(trx, {
       id,
       allocation_id: allocation.id,

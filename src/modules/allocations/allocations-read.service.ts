@@ -76,6 +76,12 @@ async function allocationItems(
 export type AllocationItem = Awaited<ReturnType<typeof allocationItems>>[number];
 
 /**
+ * `updatedSince` is served from this much earlier (SPEC 4.1: "overlap a few seconds"), so a row
+ * committed late with an earlier stamp is not missed; the reply warns with UPDATED_SINCE_OVERLAP.
+ */
+export const UPDATED_SINCE_OVERLAP_MS = 5_000;
+
+/**
  * A page of the seller's allocations; with `sellableOnly`, rows are read in chunks until the page
  * is full, so a page is never short while more sellable rows exist.
  */
@@ -93,7 +99,8 @@ export async function pageAllocations(
     const rows = await listAllocations(ctx.db, {
       sellerId,
       environment,
-      updatedSince: query.updatedSince,
+      updatedSince:
+        query.updatedSince === undefined ? undefined : query.updatedSince - UPDATED_SINCE_OVERLAP_MS,
       after,
       limit: wanted,
     });

@@ -2,20 +2,22 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { validationIssues } from '../../http/error-handler.js';
 import { fail } from '../../http/errors.js';
-import { decodeCursor, LimitQuery, page } from '../../http/pagination.js';
+import { decodeCursor, LimitQuery, nextPageUrl, page } from '../../http/pagination.js';
 import { principalOf } from '../../http/request-context.js';
 import { DateTime, errorResponses, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { sellerScope } from '../sandbox/sandbox.service.js';
 import { listRequests, requestIncrease, requestView } from './allocation-requests.service.js';
 import { AllocationRequestSchema, AllocationSchema, ListMeta } from './allocations.schemas.js';
-import { pageAllocations } from './allocations-read.service.js';
+import { pageAllocations, UPDATED_SINCE_OVERLAP_MS } from './allocations-read.service.js';
 
 const read = { auth: 'seller', scopes: ['seller:products:read'], rateClass: 'catalog' } as const;
 const OVERLAP_WARNING = {
   code: 'UPDATED_SINCE_OVERLAP',
-  message: 'Rows changed within a few seconds of updatedSince may be served again: upsert by id.',
+  message: `Rows changed up to ${UPDATED_SINCE_OVERLAP_MS / 1000} seconds before updatedSince are served too: upsert by id.`,
 };
+
+const BAD_REQUEST_FIELDS = new Set(['grantId', 'requestedQuantity', '(root)']);
 
 export function registerAllocationRoutes(app: TypedApp, ctx: AppContext): void {
   app.get('/allocations', {
@@ -46,13 +48,7 @@ export function registerAllocationRoutes(app: TypedApp, ctx: AppContext): void {
         updatedSince,
       });
       const keyOf = new Map(items.map((item, i) => [item, keys[i]!]));
-      const result = page(
-        items,
-        q.limit,
-        (item) => keyOf.get(item)!,
-        (cursor) =>
-          `/api/seller/v1/allocations?limit=${q.limit}&sellableOnly=${q.sellableOnly}&cursor=${cursor}`,
-      );
+      const result = page(items, q.limit, (item) => keyOf.get(item)!, nextPageUrl(request.url));
       return {
         data: result.data,
         meta: { ...result.meta, warnings: updatedSince !== undefined ? [OVERLAP_WARNING] : [] },
@@ -82,12 +78,7 @@ export function registerAllocationRoutes(app: TypedApp, ctx: AppContext): void {
       const { limit, cursor } = request.query;
       const after = cursor ? (decodeCursor(cursor, ['number', 'string']) as [number, string]) : undefined;
       const rows = await listRequests(ctx, sellerId, environment, limit, after);
-      const result = page(
-        rows,
-        limit,
-        (r) => [r.created_at, r.id],
-        (c) => `/api/seller/v1/allocations/requests?limit=${limit}&cursor=${c}`,
-      );
+      const result = page(rows, limit, (r) => [r.created_at, r.id], nextPageUrl(request.url));
       return { data: result.data.map(requestView), meta: result.meta };
     },
   });
@@ -108,8 +99,10 @@ export function registerAllocationRoutes(app: TypedApp, ctx: AppContext): void {
     },
     handler: async (request) => {
       if (request.validationError) {
-        // SPEC 4.1: an invalid grantId or requestedQuantity is 400 BAD_REQUEST, not 422.
+        // SPEC 4.1: an invalid grantId or requestedQuantity (or a body that is no object) is
+        // 400 BAD_REQUEST; any other invalid field is the usual 422 VALIDATION_FAILED.
         const issues = validationIssues(request.validationError.validation ?? [], 'body');
+        if (!issues.some((i) => BAD_REQUEST_FIELDS.has(i.field))) throw request.validationError;
         throw fail('BAD_REQUEST', `Invalid ${issues.map((i) => i.field).join(', ')}.`, { issues });
       }
       const { sellerId, environment } = await sellerScope(ctx, principalOf(request));

@@ -1,5 +1,6 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { admin, buildCatalog, eventsFor } from '../../../test/admin.js';
+import { admin, buildCatalog, changesFor, eventsFor, sellability } from '../../../test/admin.js';
 import { makeKey, makeSeller } from '../../../test/factories.js';
 import { useTestApp } from '../../../test/harness.js';
 import { call, describeRouteContract, expectApiError } from '../../../test/route-contract.js';
@@ -150,6 +151,97 @@ describe('GET /allocations', () => {
     expect(result.body.meta.warnings[0].code).toBe('UPDATED_SINCE_OVERLAP');
   });
 
+  it('serves a row updated 2 s before updatedSince (the overlap), not one 10 s before', async () => {
+    const { c, headers } = await productionSeller();
+    const old = await admin(t, 'POST', `/connections/${c.connectionId}/allocations`, {
+      skuId: c.skuId,
+      quantityLimit: 1,
+    });
+    t.ctx.testClock!.advance(8);
+    const late = await admin(t, 'POST', `/connections/${c.connectionId}/allocations`, {
+      skuId: c.skuId,
+      quantityLimit: 2,
+    });
+    t.ctx.testClock!.advance(2);
+    const since = new Date(t.ctx.clock.now()).toISOString();
+    const result = await call(t, {
+      method: 'GET',
+      url: `/api/seller/v1/allocations?updatedSince=${since}`,
+      headers,
+    });
+    const ids = result.body.data.map((a: { id: string }) => a.id);
+    expect(ids).toEqual([late.id]);
+    expect(ids).not.toContain(old.id);
+    expect(result.body.meta.warnings).toEqual([
+      expect.objectContaining({
+        code: 'UPDATED_SINCE_OVERLAP',
+        message: expect.stringContaining('5 seconds'),
+      }),
+    ]);
+  });
+
+  it("keeps the request's whole query in meta.nextUrl, on allocations and on requests", async () => {
+    const { c, headers } = await productionSeller();
+    const since = new Date(t.ctx.clock.now() - 60_000).toISOString();
+    const grants = [];
+    for (let i = 0; i < 3; i++) {
+      const sku = await admin(t, 'POST', `/releases/${c.releaseId}/skus`, {
+        code: `${c.skuCode}-${i}`,
+        platform: 'steam',
+      });
+      grants.push(
+        await admin(t, 'POST', `/connections/${c.connectionId}/allocations`, {
+          skuId: sku.id,
+          quantityLimit: 1,
+        }),
+      );
+    }
+    const first = await call(t, {
+      method: 'GET',
+      url: `/api/seller/v1/allocations?updatedSince=${encodeURIComponent(since)}&limit=2`,
+      headers,
+    });
+    const next = new URL(first.body.meta.nextUrl, 'http://localhost');
+    expect(next.pathname).toBe('/api/seller/v1/allocations');
+    expect(Object.fromEntries(next.searchParams)).toEqual({
+      updatedSince: since,
+      limit: '2',
+      cursor: first.body.meta.nextCursor,
+    });
+    const second = await call(t, { method: 'GET', url: first.body.meta.nextUrl, headers });
+    expect(second.body.meta.warnings[0].code).toBe('UPDATED_SINCE_OVERLAP');
+    const served = [...first.body.data, ...second.body.data].map((a: { id: string }) => a.id);
+    expect(served.sort()).toEqual(grants.map((g) => g.id).sort());
+
+    for (const grant of grants.slice(0, 2)) {
+      await call(t, {
+        method: 'POST',
+        url: '/api/seller/v1/allocations/requests',
+        headers,
+        payload: { grantId: grant.id, requestedQuantity: 1 },
+      });
+    }
+    const requests = await call(t, {
+      method: 'GET',
+      url: '/api/seller/v1/allocations/requests?limit=1',
+      headers,
+    });
+    const nextRequests = new URL(requests.body.meta.nextUrl, 'http://localhost');
+    expect(nextRequests.pathname).toBe('/api/seller/v1/allocations/requests');
+    expect(Object.fromEntries(nextRequests.searchParams)).toEqual({
+      limit: '1',
+      cursor: requests.body.meta.nextCursor,
+    });
+    const rest = await call(t, { method: 'GET', url: requests.body.meta.nextUrl, headers });
+    const asked = [...requests.body.data, ...rest.body.data].map((r: { grantId: string }) => r.grantId);
+    expect(asked.sort()).toEqual(
+      grants
+        .slice(0, 2)
+        .map((g) => g.id)
+        .sort(),
+    );
+  });
+
   it("never shows another company's allocations", async () => {
     const { c } = await productionSeller();
     await admin(t, 'POST', `/connections/${c.connectionId}/allocations`, {
@@ -278,6 +370,93 @@ describe('allocation increase requests', () => {
         .where('allocation_id', '=', grant.id)
         .execute(),
     ).toEqual([]);
+  });
+});
+
+describe('allocation increase requests: refusals', () => {
+  const post = (headers: Record<string, string>, payload: Record<string, unknown>) =>
+    call(t, { method: 'POST', url: '/api/seller/v1/allocations/requests', headers, payload });
+  const storedRequests = async (grantId: string) =>
+    t.ctx.db.selectFrom('allocation_requests').select('id').where('allocation_id', '=', grantId).execute();
+
+  it('answers 422 VALIDATION_FAILED naming an invalid declaredForecast or publisherAvailableKeys', async () => {
+    const { c, headers } = await productionSeller();
+    const grant = await admin(t, 'POST', `/connections/${c.connectionId}/allocations`, {
+      skuId: c.skuId,
+      quantityLimit: 10,
+    });
+    for (const field of ['declaredForecast', 'publisherAvailableKeys']) {
+      const result = await post(headers, { grantId: grant.id, requestedQuantity: 1, [field]: -1 });
+      expectApiError(result, 422, 'VALIDATION_FAILED');
+      expect(result.body.details.issues).toEqual([
+        { field, in: 'body', message: expect.any(String), keyword: 'minimum' },
+      ]);
+    }
+    expect(await storedRequests(grant.id)).toEqual([]);
+  });
+
+  it('keeps 400 BAD_REQUEST for grantId and requestedQuantity, the 10,000,000 cap included', async () => {
+    const { c, headers } = await productionSeller();
+    const grant = await admin(t, 'POST', `/connections/${c.connectionId}/allocations`, {
+      skuId: c.skuId,
+      quantityLimit: 10,
+    });
+    const over = await post(headers, { grantId: grant.id, requestedQuantity: 10_000_001 });
+    expectApiError(over, 400, 'BAD_REQUEST');
+    expect(over.body.details.issues.map((i: { field: string }) => i.field)).toEqual(['requestedQuantity']);
+    const mixed = await post(headers, { grantId: 'nope', requestedQuantity: 1, declaredForecast: -1 });
+    expectApiError(mixed, 400, 'BAD_REQUEST');
+    expect(mixed.body.details.issues.map((i: { field: string }) => i.field).sort()).toEqual([
+      'declaredForecast',
+      'grantId',
+    ]);
+    const unknown = await post(headers, {
+      grantId: '0190a1b2-0000-7000-8000-000000000000',
+      requestedQuantity: 1,
+    });
+    expectApiError(unknown, 400, 'BAD_REQUEST');
+    expect(unknown.body.details).toMatchObject({ field: 'grantId', reason: 'unknown_grant' });
+    expect(await storedRequests(grant.id)).toEqual([]);
+  });
+
+  it('answers 500 INTERNAL_ERROR, not 400, when the database fails reading the grant', async () => {
+    const { c, headers } = await productionSeller();
+    const grant = await admin(t, 'POST', `/connections/${c.connectionId}/allocations`, {
+      skuId: c.skuId,
+      quantityLimit: 10,
+    });
+    await sql`alter table allocations rename to allocations_away`.execute(t.ctx.db);
+    let result: Awaited<ReturnType<typeof post>>;
+    try {
+      result = await post(headers, { grantId: grant.id, requestedQuantity: 1 });
+    } finally {
+      await sql`alter table allocations_away rename to allocations`.execute(t.ctx.db);
+    }
+    expectApiError(result, 500, 'INTERNAL_ERROR');
+    expect(result.raw).not.toContain('allocations');
+    expect(await storedRequests(grant.id)).toEqual([]);
+  });
+});
+
+describe('connection share suspension', () => {
+  it('whole-catalog sharing: suspending and resuming shares records updated (availability) for shared products only', async () => {
+    const c = await buildCatalog(t, { catalogShareMode: 'whole_catalog' });
+    await admin(t, 'POST', `/connections/${c.connectionId}/shares`, { skuId: c.skuId }, 200);
+    const unshared = await admin(t, 'POST', '/products', {
+      publisherCompanyId: c.publisherId,
+      name: 'Other Game',
+      slug: `other-${c.skuCode.toLowerCase()}`,
+      status: 'active',
+    });
+    const before = (await changesFor(t, c.sellerId)).length;
+    await admin(t, 'PATCH', `/connections/${c.connectionId}`, { sharesSuspended: true });
+    expect((await sellability(t, c.sellerId, c.skuId)).readinessBlockers).toContain('NO_SKU_SHARE');
+    await admin(t, 'PATCH', `/connections/${c.connectionId}`, { sharesSuspended: true });
+    await admin(t, 'PATCH', `/connections/${c.connectionId}`, { sharesSuspended: false });
+    const changes = (await changesFor(t, c.sellerId)).slice(before);
+    const updated = { productId: c.productId, type: 'updated', changedFields: ['availability'] };
+    expect(changes).toEqual([updated, updated]);
+    expect(changes.some((ch) => ch.productId === unshared.id)).toBe(false);
   });
 });
 

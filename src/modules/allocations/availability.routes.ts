@@ -97,7 +97,7 @@ export function registerAvailabilityRoutes(app: TypedApp, ctx: AppContext): void
         );
       }
       const scope = await sellerScope(ctx, principal);
-      const visible = await visibleProductIds(ctx.db, scope.sellerId, scope.environment);
+      const visible = await visibleProductIds(ctx.db, scope.sellerId, scope.environment, ctx.clock.now());
       const query = { quantity: q.quantity, country };
       if (single) {
         const item = await availabilityOf(ctx, scope, { code: q.skuCode, id: q.skuId }, query, visible);

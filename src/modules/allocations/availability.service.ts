@@ -5,6 +5,7 @@ import { visibleProductIds } from '../catalog/visibility.repo.js';
 import { promisedOn, promisedOnAllocation } from '../checkout/promised-capacity.js';
 import { poolsFor, stockOf } from '../inventory/pools.service.js';
 import { inForceApiAgreement, sellerTerms } from '../partners/seller-terms.service.js';
+import { isRequestable } from './allocation-requests.service.js';
 import { remainingOf } from './allocations.service.js';
 import * as repo from './availability.repo.js';
 import { computeSellability } from './sellability.service.js';
@@ -31,7 +32,7 @@ export async function availabilityOf(
 ) {
   const { sellerId, environment } = scope;
   const sku = await repo.findSkuFacts(ctx.db, environment, ref);
-  const catalog = visible ?? (await visibleProductIds(ctx.db, sellerId, environment));
+  const catalog = visible ?? (await visibleProductIds(ctx.db, sellerId, environment, ctx.clock.now()));
   if (!sku || !catalog.has(sku.product_id)) return null;
   // Read once, for this function and for the sellability gates alike.
   const allocationsRead = repo.allocationsOnSkus(ctx.db, sellerId, environment, [sku.id]);
@@ -98,7 +99,7 @@ export async function availabilityOf(
     cannotFullyFulfill,
     allOrNothingWillFail: cannotFullyFulfill,
     partialFulfillmentExpected: cannotFullyFulfill,
-    requestable: allocation !== null && allocationRemaining === 0 && allocation.request_policy !== 'none',
+    requestable: allocation !== null && isRequestable(allocation),
     backordered: false,
     backorderEligible: false,
     backorderIneligibleReason: 'BACKORDERS_NOT_OFFERED',

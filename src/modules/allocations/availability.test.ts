@@ -194,6 +194,39 @@ describe('GET /availability in production', () => {
     expect(await blocked('IR')).toBe('COUNTRY_RESTRICTED');
   });
 
+  it('is requestable only for an active, used-up grant whose policy takes requests', async () => {
+    const c = await buildCatalog(t);
+    const key = await makeKey(t, c.sellerId, { environment: 'production' });
+    const headers = { ...key.auth, 'x-forwarded-for': '8.8.8.8' };
+    await admin(t, 'POST', `/connections/${c.connectionId}/shares`, { skuId: c.skuId }, 200);
+    const grant = await admin(t, 'POST', `/connections/${c.connectionId}/allocations`, {
+      skuId: c.skuId,
+      quantityLimit: 0,
+      requestPolicy: 'manual',
+    });
+    const availability = async () =>
+      (await call(t, { method: 'GET', url: url(`skuId=${c.skuId}`), headers })).body.data;
+    expect(await availability()).toMatchObject({ allocationRemaining: 0, requestable: true });
+    for (const status of ['paused', 'revoked']) {
+      await admin(t, 'PATCH', `/allocations/${grant.id}`, { status });
+      expect(await availability()).toMatchObject({
+        allocationId: grant.id,
+        allocationRemaining: 0,
+        requestable: false,
+      });
+    }
+    const refusing = await admin(t, 'POST', `/connections/${c.connectionId}/allocations`, {
+      skuId: c.skuId,
+      quantityLimit: 0,
+      requestPolicy: 'none',
+    });
+    expect(await availability()).toMatchObject({ allocationId: refusing.id, requestable: false });
+    await admin(t, 'PATCH', `/allocations/${refusing.id}`, { requestPolicy: 'auto', autoApproveMax: 5 });
+    expect(await availability()).toMatchObject({ allocationId: refusing.id, requestable: true });
+    await admin(t, 'PATCH', `/allocations/${refusing.id}`, { quantityLimit: 3 });
+    expect(await availability()).toMatchObject({ allocationRemaining: 3, requestable: false });
+  });
+
   it('names SKU activation, SKU region locks and unresolved regions', async () => {
     const c = await buildCatalog(t);
     const key = await makeKey(t, c.sellerId, { environment: 'production' });

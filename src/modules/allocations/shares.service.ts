@@ -9,7 +9,7 @@ import * as partnersRepo from '../partners/partners.repo.js';
 import { requireConnection } from '../partners/partners.service.js';
 import type { CatalogShareMode } from '../partners/partners.table.js';
 import * as repo from './allocations.repo.js';
-import { publisherSkuIds } from './sellability.repo.js';
+import { publisherSkuIds, skuGateRows } from './sellability.repo.js';
 import { refreshSellability } from './sellability.service.js';
 
 /**
@@ -73,7 +73,12 @@ export interface ConnectionPatch {
   selfBilling?: boolean;
 }
 
-/** Edits a connection; share mode and suspension change what the seller sees and can sell. */
+/**
+ * Edits a connection; share mode and suspension change what the seller sees and can sell.
+ * Suspending or resuming shares flips the share gate of every shared SKU, so products that stay
+ * visible (whole-catalog sharing) record `updated` (availability); a share-mode change alone
+ * only changes visibility (`added` / `removed`), never a sellability gate.
+ */
 export async function updateConnection(
   ctx: AppContext,
   trx: Executor,
@@ -81,12 +86,21 @@ export async function updateConnection(
   patch: ConnectionPatch,
 ) {
   const connection = await requireConnection(trx, connectionId);
+  const sellerId = connection.seller_company_id;
   const access = {
-    sellerId: connection.seller_company_id,
+    sellerId,
     publisherId: connection.publisher_company_id,
     environment: connection.environment,
   };
-  await changeSellerAccess(ctx, trx, access, [], () =>
+  const skuIds = (await publisherSkuIds(trx, connection.publisher_company_id, connection.environment)).map(
+    (r) => r.id,
+  );
+  const suspensionFlips =
+    patch.sharesSuspended !== undefined && patch.sharesSuspended !== (connection.shares_suspended === 1);
+  const touched = suspensionFlips
+    ? await sharedProductIds(trx, sellerId, connection.environment, skuIds)
+    : [];
+  await changeSellerAccess(ctx, trx, access, touched, () =>
     partnersRepo.updateConnection(trx, connectionId, {
       ...(patch.catalogShareMode !== undefined ? { catalog_share_mode: patch.catalogShareMode } : {}),
       ...(patch.sharesSuspended !== undefined ? { shares_suspended: patch.sharesSuspended ? 1 : 0 } : {}),
@@ -95,9 +109,18 @@ export async function updateConnection(
       updated_at: ctx.clock.now(),
     }),
   );
-  const skuIds = (await publisherSkuIds(trx, connection.publisher_company_id, connection.environment)).map(
-    (r) => r.id,
-  );
-  await refreshSellability(ctx, trx, connection.seller_company_id, connection.environment, skuIds);
+  await refreshSellability(ctx, trx, sellerId, connection.environment, skuIds);
   return requireConnection(trx, connectionId);
+}
+
+/** Products with at least one of these SKUs actively shared with the seller. */
+async function sharedProductIds(
+  trx: Executor,
+  sellerId: string,
+  environment: string,
+  skuIds: readonly string[],
+): Promise<string[]> {
+  if (skuIds.length === 0) return [];
+  const rows = await skuGateRows(trx, sellerId, environment, skuIds);
+  return [...new Set(rows.filter((r) => r.share_id !== null).map((r) => r.product_id))];
 }

@@ -26,9 +26,10 @@ export async function changeProduct(
   changedFields: readonly ChangedField[],
   mutate: () => Promise<void>,
 ): Promise<AudienceDiff> {
-  const before = new Set(await sellersSeeing(trx, product.id, product.environment));
+  const now = ctx.clock.now();
+  const before = new Set(await sellersSeeing(trx, product.id, product.environment, now));
   await mutate();
-  const after = new Set(await sellersSeeing(trx, product.id, product.environment));
+  const after = new Set(await sellersSeeing(trx, product.id, product.environment, now));
   const diff: AudienceDiff = {
     kept: toRecipients(
       [...after].filter((s) => before.has(s)),
@@ -63,9 +64,9 @@ export async function changeSellerAccess(
   mutate: () => Promise<void>,
 ): Promise<void> {
   const { sellerId, publisherId, environment } = access;
-  const before = await visibleProductIds(trx, sellerId, environment, publisherId);
+  const before = await visibleProductIds(trx, sellerId, environment, ctx.clock.now(), publisherId);
   await mutate();
-  const after = await visibleProductIds(trx, sellerId, environment, publisherId);
+  const after = await visibleProductIds(trx, sellerId, environment, ctx.clock.now(), publisherId);
   const seller = [{ companyId: sellerId, environment }];
   for (const id of after) if (!before.has(id)) await recordCatalogChange(ctx, trx, seller, id, 'added', []);
   for (const id of before) if (!after.has(id)) await recordCatalogChange(ctx, trx, seller, id, 'removed', []);

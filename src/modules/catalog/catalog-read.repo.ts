@@ -3,12 +3,18 @@ import type { Executor } from '../../db/database.js';
 import type { LaunchPhase, TradingState } from './catalog.table.js';
 import { accessibleProducts } from './visibility.repo.js';
 
+/** Every condition given must hold (the lists: each of their entries). */
 export interface ProductListFilter {
   sellerId: string;
   environment: string;
-  publisherId?: string;
-  slug?: string;
+  /** The moment visibility is judged at (the sandbox churn fixture's cycle). */
+  nowMs: number;
+  productIds?: readonly string[];
+  publisherIds?: readonly string[];
+  slugs?: readonly string[];
+  /** Name or slug contains it. */
   q?: string;
+  nameContains?: readonly string[];
   updatedSince?: number;
   launchPhases?: LaunchPhase[];
   tradingStates?: TradingState[];
@@ -16,22 +22,30 @@ export interface ProductListFilter {
   limit?: number;
 }
 
+/** `%text%` for LIKE, case-folded, with the pattern characters of `text` escaped. */
+const containing = (text: string) =>
+  sql`${`%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`;
+
 /** Products the seller can see (catalog access of SPEC 3.4), newest first (keyset on created_at, id). */
 export function listVisibleProducts(ex: Executor, f: ProductListFilter) {
-  let query = accessibleProducts(ex, f.environment)
+  let query = accessibleProducts(ex, f.environment, f.nowMs)
     .selectAll('products')
     .where('partner_connections.seller_company_id', '=', f.sellerId);
-  if (f.publisherId) query = query.where('products.publisher_company_id', '=', f.publisherId);
-  if (f.slug) query = query.where('products.slug', '=', f.slug);
+  // An empty list admits nothing (and `in ()` is no SQL).
+  if ([f.productIds, f.launchPhases, f.tradingStates].some((list) => list?.length === 0)) {
+    return Promise.resolve([]);
+  }
+  if (f.productIds) query = query.where('products.id', 'in', f.productIds);
+  for (const id of f.publisherIds ?? []) query = query.where('products.publisher_company_id', '=', id);
+  for (const slug of f.slugs ?? []) query = query.where('products.slug', '=', slug);
   if (f.q) {
-    const pattern = `%${f.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = containing(f.q);
     query = query.where((eb) =>
-      eb.or([
-        eb(sql`lower(products.name)`, 'like', sql`${pattern} escape '\\'`),
-        eb(sql`lower(products.slug)`, 'like', sql`${pattern} escape '\\'`),
-      ]),
+      eb.or([eb(sql`lower(products.name)`, 'like', pattern), eb(sql`lower(products.slug)`, 'like', pattern)]),
     );
   }
+  for (const name of f.nameContains ?? [])
+    query = query.where(sql`lower(products.name)`, 'like', containing(name));
   if (f.updatedSince !== undefined) query = query.where('products.updated_at', '>=', f.updatedSince);
   if (f.launchPhases) query = query.where('products.launch_phase', 'in', f.launchPhases);
   if (f.tradingStates) query = query.where('products.trading_state', 'in', f.tradingStates);
@@ -99,9 +113,9 @@ export function wholesaleFloors(
 }
 
 /** Just the id and change stamp of each visible product: the cheap input of snapshot ETags. */
-export function visibleProductStamps(ex: Executor, sellerId: string, environment: string) {
-  return accessibleProducts(ex, environment)
-    .select(['products.id', 'products.updated_at', 'products.churn_period_hours'])
+export function visibleProductStamps(ex: Executor, sellerId: string, environment: string, nowMs: number) {
+  return accessibleProducts(ex, environment, nowMs)
+    .select(['products.id', 'products.updated_at'])
     .where('partner_connections.seller_company_id', '=', sellerId)
     .execute();
 }

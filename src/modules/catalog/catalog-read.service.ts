@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import { isoOf, isoOrNull } from '../../lib/clock.js';
-import { isChurnedAway } from '../allocations/sellability.js';
 import * as repo from './catalog-read.repo.js';
 import { pickLocalized } from './locale.js';
 import { type EffectivePrice, effectivePrices } from './pricing.js';
@@ -14,15 +13,13 @@ export interface SellerScope {
 
 const json = <T>(text: string | null, fallback: T): T => (text ? (JSON.parse(text) as T) : fallback);
 
-/** Visible now: the access rules, less the sandbox churn fixture during its archived periods. */
-export async function visibleProducts(
+/** Visible now on the service clock (the access rules of SPEC 3.4). */
+export function visibleProducts(
   ctx: AppContext,
   scope: SellerScope,
-  filter: Omit<repo.ProductListFilter, keyof SellerScope> = {},
+  filter: Omit<repo.ProductListFilter, keyof SellerScope | 'nowMs'> = {},
 ) {
-  const rows = await repo.listVisibleProducts(ctx.db, { ...scope, ...filter });
-  const now = ctx.clock.now();
-  return rows.filter((row) => !isChurnedAway(row.churn_period_hours, now));
+  return repo.listVisibleProducts(ctx.db, { ...scope, ...filter, nowMs: ctx.clock.now() });
 }
 
 /** Effective prices of the products' releases, keyed by product id. */
@@ -95,11 +92,13 @@ export function catalogDigest(rows: readonly { id: string; updatedAt: string }[]
 }
 
 export async function catalogChecksum(ctx: AppContext, scope: SellerScope, publisherId?: string) {
-  const rows = (await visibleProducts(ctx, scope, { publisherId })).map((r) => ({
-    id: r.id,
-    updatedAt: isoOf(r.updated_at),
-    ms: r.updated_at,
-  }));
+  const rows = (await visibleProducts(ctx, scope, publisherId ? { publisherIds: [publisherId] } : {})).map(
+    (r) => ({
+      id: r.id,
+      updatedAt: isoOf(r.updated_at),
+      ms: r.updated_at,
+    }),
+  );
   return {
     digestAlgorithm: CHECKSUM_ALGORITHM,
     digest: catalogDigest(rows),

@@ -1,5 +1,7 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Insertable, Selectable, Transaction, Updateable } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import { lockRows } from '../../db/dialect.js';
+import type { Database } from '../../db/schema.js';
 import type {
   EditionsTable,
   ProductRelationsTable,
@@ -19,6 +21,24 @@ export async function insertProduct(ex: Executor, row: Insertable<ProductsTable>
 
 export function findProduct(ex: Executor, id: string): Promise<ProductRow | undefined> {
   return ex.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Products whose scheduled archive is due and not yet applied, oldest due first. */
+export function productsDueForArchive(ex: Executor, nowMs: number, limit: number) {
+  return ex
+    .selectFrom('products')
+    .select('id')
+    .where('is_archived', '=', 0)
+    .where('archive_at', 'is not', null)
+    .where('archive_at', '<=', nowMs)
+    .orderBy('archive_at')
+    .limit(limit)
+    .execute();
+}
+
+/** The product, locked until the transaction ends. */
+export function lockProduct(trx: Transaction<Database>, id: string): Promise<ProductRow | undefined> {
+  return lockRows(trx, trx.selectFrom('products').selectAll().where('id', '=', id)).executeTakeFirst();
 }
 
 export async function updateProduct(

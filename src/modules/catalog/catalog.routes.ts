@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
 import { cachedPage } from '../../http/page-cache.js';
-import { decodeCursor, encodeCursor, LimitQuery, page } from '../../http/pagination.js';
+import { decodeCursor, encodeCursor, LimitQuery, nextPageUrl, page } from '../../http/pagination.js';
 import { principalOf } from '../../http/request-context.js';
 import { DateTime, errorResponses, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
@@ -59,12 +59,7 @@ export function registerCatalogRoutes(app: TypedApp, ctx: AppContext): void {
         const query = parseProductQuery(request.query, request.headers['accept-language']);
         if (query.legacyCursorId) query.list.before = await legacyCursorPosition(ctx, query.legacyCursorId);
         const rows = query.statusExcludesAll ? [] : await listProducts(ctx, scope, query.list);
-        const result = page(
-          rows,
-          query.list.limit,
-          (r) => r.cursorKey,
-          (cursor) => `/api/seller/v1/products?limit=${query.list.limit}&cursor=${cursor}`,
-        );
+        const result = page(rows, query.list.limit, (r) => r.cursorKey, nextPageUrl(request.url));
         return {
           data: result.data.map(({ cursorKey: _key, ...row }) => row),
           meta: {
@@ -162,12 +157,7 @@ export function registerCatalogRoutes(app: TypedApp, ctx: AppContext): void {
         { afterSeq, since: since ? Date.parse(since) : undefined },
         limit + 1,
       );
-      const result = page(
-        rows,
-        limit,
-        (r) => [r.seq],
-        (c) => `/api/seller/v1/catalog/changes?limit=${limit}&cursor=${c}`,
-      );
+      const result = page(rows, limit, (r) => [r.seq], nextPageUrl(request.url));
       const last = result.data.at(-1);
       return {
         data: {

@@ -101,6 +101,16 @@ describe('GET /products', () => {
     expect(second.body.data.map((p: { id: string }) => p.id)).toEqual([ids[2], ids[1]]);
     const legacy = await call(t, { method: 'GET', url: v1(`/products?limit=2&cursor=${ids[3]}`), headers });
     expect(legacy.body.data.map((p: { id: string }) => p.id)).toEqual([ids[2], ids[1]]);
+    // nextUrl carries the query: the next page keeps its search and expansions.
+    const searched = await call(t, {
+      method: 'GET',
+      url: v1('/products?limit=2&q=game%20&expand=pricing'),
+      headers,
+    });
+    const rest = await call(t, { method: 'GET', url: searched.body.meta.nextUrl, headers });
+    expect(rest.body.data.map((p: { id: string }) => p.id)).toEqual([ids[2], ids[1]]);
+    expect(rest.body.data[0].pricing).toBeDefined();
+    expect(rest.body.meta).toMatchObject({ hasMore: false, nextUrl: null });
   });
 
   it('filters by q, slug, partner alias, updatedSince and JSON filters; refuses unknown filter fields', async () => {
@@ -121,6 +131,30 @@ describe('GET /products', () => {
         (p: { id: string }) => p.id,
       ),
     ).toEqual([ids[0]]);
+    // Filters narrow the parameters, never replace them; a publisher id is taken in either form.
+    const narrowed = encodeURIComponent(JSON.stringify([{ field: 'name', op: 'contains', value: '2' }]));
+    expect(
+      (
+        await call(t, { method: 'GET', url: v1(`/products?q=game&filters=${narrowed}`), headers })
+      ).body.data.map((p: { id: string }) => p.id),
+    ).toEqual([ids[2]]);
+    expect(
+      (await call(t, { method: 'GET', url: v1(`/products?q=star&filters=${narrowed}`), headers })).body.data,
+    ).toEqual([]);
+    for (const form of [c.publisherId, partner]) {
+      const byPublisher = encodeURIComponent(
+        JSON.stringify([{ field: 'publisherCompanyId', op: 'eq', value: form }]),
+      );
+      expect(
+        (await call(t, { method: 'GET', url: v1(`/products?filters=${byPublisher}`), headers })).body.data,
+      ).toHaveLength(3);
+    }
+    const badDate = encodeURIComponent(
+      JSON.stringify([{ field: 'updatedAt', op: 'gte', value: 'yesterday' }]),
+    );
+    const refusedDate = await call(t, { method: 'GET', url: v1(`/products?filters=${badDate}`), headers });
+    expectApiError(refusedDate, 422, 'VALIDATION_FAILED');
+    expect(refusedDate.body.details.issues[0].field).toBe('filters[0].value');
     const unknown = encodeURIComponent(JSON.stringify([{ field: 'colour', op: 'eq', value: 'red' }]));
     const refused = await call(t, { method: 'GET', url: v1(`/products?filters=${unknown}`), headers });
     expectApiError(refused, 422, 'VALIDATION_FAILED');

@@ -59,9 +59,19 @@ export function publisherFilter(query: {
   if (partner && publisherCompanyId && partner.toLowerCase() !== publisherCompanyId.toLowerCase()) {
     throw invalid('publisherCompanyId', 'conflicts with partner (they are aliases)');
   }
-  const compact = (partner ?? publisherCompanyId)?.toLowerCase();
-  if (!compact) return undefined;
-  if (!/^[0-9a-f]{32}$/.test(compact)) return '00000000-0000-0000-0000-000000000000';
+  const given = partner ?? publisherCompanyId;
+  return given ? publisherIdFrom(given) : undefined;
+}
+
+/**
+ * A publisher company id as sellers write it (32 hex characters without hyphens, or the uuid
+ * itself) as stored; anything else names no company.
+ */
+function publisherIdFrom(given: string): string {
+  const compact = given.toLowerCase().replaceAll('-', '');
+  if (!/^[0-9a-f]{32}$/.test(compact) || (given.includes('-') && !isUuid(given))) {
+    return '00000000-0000-0000-0000-000000000000';
+  }
   return `${compact.slice(0, 8)}-${compact.slice(8, 12)}-${compact.slice(12, 16)}-${compact.slice(16, 20)}-${compact.slice(20)}`;
 }
 
@@ -86,6 +96,14 @@ function parseFilters(raw: string | undefined): ProductFilter[] {
         `unknown field ${item.field}; known: ${Object.keys(FILTER_FIELDS).join(', ')}`,
       );
     if (!ops.includes(item.op)) throw invalid(`filters[${i}].op`, `${item.field} takes ${ops.join(', ')}`);
+    if (
+      item.field === 'updatedAt' &&
+      (typeof item.value !== 'string' || Number.isNaN(Date.parse(item.value)))
+    ) {
+      throw invalid(`filters[${i}].value`, 'updatedAt takes a date-time');
+    }
+    if (item.field === 'publisherCompanyId')
+      return { ...item, value: publisherIdFrom(String(item.value)) } as ProductFilter;
     return item as ProductFilter;
   });
 }

@@ -13,7 +13,6 @@ import {
   visibleProducts,
 } from './catalog-read.service.js';
 import type { EffectivePrice } from './pricing.js';
-import { visibleProductIds } from './visibility.repo.js';
 
 export interface ProductFilter {
   field: string;
@@ -44,18 +43,32 @@ export const FILTER_FIELDS: Record<string, readonly string[]> = {
 };
 
 const asList = (value: unknown) => (Array.isArray(value) ? value.map(String) : [String(value)]);
+/** Two `in` conditions on one field hold together where their lists meet. */
+const meet = <T>(held: T[] | undefined, next: T[]): T[] =>
+  held ? held.filter((v) => next.includes(v)) : next;
 
-function applyFilters(query: ProductListQuery): Partial<repo.ProductListFilter> {
-  const out: Partial<repo.ProductListFilter> = {};
+/**
+ * The query parameters and the `filters` array as one condition set: every parameter and every
+ * filter must hold (a filter narrows the parameters, it never replaces one).
+ */
+function conditionsOf(
+  query: ProductListQuery,
+): Omit<repo.ProductListFilter, 'sellerId' | 'environment' | 'nowMs'> {
+  const publisherIds = query.publisherId ? [query.publisherId] : [];
+  const slugs = query.slug ? [query.slug] : [];
+  const nameContains: string[] = [];
+  let updatedSince = query.updatedSince;
+  let launchPhases: LaunchPhase[] | undefined;
+  let tradingStates: TradingState[] | undefined;
   for (const f of query.filters) {
-    if (f.field === 'launchPhase') out.launchPhases = asList(f.value) as LaunchPhase[];
-    if (f.field === 'tradingState') out.tradingStates = asList(f.value) as TradingState[];
-    if (f.field === 'slug') out.slug = String(f.value);
-    if (f.field === 'name') out.q = String(f.value);
-    if (f.field === 'publisherCompanyId') out.publisherId = String(f.value);
-    if (f.field === 'updatedAt') out.updatedSince = Date.parse(String(f.value));
+    if (f.field === 'launchPhase') launchPhases = meet(launchPhases, asList(f.value) as LaunchPhase[]);
+    if (f.field === 'tradingState') tradingStates = meet(tradingStates, asList(f.value) as TradingState[]);
+    if (f.field === 'slug') slugs.push(String(f.value));
+    if (f.field === 'name') nameContains.push(String(f.value));
+    if (f.field === 'publisherCompanyId') publisherIds.push(String(f.value));
+    if (f.field === 'updatedAt') updatedSince = Math.max(updatedSince ?? 0, Date.parse(String(f.value)));
   }
-  return out;
+  return { q: query.q, publisherIds, slugs, nameContains, updatedSince, launchPhases, tradingStates };
 }
 
 export async function expansions(
@@ -104,12 +117,8 @@ export async function expansions(
 /** GET /products: visible products, newest first, with the requested expansions. */
 export async function listProducts(ctx: AppContext, scope: SellerScope, query: ProductListQuery) {
   const rows = await visibleProducts(ctx, scope, {
-    q: query.q,
-    publisherId: query.publisherId,
-    slug: query.slug,
-    updatedSince: query.updatedSince,
+    ...conditionsOf(query),
     before: query.before,
-    ...applyFilters(query),
     limit: query.limit + 1,
   });
   const { prices, floors, availability } = await expansions(ctx, scope, rows, query.expand);
@@ -136,7 +145,7 @@ export async function listProducts(ctx: AppContext, scope: SellerScope, query: P
 }
 
 async function requireVisible(ctx: AppContext, scope: SellerScope, productId: string) {
-  const [row] = (await visibleProducts(ctx, scope)).filter((r) => r.id === productId);
+  const [row] = await visibleProducts(ctx, scope, { productIds: [productId] });
   if (!row) throw fail('NOT_FOUND', `Product ${productId} is not in your catalog.`);
   return row;
 }
@@ -153,7 +162,11 @@ export async function productDetail(
   const { releases, result: prices } = await pricesByProduct(ctx, [productId]);
   const base = productBase(row, chain, usListPriceFrom(prices.get(productId)));
   const relations = await repo.relationsOf(ctx.db, productId);
-  const visible = await visibleProductIds(ctx.db, scope.sellerId, scope.environment);
+  const visible = new Set(
+    (await visibleProducts(ctx, scope, { productIds: relations.map((r) => r.target_product_id) })).map(
+      (p) => p.id,
+    ),
+  );
   const relatedProducts = relations
     .filter((r) => visible.has(r.target_product_id))
     .map((r) => ({ type: r.type, productId: r.target_product_id }));

@@ -123,7 +123,8 @@ export async function updateProduct(ctx: AppContext, trx: Executor, id: string, 
     }),
   );
   const updatedAt = new Date(now).toISOString();
-  if (archiveNow) {
+  // The legacy status `archived` delists as `isArchived` does (SPEC 3.4: archive emits `removed`).
+  if (archiveNow || patch.status === 'archived') {
     await emitToAudience(ctx, trx, diff.removed, 'product.delisted', {
       productId: id,
       delistedAt: updatedAt,
@@ -149,6 +150,28 @@ export async function updateProduct(ctx: AppContext, trx: Executor, id: string, 
       await skuIdsOf(trx, id),
     );
   return requireProduct(trx, id);
+}
+
+/**
+ * Applies archives whose scheduled `archiveAt` has come (the server runs this every minute):
+ * each product in its own transaction, locked and re-read there, so processes sweeping at once
+ * archive it once, with one `removed` change and one `product.delisted` per seller that saw it.
+ */
+export async function archiveDueProducts(ctx: AppContext, batch = 100): Promise<number> {
+  const now = ctx.clock.now();
+  let archived = 0;
+  for (const { id } of await repo.productsDueForArchive(ctx.db, now, batch)) {
+    const done = await ctx.db.transaction().execute(async (trx) => {
+      const product = await repo.lockProduct(trx, id);
+      if (!product || product.is_archived === 1 || product.archive_at === null || product.archive_at > now) {
+        return false;
+      }
+      await updateProduct(ctx, trx, id, { archiveAt: product.archive_at });
+      return true;
+    });
+    if (done) archived++;
+  }
+  return archived;
 }
 
 export const skuIdsOf = async (ex: Executor, productId: string) =>

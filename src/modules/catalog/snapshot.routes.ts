@@ -6,7 +6,7 @@ import { errorResponses } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { sellerScope } from '../sandbox/sandbox.service.js';
 import { localeChain } from './locale.js';
-import { matchesEtag, snapshotEtag, snapshotMeta, snapshotStream } from './snapshot.service.js';
+import { acceptsGzip, matchesEtag, snapshotEtag, snapshotMeta, snapshotStream } from './snapshot.service.js';
 
 const CACHE_CONTROL = 'private, max-age=300, s-maxage=300, stale-while-revalidate=600';
 const VARY = 'Authorization, Accept-Language, Accept-Encoding';
@@ -39,7 +39,7 @@ export function registerSnapshotRoutes(app: TypedApp, ctx: AppContext): void {
       const scope = await sellerScope(ctx, principalOf(request));
       const format = request.query.format ?? 'json';
       const chain = localeChain(undefined, request.headers['accept-language']);
-      const gzip = /\bgzip\b/.test(request.headers['accept-encoding'] ?? '');
+      const gzip = acceptsGzip(request.headers['accept-encoding']);
       const meta = await snapshotMeta(ctx, scope);
       const etag = snapshotEtag(
         meta,

@@ -3,7 +3,6 @@ import { Readable } from 'node:stream';
 import type { AppContext } from '../../context.js';
 import { isoOf } from '../../lib/clock.js';
 import { memoPerObject } from '../../lib/memo.js';
-import { isChurnedAway } from '../allocations/sellability.js';
 import * as repo from './catalog-read.repo.js';
 import { productBase, type SellerScope, usListPriceFrom } from './catalog-read.service.js';
 import { expansions } from './products-read.service.js';
@@ -27,9 +26,7 @@ export async function snapshotMeta(ctx: AppContext, scope: SellerScope): Promise
     `snapshot:${scope.sellerId}:${scope.environment}`,
     now,
     async () => {
-      const stamps = (await repo.visibleProductStamps(ctx.db, scope.sellerId, scope.environment)).filter(
-        (s) => !isChurnedAway(s.churn_period_hours, now),
-      );
+      const stamps = await repo.visibleProductStamps(ctx.db, scope.sellerId, scope.environment, now);
       const max = stamps.reduce((m, s) => Math.max(m, s.updated_at), 0);
       return { maxUpdatedAt: stamps.length > 0 ? isoOf(max) : null, totalProducts: stamps.length };
     },
@@ -45,6 +42,25 @@ export const snapshotEtag = memoPerObject((meta: SnapshotMeta, variant: string):
   const digest = hash('sha256', `${meta.maxUpdatedAt}|${meta.totalProducts}|${variant}`, 'base64url');
   return `W/"${digest.slice(0, 27)}"`;
 }, 256);
+
+/**
+ * Does Accept-Encoding admit gzip? RFC 9110 12.5.3: `x-gzip` is gzip, `q=0` refuses a coding,
+ * and `*` stands for every coding not named.
+ */
+export function acceptsGzip(acceptEncoding: string | undefined): boolean {
+  if (!acceptEncoding) return false;
+  let gzip: number | undefined;
+  let any: number | undefined;
+  for (const entry of acceptEncoding.split(',')) {
+    const [coding = '', ...params] = entry.split(';').map((part) => part.trim().toLowerCase());
+    const q = params.find((p) => p.startsWith('q='));
+    const weight = q === undefined ? 1 : Number(q.slice(2));
+    if (coding === 'gzip' || coding === 'x-gzip') gzip = weight;
+    else if (coding === '*') any = weight;
+  }
+  const weight = gzip ?? any ?? 0;
+  return weight > 0;
+}
 
 /** Does If-None-Match name this ETag (weak comparison, lists and `*` honoured)? */
 export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
@@ -79,10 +95,13 @@ export function snapshotStream(
     let before: readonly [number, string] | undefined;
     let first = true;
     for (;;) {
-      const raw = await repo.listVisibleProducts(ctx.db, { ...scope, before, limit: BATCH });
-      if (raw.length === 0) break;
-      const now = ctx.clock.now();
-      const rows = raw.filter((row) => !isChurnedAway(row.churn_period_hours, now));
+      const rows = await repo.listVisibleProducts(ctx.db, {
+        ...scope,
+        nowMs: ctx.clock.now(),
+        before,
+        limit: BATCH,
+      });
+      if (rows.length === 0) break;
       const { prices, floors, availability } = await expansions(ctx, scope, rows, expand);
       let chunk = '';
       for (const row of rows) {
@@ -104,9 +123,9 @@ export function snapshotStream(
         first = false;
       }
       yield chunk;
-      const last = raw.at(-1)!;
+      const last = rows.at(-1)!;
       before = [last.created_at, last.id];
-      if (raw.length < BATCH) break;
+      if (rows.length < BATCH) break;
     }
     if (format === 'json') yield ']}';
   }

@@ -4,7 +4,7 @@ import { admin, buildCatalog } from '../../../test/admin.js';
 import { makeKey, makeSeller } from '../../../test/factories.js';
 import { useTestApp } from '../../../test/harness.js';
 import { call, describeRouteContract } from '../../../test/route-contract.js';
-import { matchesEtag, snapshotEtag } from './snapshot.service.js';
+import { acceptsGzip, matchesEtag, snapshotEtag } from './snapshot.service.js';
 
 const t = useTestApp();
 const url = (query = '') => `/api/seller/v1/catalog/snapshot${query}`;
@@ -165,5 +165,18 @@ describe('snapshot ETags', () => {
     expect(matchesEtag(`${opaque.slice(0, -2)}"`, etag)).toBe(false);
     expect(matchesEtag(undefined, etag)).toBe(false);
     expect(matchesEtag('', etag)).toBe(false);
+  });
+
+  it('gzips only where Accept-Encoding admits gzip', () => {
+    expect(acceptsGzip('gzip, deflate, br')).toBe(true);
+    expect(acceptsGzip('br;q=1.0, GZIP;q=0.5')).toBe(true);
+    expect(acceptsGzip('x-gzip')).toBe(true);
+    expect(acceptsGzip('*')).toBe(true);
+    expect(acceptsGzip('gzip;q=0')).toBe(false);
+    expect(acceptsGzip('gzip;q=0, *')).toBe(false);
+    expect(acceptsGzip('*;q=0')).toBe(false);
+    expect(acceptsGzip('deflate, x-gzipped')).toBe(false);
+    expect(acceptsGzip('identity')).toBe(false);
+    expect(acceptsGzip(undefined)).toBe(false);
   });
 });

@@ -2,10 +2,13 @@ import { type ExpressionBuilder, sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 
+const HOUR_MS = 3_600_000;
+
 /**
  * Catalog access (SPEC 3.4): a product is visible to a seller when it is published (not draft,
- * not archived) and the seller's connection to its publisher shares the whole catalog, or
- * shares (and has not suspended) at least one SKU of the product.
+ * not archived, whether by `isArchived` or the legacy `status`), is not the sandbox churn
+ * fixture in an archived period, and the seller's connection to its publisher shares the whole
+ * catalog, or shares (and has not suspended) at least one SKU of the product.
  */
 const grantsAccess = (eb: ExpressionBuilder<Database, 'products' | 'partner_connections'>) =>
   eb.or([
@@ -24,8 +27,19 @@ const grantsAccess = (eb: ExpressionBuilder<Database, 'products' | 'partner_conn
     ]),
   ]);
 
-/** Products joined to every connection that grants access to them, in one environment. */
-export function accessibleProducts(ex: Executor, environment: string) {
+/**
+ * Live in the churn cycle at `nowMs`: `isChurnedAway` (sellability.ts) in SQL, so that pages,
+ * counts and related products leave the fixture out in the query itself.
+ */
+const liveInChurnCycle = (nowMs: number) => (eb: ExpressionBuilder<Database, 'products'>) =>
+  eb.or([
+    eb('products.churn_period_hours', 'is', null),
+    eb('products.churn_period_hours', '<=', 0),
+    sql<boolean>`(cast(${nowMs} as bigint) / (cast(nullif(products.churn_period_hours, 0) as bigint) * ${HOUR_MS})) % 2 = 0`,
+  ]);
+
+/** Products joined to every connection that grants access to them, in one environment, at `nowMs`. */
+export function accessibleProducts(ex: Executor, environment: string, nowMs: number) {
   return ex
     .selectFrom('products')
     .innerJoin('partner_connections', (join) =>
@@ -34,8 +48,9 @@ export function accessibleProducts(ex: Executor, environment: string) {
         .on('partner_connections.environment', '=', environment),
     )
     .where('products.environment', '=', environment)
-    .where('products.status', '!=', 'draft')
+    .where('products.status', 'not in', ['draft', 'archived'])
     .where('products.is_archived', '=', 0)
+    .where(liveInChurnCycle(nowMs))
     .where(grantsAccess);
 }
 
@@ -43,9 +58,10 @@ export async function visibleProductIds(
   ex: Executor,
   sellerId: string,
   environment: string,
+  nowMs: number,
   publisherId?: string,
 ) {
-  let query = accessibleProducts(ex, environment)
+  let query = accessibleProducts(ex, environment, nowMs)
     .select('products.id')
     .where('partner_connections.seller_company_id', '=', sellerId);
   if (publisherId) query = query.where('products.publisher_company_id', '=', publisherId);
@@ -53,8 +69,13 @@ export async function visibleProductIds(
 }
 
 /** Sellers that currently see the product. */
-export async function sellersSeeing(ex: Executor, productId: string, environment: string): Promise<string[]> {
-  const rows = await accessibleProducts(ex, environment)
+export async function sellersSeeing(
+  ex: Executor,
+  productId: string,
+  environment: string,
+  nowMs: number,
+): Promise<string[]> {
+  const rows = await accessibleProducts(ex, environment, nowMs)
     .select('partner_connections.seller_company_id')
     .where('products.id', '=', productId)
     .execute();
@@ -67,8 +88,9 @@ export async function isProductVisible(
   sellerId: string,
   environment: string,
   productId: string,
+  nowMs: number,
 ): Promise<boolean> {
-  const row = await accessibleProducts(ex, environment)
+  const row = await accessibleProducts(ex, environment, nowMs)
     .select('products.id')
     .where('products.id', '=', productId)
     .where('partner_connections.seller_company_id', '=', sellerId)

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
-import { decodeCursor, encodeCursor, LimitQuery } from '../../http/pagination.js';
+import { decodeCursor, encodeCursor, LimitQuery, nextPageUrl } from '../../http/pagination.js';
 import { DateTime, errorResponses, Nullable, PageMeta } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { actorOf } from './checkout.routes.js';
@@ -74,9 +74,6 @@ export function registerOrderReadRoutes(app: TypedApp, ctx: AppContext): void {
       const pageRows = rows.slice(0, q.limit);
       const last = pageRows.at(-1)?.order;
       const nextCursor = hasMore && last ? encodeCursor([last.created_at, last.id]) : null;
-      const params = new URLSearchParams(
-        Object.entries({ ...q, cursor: nextCursor ?? '' }).map(([k, v]) => [k, String(v)]),
-      );
       return {
         data: pageRows.map((r) => r.view),
         meta: {
@@ -84,7 +81,7 @@ export function registerOrderReadRoutes(app: TypedApp, ctx: AppContext): void {
           count: pageRows.length,
           hasMore,
           nextCursor,
-          nextUrl: nextCursor ? `/api/seller/v1/orders?${params}` : null,
+          nextUrl: nextCursor ? nextPageUrl(request.url)(nextCursor) : null,
         },
       };
     },

@@ -115,7 +115,7 @@ export async function quoteLine(
     );
   }
   const sku = await skuForCheckout(ctx.db, environment, skuCode);
-  if (!sku || !(await isProductVisible(ctx.db, sellerId, environment, sku.product_id))) {
+  if (!sku || !(await isProductVisible(ctx.db, sellerId, environment, sku.product_id, ctx.clock.now()))) {
     throw fail('NOT_FOUND', `SKU ${skuCode} is not in your catalog.`, { skuCode });
   }
   const now = ctx.clock.now();

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { makeSeller } from '../../../test/factories.js';
 import { useTestApp } from '../../../test/harness.js';
+import { call } from '../../../test/route-contract.js';
+import { isChurnedAway } from '../allocations/sellability.js';
 import { computeSellability } from '../allocations/sellability.service.js';
 import { visibleProductIds } from '../catalog/visibility.repo.js';
 import { MAGIC_SKUS } from './fixtures.js';
@@ -41,7 +43,7 @@ describe('sandbox fixture catalog', () => {
     expect(of('SANDBOX-LIFECYCLE-001').readinessBlockers).toEqual(['LIFECYCLE_NOT_LIVE']);
     expect(of('SANDBOX-PREORDER-001').readinessBlockers).toEqual(['LIFECYCLE_NOT_LIVE']);
 
-    const visible = await visibleProductIds(t.ctx.db, seller.company.id, 'sandbox');
+    const visible = await visibleProductIds(t.ctx.db, seller.company.id, 'sandbox', t.ctx.clock.now());
     const products = await t.ctx.db
       .selectFrom('skus')
       .select(['code', 'product_id'])
@@ -80,7 +82,9 @@ describe('sandbox fixture catalog', () => {
   it('never lets a production seller see sandbox products', async () => {
     await seedSandboxCatalog(t.ctx);
     const seller = await makeSeller(t, { environment: 'production' });
-    expect((await visibleProductIds(t.ctx.db, seller.company.id, 'production')).size).toBe(0);
+    expect((await visibleProductIds(t.ctx.db, seller.company.id, 'production', t.ctx.clock.now())).size).toBe(
+      0,
+    );
     const sandboxProducts = await t.ctx.db
       .selectFrom('products')
       .select('environment')
@@ -105,6 +109,41 @@ describe('sandbox fixture catalog', () => {
     expect(states[0]).not.toBe(states[1]);
     expect(states[0]).toBe(states[2]);
     expect(states[1]).toBe(states[3]);
+  });
+});
+
+describe('the churn fixture in the catalog reads', () => {
+  it('is left out of pages, the checksum and availability while archived, and back when live', async () => {
+    await seedSandboxCatalog(t.ctx);
+    const seller = await makeSeller(t);
+    const churnSku = await t.ctx.db
+      .selectFrom('skus')
+      .select('product_id')
+      .where('code', '=', 'SANDBOX-CHURN-001')
+      .executeTakeFirstOrThrow();
+    const read = (url: string) =>
+      call(t, { method: 'GET', url: `/api/seller/v1${url}`, headers: seller.auth });
+    const allPages = async () => {
+      const ids: string[] = [];
+      let url: string | null = '/api/seller/v1/products?limit=1';
+      while (url) {
+        const result = await call(t, { method: 'GET', url, headers: seller.auth });
+        ids.push(...result.body.data.map((p: { id: string }) => p.id));
+        url = result.body.meta.nextUrl;
+      }
+      return ids;
+    };
+    if (!isChurnedAway(6, t.ctx.clock.now())) t.ctx.testClock!.advance(6 * 3600);
+    const archived = await allPages();
+    expect(archived).not.toContain(churnSku.product_id);
+    expect(archived.length).toBe((await read('/catalog/checksum')).body.data.productCount);
+    expect((await read('/availability?skuCode=SANDBOX-CHURN-001')).status).toBe(404);
+
+    t.ctx.testClock!.advance(6 * 3600);
+    const live = await allPages();
+    expect(live).toContain(churnSku.product_id);
+    expect(live.length).toBe(archived.length + 1);
+    expect((await read('/availability?skuCode=SANDBOX-CHURN-001')).status).toBe(200);
   });
 });
 
