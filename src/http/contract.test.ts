@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { makeSeller } from '../../test/factories.js';
+import { admin, buildCatalog } from '../../test/admin.js';
+import { makeKey, makeSeller } from '../../test/factories.js';
 import { useTestApp } from '../../test/harness.js';
 import { call, expectApiError } from '../../test/route-contract.js';
 
@@ -117,6 +118,54 @@ describe('the ApiError envelope for every failure', () => {
     });
     expectApiError(result, 422, 'VALIDATION_FAILED');
     expect(result.body.details.issues[0]).toMatchObject({ field: 'name', keyword: 'required' });
+  });
+});
+
+describe('UUIDs', () => {
+  it('find a product by its upper-case id and answer the id lower-case', async () => {
+    const c = await buildCatalog(t, { catalogShareMode: 'whole_catalog' });
+    const key = await makeKey(t, c.sellerId, { environment: 'production' });
+    const headers = { ...key.auth, 'x-forwarded-for': '8.8.8.8' };
+    const upper = c.productId.toUpperCase();
+    const product = await call(t, { method: 'GET', url: `/api/seller/v1/products/${upper}`, headers });
+    expect(product.status, JSON.stringify(product.body)).toBe(200);
+    expect(product.body.data.id).toBe(c.productId);
+    const pricing = await call(t, {
+      method: 'GET',
+      url: `/api/seller/v1/products/${upper}/pricing`,
+      headers,
+    });
+    expect(pricing.status).toBe(200);
+  });
+
+  it('reach a handler lower-case from a JSON body too', async () => {
+    const c = await buildCatalog(t);
+    const seller = await admin(t, 'POST', '/companies', { name: 'Shop Upper', country: 'DE' });
+    const connection = await admin(t, 'POST', '/connections', {
+      sellerCompanyId: seller.id.toUpperCase(),
+      publisherCompanyId: c.publisherId.toUpperCase(),
+    });
+    expect(connection).toMatchObject({ sellerCompanyId: seller.id, publisherCompanyId: c.publisherId });
+  });
+
+  it('appear in the OpenAPI document as format uuid with the x-lowercase extension', async () => {
+    const doc = (await call(t, { method: 'GET', url: '/api/seller/v1/openapi.json' })).body;
+    const [param] = doc.paths['/api/seller/v1/products/{productId}'].get.parameters.filter(
+      (p: { in: string }) => p.in === 'path',
+    );
+    expect(param).toMatchObject({ name: 'productId', required: true });
+    expect(param.schema).toEqual({ type: 'string', format: 'uuid', 'x-lowercase': true });
+  });
+
+  it('refuse a urn:uuid: prefix with 422 VALIDATION_FAILED', async () => {
+    const seller = await makeSeller(t);
+    const result = await call(t, {
+      method: 'GET',
+      url: '/api/seller/v1/products/urn:uuid:0190a1b2-0000-7000-8000-000000000000',
+      headers: seller.auth,
+    });
+    expectApiError(result, 422, 'VALIDATION_FAILED');
+    expect(result.body.details.issues).toEqual([expect.objectContaining({ field: 'productId' })]);
   });
 });
 

@@ -13,6 +13,8 @@ describe('keyset cursors', () => {
     ['another shape', encodeCursor(['abc'])],
     ['wrong types', encodeCursor(['abc', 1])],
     ['an unknown version', Buffer.from(JSON.stringify({ v: 9, k: [1, 'a'] })).toString('base64url')],
+    ['a fractional stamp', encodeCursor([1.5, 'a'])],
+    ['an unsafe integer', encodeCursor([1e21, 'a'])],
   ])('refuses %s with VALIDATION_FAILED on cursor', (_label, cursor) => {
     expect(() => decodeCursor(cursor, ['number', 'string'])).toThrow(
       expect.objectContaining({ code: 'VALIDATION_FAILED' }),

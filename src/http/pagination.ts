@@ -27,7 +27,10 @@ export function decodeCursor(cursor: string, shape: readonly ('string' | 'number
   }
   const body = parsed as { v?: unknown; k?: unknown };
   if (body?.v !== CURSOR_VERSION || !Array.isArray(body.k) || body.k.length !== shape.length) throw invalid();
-  if (!body.k.every((value, i) => typeof value === shape[i])) throw invalid();
+  // Keys are ids and integer stamps: a fraction or an unsafe integer is no key this API issued.
+  const fits = (value: unknown, i: number) =>
+    typeof value === shape[i] && (typeof value !== 'number' || Number.isSafeInteger(value));
+  if (!body.k.every(fits)) throw invalid();
   return body.k as CursorKey;
 }
 

@@ -16,8 +16,16 @@ export const ApiErrorSchema = Type.Object(
 
 export const ApiErrorRef = Type.Ref('ApiError');
 
-export const Uuid = Type.String({ format: 'uuid' });
-export const DateTime = Type.String({ format: 'date-time' });
+/**
+ * A UUID in its 36-character form, either case; it reaches the handler lower-cased (`x-lowercase`,
+ * http/validation.ts), as ids are stored and compared. A `urn:uuid:` prefix is refused.
+ */
+export const Uuid = Type.String({ format: 'uuid', 'x-lowercase': true });
+/**
+ * RFC 3339 date-time. The offset must carry its minutes (`+05:00`; ajv's format alone also
+ * admits `+05`, which no parser here reads). Read values with `instantOf` (lib/clock.ts).
+ */
+export const DateTime = Type.String({ format: 'date-time', pattern: '(?:[Zz]|[+-]\\d{2}:\\d{2})$' });
 export const CountryCode = Type.String({ pattern: '^[A-Z]{2}$' });
 export const CurrencyCode = Type.String({ pattern: '^[A-Z]{3}$' });
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

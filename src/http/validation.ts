@@ -1,9 +1,27 @@
-import { Ajv, type Options } from 'ajv';
+import { Ajv, type FuncKeywordDefinition, type Options, type SchemaValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 
 // ajv-formats is CommonJS: its default export arrives wrapped under NodeNext resolution.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+const toLowerCase: SchemaValidateFunction = (on: boolean, data: string, _schema, cxt) => {
+  if (on && cxt?.parentData) cxt.parentData[cxt.parentDataProperty] = data.toLowerCase();
+  return true;
+};
+
+/**
+ * `x-lowercase: true` hands the handler the value lower-cased, so an id sent upper-case finds the
+ * row stored lower-case. An `x-` name, so the keyword stays a valid extension in the OpenAPI document.
+ */
+const lowercase: FuncKeywordDefinition = {
+  keyword: 'x-lowercase',
+  type: 'string',
+  schemaType: 'boolean',
+  modifying: true,
+  errors: false,
+  validate: toLowerCase,
+};
 
 function makeAjv(options: Options): Ajv {
   const ajv = new Ajv({
@@ -14,6 +32,9 @@ function makeAjv(options: Options): Ajv {
     ...options,
   });
   addFormats(ajv);
+  // ajv-formats also admits a `urn:uuid:` prefix; no id here is a URN, so `uuid` is the 36-character form.
+  ajv.addFormat('uuid', /^[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i);
+  ajv.addKeyword(lowercase);
   return ajv;
 }
 

@@ -21,4 +21,13 @@ export class AdjustableClock implements Clock {
 }
 
 export const isoOf = (ms: number): string => new Date(ms).toISOString();
+
+/**
+ * Epoch milliseconds of an RFC 3339 date-time as the `DateTime` schema admits it. A leap second
+ * (`23:59:60`), which JavaScript's parser refuses, is read as the start of the next second.
+ */
+export function instantOf(dateTime: string): number {
+  const leap = /^(.*[Tt ]\d{2}:\d{2}:)60(.*)$/.exec(dateTime);
+  return leap ? Date.parse(`${leap[1]}59${leap[2]}`) + 1000 : Date.parse(dateTime);
+}
 export const isoOrNull = (ms: number | null | undefined): string | null => (ms == null ? null : isoOf(ms));

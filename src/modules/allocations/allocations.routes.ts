@@ -6,6 +6,7 @@ import { decodeCursor, LimitQuery, nextPageUrl, page } from '../../http/paginati
 import { principalOf } from '../../http/request-context.js';
 import { DateTime, errorResponses, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
+import { instantOf } from '../../lib/clock.js';
 import { sellerScope } from '../sandbox/sandbox.service.js';
 import { listRequests, requestIncrease, requestView } from './allocation-requests.service.js';
 import { AllocationRequestSchema, AllocationSchema, ListMeta } from './allocations.schemas.js';
@@ -40,7 +41,7 @@ export function registerAllocationRoutes(app: TypedApp, ctx: AppContext): void {
       const { sellerId, environment } = await sellerScope(ctx, principalOf(request));
       const q = request.query;
       const after = q.cursor ? (decodeCursor(q.cursor, ['number', 'string']) as [number, string]) : undefined;
-      const updatedSince = q.updatedSince ? Date.parse(q.updatedSince) : undefined;
+      const updatedSince = q.updatedSince ? instantOf(q.updatedSince) : undefined;
       const { items, keys } = await pageAllocations(ctx, sellerId, environment, {
         sellableOnly: q.sellableOnly,
         limit: q.limit,

@@ -79,16 +79,22 @@ export function registerAvailabilityRoutes(app: TypedApp, ctx: AppContext): void
         throw invalid('skuCode', 'send skuCode or skuId (single), or skuCodes (bulk)');
       if (q.skuCode !== undefined && q.skuId !== undefined)
         throw invalid('skuId', 'send skuCode or skuId, not both');
-      const codes =
-        q.skuCodes
-          ?.split(',')
-          .map((c) => c.trim())
-          .filter(Boolean) ?? [];
+      // Codes are trimmed in both modes; a code repeated in bulk is answered (and counted) once.
+      const skuCode = q.skuCode?.trim();
+      if (skuCode === '') throw invalid('skuCode', 'must not be blank');
+      const codes = [
+        ...new Set(
+          q.skuCodes
+            ?.split(',')
+            .map((c) => c.trim())
+            .filter(Boolean),
+        ),
+      ];
       if (!single && (codes.length === 0 || codes.length > 50))
-        throw invalid('skuCodes', 'between 1 and 50 comma-separated codes');
+        throw invalid('skuCodes', 'between 1 and 50 distinct comma-separated codes');
       if (!single && q.quantity !== undefined) throw invalid('quantity', 'only in single mode');
       const principal = principalOf(request);
-      const magic = [q.skuCode, ...codes].find((c) => c !== undefined && isMagicSkuCode(c));
+      const magic = [skuCode, ...codes].find((c) => c !== undefined && isMagicSkuCode(c));
       if (principal.environment === 'production' && magic) {
         throw fail(
           'SANDBOX_MAGIC_VALUE_REJECTED',
@@ -100,8 +106,8 @@ export function registerAvailabilityRoutes(app: TypedApp, ctx: AppContext): void
       const visible = await visibleProductIds(ctx.db, scope.sellerId, scope.environment, ctx.clock.now());
       const query = { quantity: q.quantity, country };
       if (single) {
-        const item = await availabilityOf(ctx, scope, { code: q.skuCode, id: q.skuId }, query, visible);
-        if (!item) throw fail('NOT_FOUND', `SKU ${q.skuCode ?? q.skuId} is not in your catalog.`);
+        const item = await availabilityOf(ctx, scope, { code: skuCode, id: q.skuId }, query, visible);
+        if (!item) throw fail('NOT_FOUND', `SKU ${skuCode ?? q.skuId} is not in your catalog.`);
         return { data: item };
       }
       const items = await Promise.all(

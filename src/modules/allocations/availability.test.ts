@@ -93,6 +93,50 @@ describe('GET /availability on the sandbox catalog', () => {
     expect(byCode['SANDBOX-STD-001']).not.toHaveProperty('canFulfill');
   });
 
+  it('trims a single skuCode as bulk does, and finds a SKU by its upper-case skuId', async () => {
+    const seller = await makeSeller(t);
+    const padded = await call(t, {
+      method: 'GET',
+      url: url('skuCode=%20SANDBOX-STD-001%20'),
+      headers: seller.auth,
+    });
+    expect(padded.status, JSON.stringify(padded.body)).toBe(200);
+    expect(padded.body.data).toMatchObject({ skuCode: 'SANDBOX-STD-001', available: 25 });
+    const { skuId } = padded.body.data;
+    const byId = await call(t, {
+      method: 'GET',
+      url: url(`skuId=${skuId.toUpperCase()}`),
+      headers: seller.auth,
+    });
+    expect(byId.status, JSON.stringify(byId.body)).toBe(200);
+    expect(byId.body.data).toMatchObject({ skuId, skuCode: 'SANDBOX-STD-001' });
+  });
+
+  it('answers each distinct bulk code once, in first-seen order, counting distinct codes to 50', async () => {
+    const seller = await makeSeller(t);
+    const bulk = await call(t, {
+      method: 'GET',
+      url: url(
+        'skuCodes=SANDBOX-NOKEYS-001,NOT-A-SKU,SANDBOX-STD-001,%20SANDBOX-NOKEYS-001,NOT-A-SKU,SANDBOX-STD-001',
+      ),
+      headers: seller.auth,
+    });
+    expect(bulk.status).toBe(200);
+    expect(bulk.body.data.map((i: { skuCode: string }) => i.skuCode)).toEqual([
+      'SANDBOX-NOKEYS-001',
+      'SANDBOX-STD-001',
+    ]);
+    expect(bulk.body.meta.notFound).toEqual(['NOT-A-SKU']);
+    const fifty = Array.from({ length: 50 }, (_, i) => `X-${i}`);
+    const repeated = await call(t, {
+      method: 'GET',
+      url: url(`skuCodes=${[...fifty, ...fifty.slice(0, 10)].join(',')}`),
+      headers: seller.auth,
+    });
+    expect(repeated.status, JSON.stringify(repeated.body)).toBe(200);
+    expect(repeated.body.meta.notFound).toEqual(fifty);
+  });
+
   it('answers 404 for a SKU outside the catalog', async () => {
     const seller = await makeSeller(t);
     expectApiError(
@@ -102,11 +146,12 @@ describe('GET /availability on the sandbox catalog', () => {
     );
   });
 
-  it('refuses conflicting country aliases, mixed modes, and over 50 codes', async () => {
+  it('refuses conflicting country aliases, mixed modes, a blank code, and over 50 codes', async () => {
     const seller = await makeSeller(t);
     for (const query of [
       'skuCode=SANDBOX-STD-001&countryCode=DE&country=FR',
       'skuCode=SANDBOX-STD-001&skuCodes=SANDBOX-STD-001',
+      'skuCode=%20%20',
       'skuCodes=SANDBOX-STD-001&quantity=2',
       `skuCodes=${Array.from({ length: 51 }, (_, i) => `X-${i}`).join(',')}`,
       'quantity=1',

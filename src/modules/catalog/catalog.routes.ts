@@ -6,7 +6,7 @@ import { decodeCursor, encodeCursor, LimitQuery, nextPageUrl, page } from '../..
 import { principalOf } from '../../http/request-context.js';
 import { DateTime, errorResponses, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { isoOf } from '../../lib/clock.js';
+import { instantOf, isoOf } from '../../lib/clock.js';
 import { catalogChangesOf } from '../events/events.repo.js';
 import { sellerScope } from '../sandbox/sandbox.service.js';
 import { findProduct } from './catalog.repo.js';
@@ -65,7 +65,7 @@ export function registerCatalogRoutes(app: TypedApp, ctx: AppContext): void {
           meta: {
             ...result.meta,
             localePreference: query.list.chain,
-            ...(query.deprecatedStatus ? { warnings: [query.deprecatedStatus] } : {}),
+            warnings: query.deprecatedStatus ? [query.deprecatedStatus] : [],
           },
         };
       });
@@ -154,7 +154,7 @@ export function registerCatalogRoutes(app: TypedApp, ctx: AppContext): void {
         ctx.db,
         sellerId,
         environment,
-        { afterSeq, since: since ? Date.parse(since) : undefined },
+        { afterSeq, since: since ? instantOf(since) : undefined },
         limit + 1,
       );
       const result = page(rows, limit, (r) => [r.seq], nextPageUrl(request.url));

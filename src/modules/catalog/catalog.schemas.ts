@@ -45,7 +45,7 @@ export const ProductListResponse = Type.Object({
   data: Type.Array(ProductListItem),
   meta: Type.Composite([
     PageMeta,
-    Type.Object({ localePreference: Type.Array(Type.String()), warnings: Type.Optional(Warnings) }),
+    Type.Object({ localePreference: Type.Array(Type.String()), warnings: Warnings }),
   ]),
 });
 

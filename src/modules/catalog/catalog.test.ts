@@ -110,7 +110,7 @@ describe('GET /products', () => {
     const rest = await call(t, { method: 'GET', url: searched.body.meta.nextUrl, headers });
     expect(rest.body.data.map((p: { id: string }) => p.id)).toEqual([ids[2], ids[1]]);
     expect(rest.body.data[0].pricing).toBeDefined();
-    expect(rest.body.meta).toMatchObject({ hasMore: false, nextUrl: null });
+    expect(rest.body.meta).toMatchObject({ hasMore: false, nextUrl: null, warnings: [] });
   });
 
   it('filters by q, slug, partner alias, updatedSince and JSON filters; refuses unknown filter fields', async () => {
@@ -155,6 +155,24 @@ describe('GET /products', () => {
     const refusedDate = await call(t, { method: 'GET', url: v1(`/products?filters=${badDate}`), headers });
     expectApiError(refusedDate, 422, 'VALIDATION_FAILED');
     expect(refusedDate.body.details.issues[0].field).toBe('filters[0].value');
+    // Values of the wrong JSON type, and field names the object prototype knows, are refused too.
+    for (const [filter, field] of [
+      [{ field: 'slug', op: 'eq', value: { a: 1 } }, 'filters[0].value'],
+      [{ field: 'slug', op: 'eq', value: null }, 'filters[0].value'],
+      [{ field: 'launchPhase', op: 'in', value: 'released' }, 'filters[0].value'],
+      [{ field: 'launchPhase', op: 'in', value: [['released']] }, 'filters[0].value'],
+      [{ field: 'updatedAt', op: 'gte', value: '1' }, 'filters[0].value'],
+      [{ field: 'constructor', op: 'eq', value: 'x' }, 'filters[0].field'],
+      [{ field: '__proto__', op: 'eq', value: 'x' }, 'filters[0].field'],
+    ] as const) {
+      const wrong = await call(t, {
+        method: 'GET',
+        url: v1(`/products?filters=${encodeURIComponent(JSON.stringify([filter]))}`),
+        headers,
+      });
+      expectApiError(wrong, 422, 'VALIDATION_FAILED');
+      expect(wrong.body.details.issues[0].field).toBe(field);
+    }
     const unknown = encodeURIComponent(JSON.stringify([{ field: 'colour', op: 'eq', value: 'red' }]));
     const refused = await call(t, { method: 'GET', url: v1(`/products?filters=${unknown}`), headers });
     expectApiError(refused, 422, 'VALIDATION_FAILED');
@@ -326,6 +344,18 @@ describe('GET /catalog/changes', () => {
     });
     const first = await call(t, { method: 'GET', url: v1('/catalog/changes?limit=1'), headers });
     expect(first.body.data.changes).toEqual([changes[0]]);
+    // Any RFC 3339 date-time is read, a leap second included; an offset without minutes is not RFC 3339.
+    const leap = await call(t, {
+      method: 'GET',
+      url: v1('/catalog/changes?since=2016-12-31T23:59:60Z'),
+      headers,
+    });
+    expect(leap.body.data.changes).toEqual(changes);
+    expectApiError(
+      await call(t, { method: 'GET', url: v1('/catalog/changes?since=2024-01-01T00:00:00%2B05'), headers }),
+      422,
+      'VALIDATION_FAILED',
+    );
     const future = new Date(t.ctx.clock.now() + 86_400_000).toISOString();
     const next = await call(t, {
       method: 'GET',

@@ -38,7 +38,7 @@ export function registerExportRoutes(app: TypedApp, ctx: AppContext): void {
       const scope = await sellerScope(ctx, principalOf(request));
       const [locale = 'en'] = localeChain(undefined, request.headers['accept-language']);
       reply.code(202);
-      return startExport(ctx, scope, locale);
+      return startExport(ctx, scope, locale, request.log);
     },
   });
 

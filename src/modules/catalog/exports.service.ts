@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { type AppContext, runInBackground } from '../../context.js';
 import { fail } from '../../http/errors.js';
@@ -15,6 +16,14 @@ import { snapshotMeta, snapshotStream } from './snapshot.service.js';
 export const ARTIFACT_TTL_MS = 60 * 60 * 1000;
 export const DOWNLOAD_URL_TTL_MS = 5 * 60 * 1000;
 
+/** What a seller reads on a failed export; the internal cause goes to the log, never to the seller. */
+export const EXPORT_FAILED_MESSAGE = 'The export could not be built; start a new one.';
+
+/** Where a failed build records its internal cause: the logger of the request that started it. */
+export interface ErrorLog {
+  error(details: object, message: string): void;
+}
+
 /** SPEC part 7: exports are refused while the seller's agreements are paused (none active, some paused). */
 async function requireActiveAgreement(ctx: AppContext, scope: SellerScope) {
   const agreements = (await sellerTerms(ctx, scope.sellerId, scope.environment)).flatMap((t) => t.agreements);
@@ -27,7 +36,7 @@ async function requireActiveAgreement(ctx: AppContext, scope: SellerScope) {
 }
 
 /** POST /catalog/exports: records the job and builds the artifact after the reply. */
-export async function startExport(ctx: AppContext, scope: SellerScope, locale: string) {
+export async function startExport(ctx: AppContext, scope: SellerScope, locale: string, log?: ErrorLog) {
   await requireActiveAgreement(ctx, scope);
   const now = ctx.clock.now();
   const id = uuidv7(now);
@@ -39,16 +48,28 @@ export async function startExport(ctx: AppContext, scope: SellerScope, locale: s
     locale,
     created_at: now,
   });
-  runInBackground(ctx, () => buildArtifact(ctx, scope, id, locale));
+  runInBackground(ctx, () => buildArtifact(ctx, scope, id, locale, log));
   return { exportId: id, status: 'pending' as const };
 }
 
-async function buildArtifact(ctx: AppContext, scope: SellerScope, id: string, locale: string) {
+async function buildArtifact(
+  ctx: AppContext,
+  scope: SellerScope,
+  id: string,
+  locale: string,
+  log: ErrorLog | undefined,
+) {
   try {
     const meta = await snapshotMeta(ctx, scope);
     const chunks: Buffer[] = [];
-    for await (const chunk of snapshotStream(ctx, scope, meta, 'ndjson', [locale, 'en']).pipe(createGzip()))
-      chunks.push(chunk as Buffer);
+    // pipeline, not pipe: a failing read must fail the job, not hang it and escape as uncaught.
+    await pipeline(
+      snapshotStream(ctx, scope, meta, 'ndjson', [locale, 'en']),
+      createGzip(),
+      async (gzipped: AsyncIterable<Buffer>) => {
+        for await (const chunk of gzipped) chunks.push(chunk);
+      },
+    );
     const artifact = Buffer.concat(chunks);
     const checksum = createHash('sha256').update(artifact).digest('hex');
     const completedAt = ctx.clock.now();
@@ -78,9 +99,10 @@ async function buildArtifact(ctx: AppContext, scope: SellerScope, id: string, lo
       );
     });
   } catch (err) {
+    log?.error({ err, exportId: id }, 'catalog export failed');
     await repo.updateExport(ctx.db, id, {
       status: 'failed',
-      error: err instanceof Error ? err.message : String(err),
+      error: EXPORT_FAILED_MESSAGE,
       completed_at: ctx.clock.now(),
     });
   }
@@ -104,8 +126,10 @@ export async function exportStatus(ctx: AppContext, scope: SellerScope, id: stri
       expiredAt: isoOf(row.expires_at),
     });
   }
+  // Whole seconds in the URL, rounded up so a link issued in the artifact's last second still
+  // works; the artifact's own expiry (410 on download) ends it on time.
   const urlExpires = Math.min(now + DOWNLOAD_URL_TTL_MS, row.expires_at ?? now);
-  const expiresSec = Math.floor(urlExpires / 1000);
+  const expiresSec = Math.ceil(urlExpires / 1000);
   return {
     exportId: row.id,
     status: row.status,
@@ -121,23 +145,32 @@ export async function exportStatus(ctx: AppContext, scope: SellerScope, id: stri
       row.status === 'ready'
         ? `${ctx.config.publicUrl}/api/seller/v1/catalog/exports/${row.id}/artifact?expires=${expiresSec}&signature=${signatureOf(ctx, row.id, expiresSec)}`
         : null,
-    downloadUrlExpiresAt: row.status === 'ready' ? isoOf(expiresSec * 1000) : null,
+    downloadUrlExpiresAt:
+      row.status === 'ready' ? isoOf(Math.min(expiresSec * 1000, row.expires_at ?? now)) : null,
     error: row.error,
   };
 }
 
-/** The artifact behind a signed URL: the signature is the credential, and it expires. */
+/**
+ * The artifact behind a signed URL: the signature is the credential, and it expires. An authentic
+ * link to an artifact past its TTL is 410 EXPORT_EXPIRED (start a new export), whatever the link's
+ * own expiry; a forged one, or an expired link to a live artifact, is 403 (fetch a new link).
+ */
 export async function exportArtifact(ctx: AppContext, id: string, expires: number, signature: string) {
-  const expected = signatureOf(ctx, id, expires);
-  if (!constantTimeEqual(signature, expected) || expires * 1000 <= ctx.clock.now()) {
-    throw fail(
+  const refused = () =>
+    fail(
       'FORBIDDEN',
       'This download link is invalid or has expired; fetch GET /catalog/exports/{exportId} for a new one.',
     );
-  }
+  if (!constantTimeEqual(signature, signatureOf(ctx, id, expires))) throw refused();
   const row = await repo.findArtifact(ctx.db, id);
   if (row?.status !== 'ready' || !row.artifact) throw fail('NOT_FOUND', `No artifact for export ${id}.`);
-  if (row.expires_at !== null && row.expires_at <= ctx.clock.now())
-    throw fail('EXPORT_EXPIRED', `Export ${id} expired.`);
+  const now = ctx.clock.now();
+  if (row.expires_at !== null && row.expires_at <= now) {
+    throw fail('EXPORT_EXPIRED', `Export ${id} expired at ${isoOf(row.expires_at)}; start a new one.`, {
+      expiredAt: isoOf(row.expires_at),
+    });
+  }
+  if (expires * 1000 <= now) throw refused();
   return row.artifact;
 }

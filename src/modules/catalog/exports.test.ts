@@ -75,7 +75,7 @@ describe('catalog exports', () => {
     expect(tampered.statusCode).toBe(403);
   });
 
-  it('answers 410 EXPORT_EXPIRED once the artifact TTL passed', async () => {
+  it('answers 410 EXPORT_EXPIRED once the artifact TTL passed, to a signed link too', async () => {
     const { headers } = await world();
     const { exportId } = (await call(t, { method: 'POST', url: '/api/seller/v1/catalog/exports', headers }))
       .body;
@@ -91,11 +91,86 @@ describe('catalog exports', () => {
       410,
       'EXPORT_EXPIRED',
     );
-    const late = await t.app.inject({
+    const path = ready.body.data.downloadUrl.replace(t.config.publicUrl, '');
+    const late = await call(t, { method: 'GET', url: path });
+    expectApiError(late, 410, 'EXPORT_EXPIRED');
+    expect(late.body.details.expiredAt).toBe(ready.body.data.expiresAt);
+    expectApiError(
+      await call(t, { method: 'GET', url: path.replace(/signature=[^&]+/, 'signature=forged') }),
+      403,
+      'FORBIDDEN',
+    );
+  });
+
+  it('refuses a signed link past its own expiry with 403 while the artifact lives', async () => {
+    const { headers } = await world();
+    const { exportId } = (await call(t, { method: 'POST', url: '/api/seller/v1/catalog/exports', headers }))
+      .body;
+    await drain();
+    const statusUrl = `/api/seller/v1/catalog/exports/${exportId}`;
+    const first = (await call(t, { method: 'GET', url: statusUrl, headers })).body.data;
+    t.ctx.testClock!.advance(301);
+    expectApiError(
+      await call(t, { method: 'GET', url: first.downloadUrl.replace(t.config.publicUrl, '') }),
+      403,
+      'FORBIDDEN',
+    );
+    const fresh = (await call(t, { method: 'GET', url: statusUrl, headers })).body.data;
+    const download = await t.app.inject({
       method: 'GET',
-      url: ready.body.data.downloadUrl.replace(t.config.publicUrl, ''),
+      url: fresh.downloadUrl.replace(t.config.publicUrl, ''),
     });
-    expect(late.statusCode).toBe(403);
+    expect(download.statusCode).toBe(200);
+  });
+
+  it("serves a link issued in the artifact's last second until the artifact expires", async () => {
+    const { headers } = await world();
+    // Start a third into a second, so the artifact's expiry falls inside a second, not on one.
+    t.ctx.testClock!.advance(((1300 - (t.ctx.clock.now() % 1000)) % 1000) / 1000);
+    const { exportId } = (await call(t, { method: 'POST', url: '/api/seller/v1/catalog/exports', headers }))
+      .body;
+    await drain();
+    const statusUrl = `/api/seller/v1/catalog/exports/${exportId}`;
+    const expiresAt = Date.parse(
+      (await call(t, { method: 'GET', url: statusUrl, headers })).body.data.expiresAt,
+    );
+    expect(expiresAt % 1000).toBeGreaterThan(0);
+    t.ctx.testClock!.advance((expiresAt - (expiresAt % 1000) + 1 - t.ctx.clock.now()) / 1000);
+    const last = (await call(t, { method: 'GET', url: statusUrl, headers })).body.data;
+    expect(last.downloadUrlExpiresAt).toBe(last.expiresAt);
+    const download = await t.app.inject({
+      method: 'GET',
+      url: last.downloadUrl.replace(t.config.publicUrl, ''),
+    });
+    expect(download.statusCode).toBe(200);
+  });
+
+  it('shows a failed export with a stable message, never the internal error', async () => {
+    const { c, headers } = await world();
+    await t.ctx.db
+      .updateTable('products')
+      .set({ platforms: 'not json' })
+      .where('id', '=', c.productId)
+      .execute();
+    const { exportId } = (await call(t, { method: 'POST', url: '/api/seller/v1/catalog/exports', headers }))
+      .body;
+    await drain();
+    const failed = await call(t, {
+      method: 'GET',
+      url: `/api/seller/v1/catalog/exports/${exportId}`,
+      headers,
+    });
+    expect(failed.body.data).toMatchObject({
+      status: 'failed',
+      downloadUrl: null,
+      error: 'The export could not be built; start a new one.',
+    });
+    const stored = await t.ctx.db
+      .selectFrom('catalog_exports')
+      .select(['status', 'error'])
+      .where('id', '=', exportId)
+      .executeTakeFirstOrThrow();
+    expect(stored).toEqual({ status: 'failed', error: 'The export could not be built; start a new one.' });
   });
 
   it('is one job for one Idempotency-Key', async () => {

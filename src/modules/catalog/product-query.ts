@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { fail } from '../../http/errors.js';
 import { decodeCursor, LimitQuery } from '../../http/pagination.js';
 import { DateTime, OneOf } from '../../http/schemas.js';
+import { instantOf } from '../../lib/clock.js';
 import { isUuid } from '../../lib/ids.js';
 import { localeChain } from './locale.js';
 import { FILTER_FIELDS, type ProductFilter, type ProductListQuery } from './products-read.service.js';
@@ -75,6 +76,21 @@ function publisherIdFrom(given: string): string {
   return `${compact.slice(0, 8)}-${compact.slice(8, 12)}-${compact.slice(12, 16)}-${compact.slice(16, 20)}-${compact.slice(20)}`;
 }
 
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
+
+/** What is wrong with a filter's value for its operator, or null: `in` takes strings, the rest one. */
+function filterValueProblem(op: string, value: unknown): string | null {
+  if (op === 'in') {
+    const strings = Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string');
+    return strings ? null : 'in takes a non-empty array of strings';
+  }
+  if (typeof value !== 'string' || value === '') return `${op} takes a non-empty string`;
+  if (op === 'gte' && !(RFC3339.test(value) && !Number.isNaN(instantOf(value)))) {
+    return 'gte takes an RFC 3339 date-time';
+  }
+  return null;
+}
+
 function parseFilters(raw: string | undefined): ProductFilter[] {
   if (!raw) return [];
   let parsed: unknown;
@@ -89,19 +105,15 @@ function parseFilters(raw: string | undefined): ProductFilter[] {
     if (!item || typeof item.field !== 'string' || typeof item.op !== 'string' || item.value === undefined) {
       throw invalid(`filters[${i}]`, 'needs field, op and value');
     }
-    const ops = FILTER_FIELDS[item.field];
+    const ops = Object.hasOwn(FILTER_FIELDS, item.field) ? FILTER_FIELDS[item.field] : undefined;
     if (!ops)
       throw invalid(
         `filters[${i}].field`,
         `unknown field ${item.field}; known: ${Object.keys(FILTER_FIELDS).join(', ')}`,
       );
     if (!ops.includes(item.op)) throw invalid(`filters[${i}].op`, `${item.field} takes ${ops.join(', ')}`);
-    if (
-      item.field === 'updatedAt' &&
-      (typeof item.value !== 'string' || Number.isNaN(Date.parse(item.value)))
-    ) {
-      throw invalid(`filters[${i}].value`, 'updatedAt takes a date-time');
-    }
+    const problem = filterValueProblem(item.op, item.value);
+    if (problem) throw invalid(`filters[${i}].value`, problem);
     if (item.field === 'publisherCompanyId')
       return { ...item, value: publisherIdFrom(String(item.value)) } as ProductFilter;
     return item as ProductFilter;
@@ -123,7 +135,7 @@ export function parseProductQuery(query: Querystring, acceptLanguage: string | u
     q: query.q,
     publisherId: publisherFilter(query),
     slug: query.slug,
-    updatedSince: query.updatedSince ? Date.parse(query.updatedSince) : undefined,
+    updatedSince: query.updatedSince ? instantOf(query.updatedSince) : undefined,
     expand: new Set(query.expand?.split(',') ?? []),
     chain,
     filters: parseFilters(query.filters),

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
-import { isoOf, isoOrNull } from '../../lib/clock.js';
+import { instantOf, isoOf, isoOrNull } from '../../lib/clock.js';
 import { activationOf } from '../allocations/allocations-read.service.js';
 import { stockForSkus } from '../allocations/availability.service.js';
 import type { LaunchPhase, TradingState } from './catalog.table.js';
@@ -66,7 +66,7 @@ function conditionsOf(
     if (f.field === 'slug') slugs.push(String(f.value));
     if (f.field === 'name') nameContains.push(String(f.value));
     if (f.field === 'publisherCompanyId') publisherIds.push(String(f.value));
-    if (f.field === 'updatedAt') updatedSince = Math.max(updatedSince ?? 0, Date.parse(String(f.value)));
+    if (f.field === 'updatedAt') updatedSince = Math.max(updatedSince ?? 0, instantOf(String(f.value)));
   }
   return { q: query.q, publisherIds, slugs, nameContains, updatedSince, launchPhases, tradingStates };
 }

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { decodeCursor, encodeCursor, LimitQuery, nextPageUrl } from '../../http/pagination.js';
 import { DateTime, errorResponses, Nullable, PageMeta } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
+import { instantOf } from '../../lib/clock.js';
 import { actorOf } from './checkout.routes.js';
 import { FulfilledSchema, OrderReference } from './checkout.schemas.js';
 import { getOrder, listOrders, recoverKeys, revealOrder } from './order-reads.service.js';
@@ -65,8 +66,8 @@ export function registerOrderReadRoutes(app: TypedApp, ctx: AppContext): void {
         : undefined;
       const rows = await listOrders(ctx, await actorOf(ctx, request), {
         orderReference: q.orderReference,
-        from: q.from ? Date.parse(q.from) : undefined,
-        to: q.to ? Date.parse(q.to) : undefined,
+        from: q.from ? instantOf(q.from) : undefined,
+        to: q.to ? instantOf(q.to) : undefined,
         before,
         limit: q.limit,
       });

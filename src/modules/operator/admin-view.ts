@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { ApiErrorRef } from '../../http/schemas.js';
+import { instantOf } from '../../lib/clock.js';
 
 const JSON_COLUMNS = new Set([
   'currency_detail',
@@ -58,4 +59,4 @@ export const adminResponses = (status = 200) => ({
 });
 
 export const isoToMs = (iso: string | null | undefined): number | null | undefined =>
-  iso === undefined ? undefined : iso === null ? null : Date.parse(iso);
+  iso === undefined ? undefined : iso === null ? null : instantOf(iso);

@@ -4,7 +4,7 @@ import { SCOPES } from '../../http/auth/scopes.js';
 import { fail } from '../../http/errors.js';
 import { ApiErrorRef, CountryCode, DateTime, dataEnvelope, Nullable, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { isoOf, isoOrNull } from '../../lib/clock.js';
+import { instantOf, isoOf, isoOrNull } from '../../lib/clock.js';
 import { mintKey } from '../api-keys/api-keys.service.js';
 import { companyView, createCompany } from '../identity/identity.service.js';
 import { registerCatalogAdminRoutes } from './catalog.admin.js';
@@ -94,7 +94,7 @@ export function registerOperatorRoutes(app: TypedApp, ctx: AppContext, openApi: 
         name: body.name ?? `${body.environment} key`,
         scopes: body.scopes,
         allowedIps: body.allowedIps,
-        expiresAt: body.expiresAt ? Date.parse(body.expiresAt) : null,
+        expiresAt: body.expiresAt ? instantOf(body.expiresAt) : null,
       });
       reply.code(201);
       return { data: { ...minted, expiresAt: isoOrNull(minted.expiresAt) } };

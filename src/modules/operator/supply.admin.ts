@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { OneOf, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
+import { instantOf } from '../../lib/clock.js';
 import {
   grantAllocation,
   setAllocationStatus,
@@ -120,8 +121,8 @@ export function registerSupplyAdminRoutes(app: TypedApp, ctx: AppContext): void 
     handler: async (request, reply) => {
       const input = {
         ...request.body,
-        startsAt: Date.parse(request.body.startsAt),
-        endsAt: Date.parse(request.body.endsAt),
+        startsAt: instantOf(request.body.startsAt),
+        endsAt: instantOf(request.body.endsAt),
       };
       reply.code(201);
       return { data: await inTransaction(ctx, (trx) => createPromotion(ctx, trx, input)) };
