@@ -3,8 +3,10 @@ import { fail } from './errors.js';
 
 /**
  * Opaque, versioned keyset cursors: base64url of `{v, k}` where `k` is the sort key of the last
- * row served (for example `[createdAt, id]`). A cursor from another list, a tampered one, or an
- * unknown version answers 422 VALIDATION_FAILED naming `cursor`.
+ * row served (for example `[createdAt, id]`). A cursor of another shape, with keys this API never
+ * issues, a garbled one, or an unknown version answers 422 VALIDATION_FAILED naming `cursor`.
+ * The list is not part of the cursor: one from another list with the same key shape reads as a
+ * position in this list (it can only page the caller's own rows).
  */
 export const CURSOR_VERSION = 1;
 

@@ -6,12 +6,22 @@ export async function insertExport(ex: Executor, row: Insertable<CatalogExportsT
   await ex.insertInto('catalog_exports').values(row).execute();
 }
 
-export async function updateExport(
+/**
+ * Settles a job that is still pending (built, failed, or given up as interrupted); false when
+ * it was settled already, so a late build cannot revive a job given up on.
+ */
+export async function settlePendingExport(
   ex: Executor,
   id: string,
   patch: Updateable<CatalogExportsTable>,
-): Promise<void> {
-  await ex.updateTable('catalog_exports').set(patch).where('id', '=', id).execute();
+): Promise<boolean> {
+  const result = await ex
+    .updateTable('catalog_exports')
+    .set(patch)
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** An export without its artifact bytes. */

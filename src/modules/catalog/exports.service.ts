@@ -15,6 +15,12 @@ import { snapshotMeta, snapshotStream } from './snapshot.service.js';
 /** How long an artifact is kept, and how long one signed download URL lives. */
 export const ARTIFACT_TTL_MS = 60 * 60 * 1000;
 export const DOWNLOAD_URL_TTL_MS = 5 * 60 * 1000;
+/**
+ * A build runs in the process that accepted the job and takes seconds (100,000 products in
+ * ~3 s). A job still pending after this long died with its process (a restart, a crash) and is
+ * shown as failed, so the seller starts a new one instead of polling forever.
+ */
+export const BUILD_DEADLINE_MS = 10 * 60 * 1000;
 
 /** What a seller reads on a failed export; the internal cause goes to the log, never to the seller. */
 export const EXPORT_FAILED_MESSAGE = 'The export could not be built; start a new one.';
@@ -75,7 +81,7 @@ async function buildArtifact(
     const completedAt = ctx.clock.now();
     const expiresAt = completedAt + ARTIFACT_TTL_MS;
     await ctx.db.transaction().execute(async (trx) => {
-      await repo.updateExport(trx, id, {
+      const settled = await repo.settlePendingExport(trx, id, {
         status: 'ready',
         artifact,
         checksum,
@@ -84,6 +90,7 @@ async function buildArtifact(
         completed_at: completedAt,
         expires_at: expiresAt,
       });
+      if (!settled) return;
       await emitEvents(
         ctx,
         trx,
@@ -100,7 +107,7 @@ async function buildArtifact(
     });
   } catch (err) {
     log?.error({ err, exportId: id }, 'catalog export failed');
-    await repo.updateExport(ctx.db, id, {
+    await repo.settlePendingExport(ctx.db, id, {
       status: 'failed',
       error: EXPORT_FAILED_MESSAGE,
       completed_at: ctx.clock.now(),
@@ -121,6 +128,11 @@ export async function exportStatus(ctx: AppContext, scope: SellerScope, id: stri
     throw fail('NOT_FOUND', `No export ${id}.`);
   }
   const now = ctx.clock.now();
+  if (row.status === 'pending' && now - row.created_at > BUILD_DEADLINE_MS) {
+    const interrupted = { status: 'failed' as const, error: EXPORT_FAILED_MESSAGE, completed_at: now };
+    if (await repo.settlePendingExport(ctx.db, id, interrupted)) Object.assign(row, interrupted);
+    else return exportStatus(ctx, scope, id);
+  }
   if (row.status === 'ready' && row.expires_at !== null && row.expires_at <= now) {
     throw fail('EXPORT_EXPIRED', `Export ${id} expired at ${isoOf(row.expires_at)}; start a new one.`, {
       expiredAt: isoOf(row.expires_at),

@@ -5,6 +5,8 @@ import { admin, buildCatalog, eventsFor } from '../../../test/admin.js';
 import { makeKey, makeSeller } from '../../../test/factories.js';
 import { useTestApp } from '../../../test/harness.js';
 import { call, describeRouteContract, expectApiError } from '../../../test/route-contract.js';
+import { settlePendingExport } from './exports.repo.js';
+import { BUILD_DEADLINE_MS } from './exports.service.js';
 
 const t = useTestApp();
 const drain = () => Promise.all([...t.ctx.background]);
@@ -171,6 +173,32 @@ describe('catalog exports', () => {
       .where('id', '=', exportId)
       .executeTakeFirstOrThrow();
     expect(stored).toEqual({ status: 'failed', error: 'The export could not be built; start a new one.' });
+  });
+
+  it('shows a job whose build died with its process as failed, and a late build cannot revive it', async () => {
+    const { c, headers } = await world();
+    const exportId = '0190a1b2-0000-7000-8000-00000000dead';
+    await t.ctx.db
+      .insertInto('catalog_exports')
+      .values({
+        id: exportId,
+        seller_company_id: c.sellerId,
+        environment: 'production',
+        status: 'pending',
+        locale: 'en',
+        created_at: t.ctx.clock.now(),
+      })
+      .execute();
+    const url = `/api/seller/v1/catalog/exports/${exportId}`;
+    expect((await call(t, { method: 'GET', url, headers })).body.data.status).toBe('pending');
+    t.ctx.testClock!.advance(BUILD_DEADLINE_MS / 1000 + 1);
+    expect((await call(t, { method: 'GET', url, headers })).body.data).toMatchObject({
+      status: 'failed',
+      downloadUrl: null,
+      error: 'The export could not be built; start a new one.',
+    });
+    expect(await settlePendingExport(t.ctx.db, exportId, { status: 'ready' })).toBe(false);
+    expect((await call(t, { method: 'GET', url, headers })).body.data.status).toBe('failed');
   });
 
   it('is one job for one Idempotency-Key', async () => {
