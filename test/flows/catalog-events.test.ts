@@ -71,7 +71,7 @@ describe('what sellers observe when the publisher edits the catalog', () => {
     t.ctx.testClock!.advance(3_600);
     expect(await visibleIds(c.sellerId)).toContain(c.productId);
     const swept = await Promise.all([
-      archiveDueProducts(t.ctx),
+      archiveDueProducts(t.ctx, 1),
       archiveDueProducts(t.ctx),
       archiveDueProducts(t.ctx),
     ]);

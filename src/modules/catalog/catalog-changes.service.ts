@@ -64,9 +64,11 @@ export async function changeSellerAccess(
   mutate: () => Promise<void>,
 ): Promise<void> {
   const { sellerId, publisherId, environment } = access;
-  const before = await visibleProductIds(trx, sellerId, environment, ctx.clock.now(), publisherId);
+  // One moment for both sides: only the mutation, never the churn cycle, makes the difference.
+  const now = ctx.clock.now();
+  const before = await visibleProductIds(trx, sellerId, environment, now, publisherId);
   await mutate();
-  const after = await visibleProductIds(trx, sellerId, environment, ctx.clock.now(), publisherId);
+  const after = await visibleProductIds(trx, sellerId, environment, now, publisherId);
   const seller = [{ companyId: sellerId, environment }];
   for (const id of after) if (!before.has(id)) await recordCatalogChange(ctx, trx, seller, id, 'added', []);
   for (const id of before) if (!after.has(id)) await recordCatalogChange(ctx, trx, seller, id, 'removed', []);

@@ -160,18 +160,27 @@ export async function updateProduct(ctx: AppContext, trx: Executor, id: string, 
 export async function archiveDueProducts(ctx: AppContext, batch = 100): Promise<number> {
   const now = ctx.clock.now();
   let archived = 0;
-  for (const { id } of await repo.productsDueForArchive(ctx.db, now, batch)) {
-    const done = await ctx.db.transaction().execute(async (trx) => {
-      const product = await repo.lockProduct(trx, id);
-      if (!product || product.is_archived === 1 || product.archive_at === null || product.archive_at > now) {
-        return false;
-      }
-      await updateProduct(ctx, trx, id, { archiveAt: product.archive_at });
-      return true;
-    });
-    if (done) archived++;
+  for (;;) {
+    const due = await repo.productsDueForArchive(ctx.db, now, batch);
+    for (const { id } of due) {
+      const done = await ctx.db.transaction().execute(async (trx) => {
+        const product = await repo.lockProduct(trx, id);
+        if (
+          !product ||
+          product.is_archived === 1 ||
+          product.archive_at === null ||
+          product.archive_at > now
+        ) {
+          return false;
+        }
+        await updateProduct(ctx, trx, id, { archiveAt: product.archive_at });
+        return true;
+      });
+      if (done) archived++;
+    }
+    // Every row read is archived now (here or by another sweeper): the next read starts after them.
+    if (due.length < batch) return archived;
   }
-  return archived;
 }
 
 export const skuIdsOf = async (ex: Executor, productId: string) =>
