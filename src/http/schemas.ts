@@ -1,4 +1,5 @@
 import { type TLiteral, type TSchema, type TUnion, Type } from '@sinclair/typebox';
+import { DATE_TIME_PATTERN } from '../lib/clock.js';
 
 /** The flat ApiError envelope of SPEC part 7. */
 export const ApiErrorSchema = Type.Object(
@@ -21,11 +22,8 @@ export const ApiErrorRef = Type.Ref('ApiError');
  * http/validation.ts), as ids are stored and compared. A `urn:uuid:` prefix is refused.
  */
 export const Uuid = Type.String({ format: 'uuid', 'x-lowercase': true });
-/**
- * RFC 3339 date-time. The offset must carry its minutes (`+05:00`; ajv's format alone also
- * admits `+05`, which no parser here reads). Read values with `instantOf` (lib/clock.ts).
- */
-export const DateTime = Type.String({ format: 'date-time', pattern: '(?:[Zz]|[+-]\\d{2}:\\d{2})$' });
+/** RFC 3339 date-time (`DATE_TIME_PATTERN`, lib/clock.ts); read values with `instantOf`. */
+export const DateTime = Type.String({ format: 'date-time', pattern: DATE_TIME_PATTERN });
 export const CountryCode = Type.String({ pattern: '^[A-Z]{2}$' });
 export const CurrencyCode = Type.String({ pattern: '^[A-Z]{3}$' });
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

@@ -1,9 +1,10 @@
 import type { AppContext } from '../../context.js';
-import { fail, isApiError } from '../../http/errors.js';
+import { fail } from '../../http/errors.js';
 import { isoOf, isoOrNull } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
 import * as repo from './allocation-requests.repo.js';
-import { remainingOf, requireAllocation, updateAllocation } from './allocations.service.js';
+import { findAllocation } from './allocations.repo.js';
+import { remainingOf, updateAllocation } from './allocations.service.js';
 
 export interface AllocationRequestInput {
   grantId: string;
@@ -75,11 +76,8 @@ export async function requestIncrease(
   const now = ctx.clock.now();
   const id = uuidv7(now);
   await ctx.db.transaction().execute(async (trx) => {
-    // Only an unknown grant is the seller's mistake; a database failure stays a 500.
-    const allocation = await requireAllocation(trx, input.grantId, true).catch((err: unknown) => {
-      if (isApiError(err) && err.code === 'NOT_FOUND') return null;
-      throw err;
-    });
+    // An unknown grant is the seller's mistake (400); a database failure stays a 500.
+    const allocation = await findAllocation(trx, input.grantId, true);
     if (!allocation || allocation.seller_company_id !== sellerId || allocation.environment !== environment) {
       throw fail('BAD_REQUEST', `grantId ${input.grantId} is not one of your allocations.`, {
         field: 'grantId',

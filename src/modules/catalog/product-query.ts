@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { fail } from '../../http/errors.js';
 import { decodeCursor, LimitQuery } from '../../http/pagination.js';
 import { DateTime, OneOf } from '../../http/schemas.js';
-import { instantOf } from '../../lib/clock.js';
+import { instantOf, isDateTime } from '../../lib/clock.js';
 import { isUuid } from '../../lib/ids.js';
 import { localeChain } from './locale.js';
 import { FILTER_FIELDS, type ProductFilter, type ProductListQuery } from './products-read.service.js';
@@ -76,8 +76,6 @@ function publisherIdFrom(given: string): string {
   return `${compact.slice(0, 8)}-${compact.slice(8, 12)}-${compact.slice(12, 16)}-${compact.slice(16, 20)}-${compact.slice(20)}`;
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
-
 /** What is wrong with a filter's value for its operator, or null: `in` takes strings, the rest one. */
 function filterValueProblem(op: string, value: unknown): string | null {
   if (op === 'in') {
@@ -85,7 +83,7 @@ function filterValueProblem(op: string, value: unknown): string | null {
     return strings ? null : 'in takes a non-empty array of strings';
   }
   if (typeof value !== 'string' || value === '') return `${op} takes a non-empty string`;
-  if (op === 'gte' && !(RFC3339.test(value) && !Number.isNaN(instantOf(value)))) {
+  if (op === 'gte' && !isDateTime(value)) {
     return 'gte takes an RFC 3339 date-time';
   }
   return null;

@@ -114,11 +114,11 @@ export async function quoteLine(
       },
     );
   }
+  const now = ctx.clock.now();
   const sku = await skuForCheckout(ctx.db, environment, skuCode);
-  if (!sku || !(await isProductVisible(ctx.db, sellerId, environment, sku.product_id, ctx.clock.now()))) {
+  if (!sku || !(await isProductVisible(ctx.db, sellerId, environment, sku.product_id, now))) {
     throw fail('NOT_FOUND', `SKU ${skuCode} is not in your catalog.`, { skuCode });
   }
-  const now = ctx.clock.now();
   const allocationsRead = sellerAllocationsOn(ctx.db, sellerId, environment, [sku.id]);
   const priceRowsRead = priceRowsOfReleases(ctx.db, [sku.release_id]);
   const [terms, allocations, gates, facts, priceRows, promotion, rates] = await Promise.all([
