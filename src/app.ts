@@ -3,12 +3,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppContext } from './context.js';
 import { installContractHooks } from './http/contract-hooks.js';
+import { edgeServerOptions, installEdgeErrors, newRequestId } from './http/edge-errors.js';
 import { installErrorHandling } from './http/error-handler.js';
+import { installJsonBodyParser } from './http/input-limits.js';
 import { rememberRoute } from './http/method-router.js';
 import { registerVersionRedirect } from './http/redirect.js';
 import { ApiErrorSchema } from './http/schemas.js';
 import { installValidators } from './http/validation.js';
-import { randomBase32 } from './lib/ids.js';
 import { registerAllocationRoutes } from './modules/allocations/allocations.routes.js';
 import { registerAvailabilityRoutes } from './modules/allocations/availability.routes.js';
 import { registerApiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
@@ -35,9 +36,10 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   const app = Fastify({
     // `silent` means no logger at all: a silent pino still builds a child logger per request.
     logger: ctx.config.logLevel === 'silent' ? false : { level: ctx.config.logLevel },
-    genReqId: () => `req_${randomBase32(20)}`,
+    genReqId: newRequestId,
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT_BYTES,
+    ...edgeServerOptions(ctx.config.publicUrl),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('onRoute', (route) => {
@@ -46,7 +48,9 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   app.addSchema(ApiErrorSchema);
   installValidators(app);
   installErrorHandling(app, ctx.config.publicUrl);
+  installJsonBodyParser(app);
   installContractHooks(app, ctx);
+  installEdgeErrors(app, ctx.config.publicUrl);
 
   let sellerDocument: () => unknown = () => ({});
   await app.register(

@@ -5,6 +5,7 @@ import { authenticateSeller, requireScopes } from './auth/authenticate.js';
 import { type ProxyTrust, proxyTrustFrom, resolveClientIp } from './client-ip.js';
 import { fail } from './errors.js';
 import { beginIdempotentRequest, finishIdempotentRequest } from './idempotency/idempotency.js';
+import { checkRequestText } from './input-limits.js';
 import { applySandboxRateLimit } from './rate-limit.js';
 import { parseSimulate, SIMULATE_HEADER, shortCircuitFor } from './simulate.js';
 import { API_MAJOR_VERSION, resolveContractDate } from './versioning.js';
@@ -35,6 +36,8 @@ export function installContractHooks(app: FastifyInstance, ctx: AppContext): voi
       .header('x-service-api-version', date);
     if (refusal) throw refusal;
     request.contractDate = date;
+    const badText = checkRequestText(request);
+    if (badText) throw badText;
 
     request.clientIp = resolveClientIp(request, trusts);
     const config = request.routeOptions.config;

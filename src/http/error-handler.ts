@@ -76,7 +76,8 @@ function toApiError(err: FastifyError): ApiError | null {
   return null;
 }
 
-export function renderError(apiError: ApiError, request: FastifyRequest, publicUrl: string) {
+/** The flat ApiError envelope; also written by the edge handlers that run before any request exists. */
+export function envelopeOf(apiError: ApiError, requestId: string, publicUrl: string) {
   const info = ERROR_CODES[apiError.code];
   return {
     code: apiError.code,
@@ -84,9 +85,36 @@ export function renderError(apiError: ApiError, request: FastifyRequest, publicU
     recoverable: info.recoverable,
     hint: info.hint,
     doc_url: `${publicUrl}/docs#error-${apiError.code}`,
-    requestId: request.id,
+    requestId,
     details: apiError.details,
   };
+}
+
+export const renderError = (apiError: ApiError, request: FastifyRequest, publicUrl: string) =>
+  envelopeOf(apiError, request.id, publicUrl);
+
+/** Driver errors that say the store was briefly unable, not that the request is wrong. */
+const TRANSIENT_STORE_CODES = new Set([
+  '40001', // serialization_failure
+  '40P01', // deadlock_detected
+  '55P03', // lock_not_available
+  '57P01', // admin_shutdown
+  '57P03', // cannot_connect_now
+  '53300', // too_many_connections
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+]);
+
+function isTransientStoreError(err: { code?: unknown; message?: unknown }): boolean {
+  const code = typeof err.code === 'string' ? err.code : '';
+  if (TRANSIENT_STORE_CODES.has(code) || code.startsWith('08') || code.startsWith('SQLITE_BUSY')) return true;
+  return (
+    typeof err.message === 'string' &&
+    /Connection terminated|timeout exceeded when trying to connect/.test(err.message)
+  );
 }
 
 export function sendApiError(
@@ -109,6 +137,13 @@ export function installErrorHandling(app: FastifyInstance, publicUrl: string): v
     const apiError = toApiError(err);
     if (apiError) return sendApiError(reply, request, apiError, publicUrl);
     request.log.error({ err }, 'unhandled error');
+    if (isTransientStoreError(err)) {
+      const unavailable = fail(
+        'STORE_UNAVAILABLE',
+        'The database was briefly unavailable; nothing was changed.',
+      );
+      return sendApiError(reply, request, unavailable, publicUrl);
+    }
     return sendApiError(
       reply,
       request,

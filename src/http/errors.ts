@@ -94,8 +94,10 @@ export const ERROR_CODES = {
     'Use POST /orders or a hold; this allocation is not in hot-drop mode.',
   ),
   CHECKOUT_HOLD_DISABLED: code(412, false, 'Checkout holds are disabled here; call POST /orders directly.'),
+  REQUEST_TIMEOUT: code(408, true, 'Send the whole request promptly, then retry it.'),
   PAYLOAD_TOO_LARGE: code(413, false, 'Send a smaller body.'),
   UNSUPPORTED_MEDIA_TYPE: code(415, false, 'Send the body as application/json.'),
+  EXPECTATION_FAILED: code(417, false, 'Send no Expect header, or Expect: 100-continue.'),
   VALIDATION_FAILED: code(422, false, 'Fix the fields named in `details.issues` and send again.'),
   IDEMPOTENCY_KEY_MISMATCH: code(
     422,
@@ -151,7 +153,14 @@ export const ERROR_CODES = {
   CURRENCY_MISMATCH: code(422, false, 'Use the currency of the active checkout hold.'),
   QUANTITY_INVALID: code(422, false, 'Send a quantity within the allowed range.'),
   RATE_LIMIT_EXCEEDED: code(429, true, 'Wait Retry-After seconds; production keys are never rate limited.'),
-  INTERNAL_ERROR: code(500, true, 'Retry with the same Idempotency-Key; quote requestId if it persists.'),
+  HEADERS_TOO_LARGE: code(431, false, 'Keep the request line and headers under 16 KiB together.'),
+  // Not recoverable: a fault no transient cause explains (those answer 503) fails the same
+  // request again; nothing was changed, so a corrected request may be sent.
+  INTERNAL_ERROR: code(
+    500,
+    false,
+    'Retrying the same request is not expected to help; quote requestId to support.',
+  ),
   HOT_PATH_TIMEOUT: code(503, true, 'Retry with backoff and the same Idempotency-Key.'),
   STORE_UNAVAILABLE: code(503, true, 'Retry with backoff.'),
   PREORDER_STATE_UNAVAILABLE: code(503, true, 'Retry after Retry-After seconds.'),

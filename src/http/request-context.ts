@@ -11,8 +11,6 @@ export interface RouteContract {
   /** Any one of these scopes admits the key. */
   scopes?: readonly Scope[];
   idempotency?: 'required' | 'optional';
-  /** The reply carries plaintext game keys: its stored idempotent replay is sealed at rest. */
-  sealReplay?: boolean;
   rateClass?: RateClass;
   /** Defaults from the method: GET/HEAD read, others write. */
   rateBucket?: RateBucket;

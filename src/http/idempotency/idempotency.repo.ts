@@ -45,22 +45,22 @@ export async function retake(ex: Executor, k: RecordKey, oldLease: number, now: 
   return Number(result.numUpdatedRows) === 1;
 }
 
+/** Stores the reply; `sealedBody` is always sealed (see idempotency.ts). */
 export async function complete(
   ex: Executor,
   k: RecordKey,
   status: number,
-  body: string,
+  sealedBody: string,
   contentType: string | null,
-  sealed: boolean,
 ) {
   const w = where(k);
   await ex
     .updateTable('idempotency_records')
     .set({
       status_code: status,
-      response_body: body,
+      response_body: sealedBody,
       content_type: contentType,
-      response_sealed: sealed ? 1 : 0,
+      response_sealed: 1,
     })
     .where('company_id', '=', w.company_id)
     .where('environment', '=', w.environment)

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { fail } from '../errors.js';
+import { MAX_JSON_DEPTH, tooDeep } from '../input-limits.js';
 import { principalOf } from '../request-context.js';
 import * as repo from './idempotency.repo.js';
 
@@ -16,12 +17,17 @@ declare module 'fastify' {
   }
 }
 
-/** Stable JSON: the same body with keys in another order is the same request. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+/**
+ * Stable JSON: the same body with keys in another order is the same request. The body parser
+ * already refuses bodies nested deeper than MAX_JSON_DEPTH; the bound here keeps the recursion
+ * finite for any other caller as well.
+ */
+function canonical(value: unknown, depth = 0): string {
+  if (depth > MAX_JSON_DEPTH) throw tooDeep();
+  if (Array.isArray(value)) return `[${value.map((v) => canonical(v, depth + 1)).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v, depth + 1)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }
@@ -61,12 +67,20 @@ function remember(ctx: AppContext, k: repo.RecordKey, record: CompletedRecord): 
   cache.set(cacheKey(k), record);
 }
 
+/**
+ * One rule for stored replies: every body is sealed at rest with the box that seals game keys,
+ * whatever the route (a reply may carry a new API key token, game keys, anything). Rows written
+ * before this rule (`response_sealed = 0`) still replay as stored.
+ */
+function boxOf(ctx: AppContext) {
+  if (!ctx.secrets)
+    throw fail('INTERNAL_ERROR', 'No master key is configured: idempotent replies cannot be sealed.');
+  return ctx.secrets;
+}
+
 function replayBody(ctx: AppContext, record: { response_body: string | null; response_sealed: number }) {
   const body = record.response_body ?? '';
-  if (record.response_sealed !== 1) return body;
-  if (!ctx.secrets)
-    throw fail('INTERNAL_ERROR', 'The stored response is sealed and no master key is configured.');
-  return ctx.secrets.open(body);
+  return record.response_sealed === 1 ? boxOf(ctx).open(body) : body;
 }
 
 /**
@@ -100,6 +114,7 @@ export async function beginIdempotentRequest(ctx: AppContext, request: FastifyRe
       reason: 'idempotency_key_malformed',
     });
   }
+  boxOf(ctx);
   const principal = principalOf(request);
   const recordKey = { companyId: principal.companyId, environment: principal.environment, key };
   const hash = requestHashOf(request);
@@ -164,8 +179,6 @@ export async function finishIdempotentRequest(
   }
   const body = payload == null ? '' : payload.toString();
   const contentType = reply.getHeader('content-type');
-  const seal = request.routeOptions.config.sealReplay === true && ctx.secrets !== undefined;
-  const stored = seal ? ctx.secrets!.seal(body) : body;
   const type = typeof contentType === 'string' ? contentType : null;
-  await repo.complete(ctx.db, record, status, stored, type, seal);
+  await repo.complete(ctx.db, record, status, boxOf(ctx).seal(body), type);
 }

@@ -81,7 +81,7 @@ export function registerCheckoutRoutes(app: TypedApp, ctx: AppContext): void {
   });
 
   app.post('/orders', {
-    config: { ...pull, idempotency: 'optional', sealReplay: true },
+    config: { ...pull, idempotency: 'optional' },
     schema: {
       tags: ['checkout'],
       summary:
@@ -96,7 +96,7 @@ export function registerCheckoutRoutes(app: TypedApp, ctx: AppContext): void {
   });
 
   app.post('/orders/bulk', {
-    config: { ...pull, idempotency: 'optional', sealReplay: true },
+    config: { ...pull, idempotency: 'optional' },
     schema: {
       tags: ['checkout'],
       summary:

@@ -102,7 +102,7 @@ export function registerOrderReadRoutes(app: TypedApp, ctx: AppContext): void {
   });
 
   app.post('/orders/:orderId/fulfill', {
-    config: { ...pull, idempotency: 'optional', sealReplay: true },
+    config: { ...pull, idempotency: 'optional' },
     schema: {
       tags: ['checkout'],
       summary: 'Reveals the keys of a deferred order (immediateFulfilment: false), with activation.',
@@ -116,7 +116,7 @@ export function registerOrderReadRoutes(app: TypedApp, ctx: AppContext): void {
   });
 
   app.post('/orders/recover-keys', {
-    config: { ...pull, sealReplay: true },
+    config: pull,
     schema: {
       tags: ['checkout'],
       summary: 'The live keys already sold under an orderReference; never pulls new inventory.',

@@ -12,7 +12,6 @@ const config = {
   scopes: ['seller:keys:pull'],
   rateClass: 'orders',
   idempotency: 'optional',
-  sealReplay: true,
 } as const;
 
 export function registerPullRoutes(app: TypedApp, ctx: AppContext): void {
