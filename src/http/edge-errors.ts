@@ -8,7 +8,7 @@ import { API_MAJOR_VERSION } from './versioning.js';
 
 /** Request line plus headers, in bytes (Node's default, stated here so the docs can promise it). */
 export const MAX_HEADER_BYTES = 16 * 1024;
-/** The longest path parameter routed; every id of this API is far shorter. */
+/** The longest path parameter routed (a longer one is no route: 404); every id here is far shorter. */
 export const MAX_PARAM_LENGTH = 200;
 
 export const newRequestId = () => `req_${randomBase32(20)}`;
@@ -48,17 +48,6 @@ function frameworkErrorOf(err: FastifyError): ApiError {
           { in: 'params', field: '(path)', keyword: 'utf8', message: 'is not valid percent-encoded UTF-8' },
         ],
       });
-    case 'FST_ERR_MAX_PARAM_LENGTH':
-      return fail('VALIDATION_FAILED', `params (path): a segment is longer than ${MAX_PARAM_LENGTH}`, {
-        issues: [
-          {
-            in: 'params',
-            field: '(path)',
-            keyword: 'maxLength',
-            message: `a segment is longer than ${MAX_PARAM_LENGTH} characters`,
-          },
-        ],
-      });
     default:
       return fail('BAD_REQUEST', 'The request could not be routed.', { reason: err.code ?? 'bad_request' });
   }
@@ -66,7 +55,7 @@ function frameworkErrorOf(err: FastifyError): ApiError {
 
 /**
  * Fastify options that route every answer given before the app's error handler through the
- * envelope: the HTTP parser's refusals (400, 408, 431), bad URLs and over-long path segments.
+ * envelope: the HTTP parser's refusals (400, 408, 431) and bad URLs.
  */
 export function edgeServerOptions(publicUrl: string) {
   return {
