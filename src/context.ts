@@ -9,6 +9,7 @@ import { RedisRateLimitStore } from './lib/rate-limit/redis-store.js';
 import type { RateLimitStore } from './lib/rate-limit/store.js';
 import { SecretBox } from './lib/secret-box.js';
 import { TtlCache } from './lib/ttl-cache.js';
+import { testClockStore } from './modules/operator/test-clock.repo.js';
 
 /** Everything a service needs from the outside world, built once per process (or per test app). */
 export interface AppContext {
@@ -16,7 +17,7 @@ export interface AppContext {
   db: Db;
   engine: Engine;
   clock: Clock;
-  /** Present only with SDAPI_TEST_CLOCK=1: lets the operator move time forward. */
+  /** Present only with SDAPI_TEST_CLOCK=1: lets the operator move time forward, for every process on the database. */
   testClock?: AdjustableClock;
   authCache: AuthCache;
   /** AES-256-GCM under SDAPI_MASTER_KEY for secrets at rest; absent when no master key is configured. */
@@ -43,7 +44,7 @@ const AUTH_INVALIDATION_CHANNEL = 'sdapi:auth-invalidate';
 
 export async function createContext(config: Config, handle?: DbHandle): Promise<AppContext> {
   const database = handle ?? openDatabase(config.database);
-  const testClock = config.testClock ? new AdjustableClock() : undefined;
+  const testClock = config.testClock ? new AdjustableClock(testClockStore(database.db)) : undefined;
   const authCache = new AuthCache();
   const closers: (() => Promise<unknown>)[] = [];
   let rateLimits: RateLimitStore = new MemoryRateLimitStore();
@@ -76,6 +77,7 @@ export async function createContext(config: Config, handle?: DbHandle): Promise<
     background,
     async close() {
       await Promise.allSettled([...background]);
+      await testClock?.flush();
       await rateLimits.close();
       for (const close of closers) await close();
       if (!handle) await database.close();

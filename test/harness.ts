@@ -53,7 +53,8 @@ export async function createTestApp(
   });
   let dropSchema = async () => {};
   let database = databaseConfigFrom('sqlite::memory:', base.dataDir);
-  if (ENGINE === 'postgres' && TEST_DATABASE_URL) {
+  // `overrides.database` shares another app's database (two processes on one store): its owner drops it.
+  if (ENGINE === 'postgres' && TEST_DATABASE_URL && !overrides.database) {
     const created = await createPgSchema(TEST_DATABASE_URL);
     database = databaseConfigFrom(TEST_DATABASE_URL, base.dataDir, created.schema);
     dropSchema = created.drop;

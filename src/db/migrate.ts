@@ -7,6 +7,7 @@ import * as m0003 from './migrations/0003_supply_and_outbox.js';
 import * as m0004 from './migrations/0004_seller_reads.js';
 import * as m0005 from './migrations/0005_catalog_exports.js';
 import * as m0006 from './migrations/0006_checkout.js';
+import * as m0007 from './migrations/0007_hardening.js';
 
 /** Migrations in order; one set serves SQLite and PostgreSQL. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004_seller_reads': m0004,
   '0005_catalog_exports': m0005,
   '0006_checkout': m0006,
+  '0007_hardening': m0007,
 };
 
 /** `schema` names the PostgreSQL schema the bookkeeping tables live in (DATABASE_SCHEMA). */

@@ -26,6 +26,7 @@ import type { CatalogChangesTable, OutboxEventsTable } from '../modules/events/e
 import type { ActivityEntriesTable, SaleLinesTable } from '../modules/finance/finance.table.js';
 import type { CompaniesTable, SellerFootprintsTable } from '../modules/identity/identity.table.js';
 import type { GameKeysTable, KeyPoolsTable } from '../modules/inventory/inventory.table.js';
+import type { TestClockTable } from '../modules/operator/test-clock.repo.js';
 import type {
   AgreementAmendmentsTable,
   AgreementsTable,
@@ -65,4 +66,5 @@ export interface Database {
   redemptions: RedemptionsTable;
   sale_lines: SaleLinesTable;
   activity_entries: ActivityEntriesTable;
+  test_clock: TestClockTable;
 }

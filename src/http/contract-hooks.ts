@@ -25,6 +25,7 @@ export function installContractHooks(app: FastifyInstance, ctx: AppContext): voi
   app.decorateRequest('contractDate', '2026-09-01');
 
   app.addHook('onRequest', async (request, reply) => {
+    await ctx.testClock?.sync();
     const now = ctx.clock.now();
     const pinned = request.headers['x-service-api-version'];
     const { date, refusal } = resolveContractDate(Array.isArray(pinned) ? pinned[0] : pinned, now);

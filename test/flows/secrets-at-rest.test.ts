@@ -20,7 +20,9 @@ async function dumpEveryTable(app: TestApp): Promise<{ tables: string[]; text: s
     const rows = await sql`select * from ${sql.table(table)}`.execute(app.ctx.db);
     // Binary columns are searched as bytes read as UTF-8 and as Latin-1.
     const text = JSON.stringify(rows.rows, (_k, v) =>
-      v?.type === 'Buffer' ? `${Buffer.from(v.data).toString('utf8')}|${Buffer.from(v.data).toString('latin1')}` : v,
+      v?.type === 'Buffer'
+        ? `${Buffer.from(v.data).toString('utf8')}|${Buffer.from(v.data).toString('latin1')}`
+        : v,
     );
     parts.push(`${table}: ${text}`);
   }

@@ -105,14 +105,15 @@ export function registerOperatorRoutes(app: TypedApp, ctx: AppContext, openApi: 
     config: admin,
     schema: {
       tags: ['test clock'],
-      summary: 'Moves the service clock forward (only with SDAPI_TEST_CLOCK=1).',
+      summary:
+        'Moves the service clock forward for every process on the database (only with SDAPI_TEST_CLOCK=1); answers once all see it.',
       body: Type.Object({ advanceSeconds: Type.Integer({ minimum: 1, maximum: 366 * 86400 }) }),
       response: { 200: dataEnvelope(Type.Object({ now: DateTime })), ...adminErrors },
     },
     handler: async (request) => {
       if (!ctx.testClock)
         throw fail('FORBIDDEN', 'The test clock is off; start the service with SDAPI_TEST_CLOCK=1.');
-      return { data: { now: isoOf(ctx.testClock.advance(request.body.advanceSeconds)) } };
+      return { data: { now: isoOf(await ctx.testClock.advanceShared(request.body.advanceSeconds)) } };
     },
   });
 }
