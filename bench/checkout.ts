@@ -14,7 +14,7 @@ import { type Measurement, measure, type Server, startServer } from './lib.js';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 32;
 
-async function freshPgSchema(url: string): Promise<string | null> {
+export async function freshPgSchema(url: string): Promise<string | null> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
   try {
     await client.connect();
@@ -28,7 +28,7 @@ async function freshPgSchema(url: string): Promise<string | null> {
   }
 }
 
-async function dropPgSchema(url: string, schema: string) {
+export async function dropPgSchema(url: string, schema: string) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await client.query(`drop schema if exists ${schema} cascade`);

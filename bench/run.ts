@@ -1,5 +1,6 @@
 // npm run bench: every scenario against the bare Fastify baseline measured in the same run.
 import { benchCheckout } from './checkout.js';
+import type { FuzzBenchResult } from './fuzz.js';
 import type { benchKeyImport } from './key-import.js';
 import { measure, measurePaired, report, runInFreshProcess, startServer, stealMeter } from './lib.js';
 import type { benchSnapshot } from './snapshot.js';
@@ -89,4 +90,30 @@ console.table([
     aim: `>= 50,000 keys/s ${imported.keysPerSecond >= 50_000 ? 'met' : 'MISSED'}; RSS < 100 MB ${imported.rssGrowthMb < 100 ? 'met' : 'MISSED'}`,
   },
 ]);
+// The long fuzz run (docs/http-contract.md, "Fuzzing"): both engines at once, each in a fresh process.
+const fuzzRequests = Number(process.env.BENCH_FUZZ_REQUESTS ?? 100_000);
+const fuzzed = await Promise.all(
+  (['sqlite', 'postgres'] as const).map((engine) =>
+    runInFreshProcess<FuzzBenchResult>('bench/fuzz.ts', `${engine}:${fuzzRequests}`).catch(
+      (err: Error) => ({ engine, failed: err.message }) as const,
+    ),
+  ),
+);
+console.table(
+  fuzzed.map((f) =>
+    'failed' in f
+      ? { scenario: `fuzz (${f.engine})`, verdict: `not run: ${f.failed}` }
+      : {
+          scenario: `fuzz from OpenAPI, ${f.requests.toLocaleString('en-US')} + ${f.rawRequests} raw (${f.engine})`,
+          seconds: f.seconds,
+          '5xx': f.serverErrors,
+          'envelope violations': f.envelopeViolations,
+          'RSS MB before/after': `${f.rssMb[0]} / ${f.rssMb.at(-1)}`,
+          'heap MB before/after': `${f.heapMb[0]} / ${f.heapMb.at(-1)}`,
+          aim: `0 5xx, 0 violations ${f.serverErrors + f.envelopeViolations === 0 ? 'met' : 'MISSED'}`,
+          verdict: f.verdict,
+        },
+  ),
+);
+for (const f of fuzzed) if ('examples' in f && f.examples.length) console.log(f.engine, f.examples);
 console.log(`CPU time stolen by the host during the run: ${steal()}`);

@@ -81,6 +81,12 @@ describe('answers given before routing carry the ApiError envelope (finding 4)',
     expect(body.details.reason).toBe('malformed_http');
   });
 
+  it('400 BAD_REQUEST host_required for HTTP/1.1 without Host (was an empty 400 from Node)', async () => {
+    const answer = await rawRequest(port, 'GET /api/seller/v1/health HTTP/1.1\r\nConnection: close\r\n\r\n');
+    const body = expectEnvelope(answer, 400, 'BAD_REQUEST');
+    expect(body.details.reason).toBe('host_required');
+  });
+
   it('417 EXPECTATION_FAILED for an Expect other than 100-continue (was an empty body)', async () => {
     const answer = await rawRequest(port, get(whoami, 'Expect: garbage\r\n'));
     expectEnvelope(answer, 417, 'EXPECTATION_FAILED');

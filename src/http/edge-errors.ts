@@ -59,7 +59,8 @@ function frameworkErrorOf(err: FastifyError): ApiError {
  */
 export function edgeServerOptions(publicUrl: string) {
   return {
-    http: { maxHeaderSize: MAX_HEADER_BYTES },
+    // Node answers a missing Host with a bare 400 of its own; installEdgeErrors refuses it instead.
+    http: { maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false },
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // The 503 Fastify writes itself while closing is not enveloped: installEdgeErrors answers it.
     return503OnClosing: false,
@@ -82,7 +83,7 @@ export function edgeServerOptions(publicUrl: string) {
   };
 }
 
-/** `Expect` values Node does not honour itself, and requests that arrive while the app closes. */
+/** `Expect` values Node does not honour itself, a missing Host, and requests that arrive while the app closes. */
 export function installEdgeErrors(app: FastifyInstance, publicUrl: string): void {
   app.server.on('checkExpectation', (_req, res) => {
     const apiError = fail('EXPECTATION_FAILED', 'Only Expect: 100-continue is supported.');
@@ -94,7 +95,10 @@ export function installEdgeErrors(app: FastifyInstance, publicUrl: string): void
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      throw fail('BAD_REQUEST', 'HTTP/1.1 requires a Host header.', { reason: 'host_required' });
+    }
     if (!closing) return;
     reply.header('connection', 'close');
     throw fail('SERVICE_UNAVAILABLE', 'This process is shutting down; send the request again.');
