@@ -7,7 +7,7 @@ import { call } from '../route-contract.js';
 
 /** FUZZ_SEED replays a run; FUZZ_REQUESTS lengthens it (the bench runs 100,000). */
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
-const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? (ENGINE === 'postgres' ? 1500 : 2500));
+const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 2500);
 const PEER = '8.8.8.8';
 
 const t = useTestApp();

@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { alwaysOrder, post, US_SALE } from '../checkout.js';
@@ -6,6 +7,11 @@ import { ENGINE, type TestApp, useTestApp } from '../harness.js';
 import { call } from '../route-contract.js';
 
 const t = useTestApp();
+
+function binaryText(bytes: Buffer): string {
+  const plain = bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes;
+  return `${plain.toString('utf8')}|${plain.toString('latin1')}`;
+}
 
 /** Every row of every table of the app's database (its own schema on PostgreSQL), as text. */
 async function dumpEveryTable(app: TestApp): Promise<{ tables: string[]; text: string }> {
@@ -18,11 +24,9 @@ async function dumpEveryTable(app: TestApp): Promise<{ tables: string[]; text: s
   const parts: string[] = [];
   for (const table of tables) {
     const rows = await sql`select * from ${sql.table(table)}`.execute(app.ctx.db);
-    // Binary columns are searched as bytes read as UTF-8 and as Latin-1.
+    // Binary columns (export artifacts are gzip) are searched unpacked, as UTF-8 and Latin-1.
     const text = JSON.stringify(rows.rows, (_k, v) =>
-      v?.type === 'Buffer'
-        ? `${Buffer.from(v.data).toString('utf8')}|${Buffer.from(v.data).toString('latin1')}`
-        : v,
+      v?.type === 'Buffer' ? binaryText(Buffer.from(v.data)) : v,
     );
     parts.push(`${table}: ${text}`);
   }
