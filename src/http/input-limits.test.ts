@@ -139,6 +139,22 @@ describe('invalid UTF-8 (finding 5)', () => {
     expectIssue(result, { in: 'body', field: 'meta.(key)', keyword: 'utf8' });
   });
 
+  it('names the field even past keys that JSON itself would refuse', async () => {
+    const seller = await makeSeller(t);
+    const payload = Buffer.concat([
+      Buffer.from('{"\\x":1,"b\\"c":["'),
+      Buffer.from([0xe2, 0x28]),
+      Buffer.from('"]}'),
+    ]);
+    const result = await call(t, {
+      method: 'POST',
+      url: api('/keys'),
+      headers: { ...seller.auth, ...json },
+      payload,
+    });
+    expectIssue(result, { in: 'body', field: 'b"c[0]', keyword: 'utf8' });
+  });
+
   it('refuses a lone surrogate escape, which no engine can store as UTF-8', async () => {
     const seller = await makeSeller(t);
     const result = await call(t, {

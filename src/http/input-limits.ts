@@ -65,6 +65,15 @@ export function checkJsonValue(root: unknown): ApiError | null {
   return null;
 }
 
+/** A key as JSON reads it; one the parser would refuse anyway is named `(key)`. */
+function keyText(raw: Buffer): string {
+  try {
+    return String(JSON.parse(`"${raw.toString('utf8')}"`));
+  } catch {
+    return '(key)';
+  }
+}
+
 /**
  * The JSON path of the first byte that breaks UTF-8 in a body that is not valid UTF-8 (JSON.parse
  * would read it as U+FFFD). A small tokenizer: it follows objects, arrays and strings only.
@@ -87,7 +96,7 @@ export function fieldOfInvalidUtf8(raw: Buffer): string {
         return path();
       }
       if (top?.inObject && expectKey) {
-        top.key = String(JSON.parse(`"${text.toString('utf8')}"`));
+        top.key = keyText(text);
         expectKey = false;
       }
       i = end;
