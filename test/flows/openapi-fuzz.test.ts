@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeSeller, type TestSeller } from '../factories.js';
 import { fuzzOperations, fuzzRawHttp } from '../fuzz/run.js';
-import { ENGINE, useTestApp } from '../harness.js';
+import { ADMIN_TOKEN, ENGINE, useTestApp } from '../harness.js';
 import { call } from '../route-contract.js';
 
 /** FUZZ_SEED replays a run; FUZZ_REQUESTS lengthens it (the bench runs 100,000). */
@@ -47,6 +47,18 @@ describe(`fuzzing from the served OpenAPI document (${ENGINE}, seed ${SEED})`, (
     // The run reached handlers, not only the edge: some requests pass validation.
     expect(Object.keys(report.statuses).some((s) => Number(s) < 300)).toBe(true);
     expect(report.statuses[422]).toBeGreaterThan(0);
+    await expectHealthy();
+  }, 120_000);
+
+  it('the operator document too: no 5xx, every 4xx in the envelope', async () => {
+    const report = await fuzzOperations(t.app, '/admin/v1/openapi.json', {
+      seed: SEED,
+      requests: Math.ceil(REQUESTS / 3),
+      auth: [{ authorization: `Bearer ${ADMIN_TOKEN}` }],
+      remoteAddress: PEER,
+    });
+    expect(report.examples).toEqual([]);
+    expect(report.serverErrors + report.envelopeViolations).toBe(0);
     await expectHealthy();
   }, 120_000);
 
