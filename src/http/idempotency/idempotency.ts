@@ -69,8 +69,9 @@ function remember(ctx: AppContext, k: repo.RecordKey, record: CompletedRecord): 
 
 /**
  * One rule for stored replies: every body is sealed at rest with the box that seals game keys,
- * whatever the route (a reply may carry a new API key token, game keys, anything). Rows written
- * before this rule (`response_sealed = 0`) still replay as stored.
+ * whatever the route (a reply may carry a new API key token, game keys, anything). Migration 0007
+ * dropped the readable ones stored before; one a process of the previous release writes during a
+ * rolling deploy (`response_sealed = 0`) still replays as stored.
  */
 function boxOf(ctx: AppContext) {
   if (!ctx.secrets)
