@@ -10,7 +10,7 @@ import * as m0006 from './migrations/0006_checkout.js';
 import * as m0007 from './migrations/0007_hardening.js';
 
 /** Migrations in order; one set serves SQLite and PostgreSQL. */
-const MIGRATIONS: Record<string, Migration> = {
+export const MIGRATIONS: Record<string, Migration> = {
   '0001_foundation': m0001,
   '0002_publisher_catalog': m0002,
   '0003_supply_and_outbox': m0003,
