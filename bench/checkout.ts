@@ -1,5 +1,6 @@
-// Checkout: POST /orders (quantity 1) and an idempotent replay, against the bare claim
-// transaction (no HTTP) and bare hello, on SQLite and, when reachable, on PostgreSQL.
+// Checkout: POST /orders (quantity 1, one hot SKU, 32 connections) against the raw driver doing
+// the minimal durable work of an order (bench/baselines.ts), and an idempotent replay against
+// bare hello, on SQLite and, when reachable, on PostgreSQL.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +9,8 @@ import { loadConfig } from '../src/config.js';
 import { createContext } from '../src/context.js';
 import { migrateToLatest, schemaOf } from '../src/db/migrate.js';
 import { randomBase32 } from '../src/lib/ids.js';
-import { bareClaims, buildCheckoutWorld } from './checkout-world.js';
+import { rawPostgresOrders, rawSqliteOrders } from './baselines.js';
+import { buildCheckoutWorld } from './checkout-world.js';
 import { type Measurement, measure, type Server, startServer } from './lib.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -37,12 +39,13 @@ export async function dropPgSchema(url: string, schema: string) {
 
 export interface CheckoutResult {
   engine: string;
-  bare: number;
+  /** Orders per second of the raw baseline (bench/baselines.ts), measured in the same run. */
+  raw: number;
   orders: Measurement;
   replay: Measurement;
 }
 
-/** One engine: the service in its own process, the bare baseline in this one on its own database. */
+/** One engine: the service in its own process, the raw baseline in this one on its own database. */
 async function benchEngine(
   engine: 'sqlite' | 'postgres',
   serverEnv: Record<string, string>,
@@ -89,19 +92,22 @@ async function benchEngine(
   });
   server.stop();
 
-  const config = loadConfig({
-    ...process.env,
-    ...bareEnv,
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'sdapi-bench-bare-')),
-    LOG_LEVEL: 'silent',
-  });
+  const dataDir = mkdtempSync(join(tmpdir(), 'sdapi-bench-raw-'));
+  const config = loadConfig({ ...process.env, ...bareEnv, DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
   const ctx = await createContext({ ...config, masterKeyHex: config.masterKeyHex ?? '33'.repeat(32) });
   await migrateToLatest(ctx.db, schemaOf(config));
   const world = await buildCheckoutWorld(ctx, 120_000);
-  await bareClaims(ctx, world, 1, CONNECTIONS);
-  const bare = await bareClaims(ctx, world, SECONDS, CONNECTIONS);
   await ctx.close();
-  return { engine, bare, orders, replay };
+  let raw: number;
+  if (config.database.engine === 'postgres') {
+    const connection = { url: config.database.url, schema: config.database.schema ?? 'public' };
+    await rawPostgresOrders(connection, world, 1, CONNECTIONS);
+    raw = await rawPostgresOrders(connection, world, SECONDS, CONNECTIONS);
+  } else {
+    rawSqliteOrders(config.database.path, world, 1);
+    raw = rawSqliteOrders(config.database.path, world, SECONDS);
+  }
+  return { engine, raw, orders, replay };
 }
 
 export async function benchCheckout(): Promise<CheckoutResult[]> {

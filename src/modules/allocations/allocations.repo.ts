@@ -43,3 +43,22 @@ export async function updateAllocation(
 ): Promise<void> {
   await ex.updateTable('allocations').set(patch).where('id', '=', id).execute();
 }
+
+/** See `pullUnlessPromised` in allocations.service.ts. */
+export function pullUnlessPromised(
+  ex: Executor,
+  id: string,
+  count: number,
+  promiseVersion: number,
+  now: number,
+): Promise<AllocationRow | undefined> {
+  return ex
+    .updateTable('allocations')
+    .set((eb) => ({ quantity_pulled: eb('quantity_pulled', '+', count), updated_at: now }))
+    .where('id', '=', id)
+    .where('status', '=', 'active')
+    .where((eb) => eb(eb('quantity_limit', '-', eb.ref('quantity_pulled')), '>=', count))
+    .where('promise_version', '=', promiseVersion)
+    .returningAll()
+    .executeTakeFirst();
+}

@@ -4,7 +4,12 @@ import { fail } from '../../http/errors.js';
 import { readableId, uuidv7 } from '../../lib/ids.js';
 import { requireSku } from '../catalog/releases.service.js';
 import { cancelHoldsOfAllocation } from '../checkout/promised-capacity.js';
-import { emitEvents, recordCatalogChange } from '../events/outbox.service.js';
+import {
+  emitEventList,
+  emitEvents,
+  type PendingEvent,
+  recordCatalogChange,
+} from '../events/outbox.service.js';
 import * as repo from './allocations.repo.js';
 import type { AllocationStatus } from './allocations.table.js';
 import { refreshSellability } from './sellability.service.js';
@@ -65,6 +70,30 @@ function termsToColumns(terms: AllocationTerms) {
  * Capacity events after `remaining` moved (publisher edits here, pulls in checkout):
  * `allocation.low_stock` when it crosses the threshold, `allocation.depleted` at zero.
  */
+export function capacityEvents(
+  allocation: repo.AllocationRow,
+  skuCode: string,
+  remainingBefore: number,
+  remainingAfter: number,
+): PendingEvent[] {
+  const recipients = [{ companyId: allocation.seller_company_id, environment: allocation.environment }];
+  const base = { allocationId: allocation.id, skuCode, remaining: remainingAfter };
+  const threshold = allocation.low_stock_threshold;
+  const events: PendingEvent[] = [];
+  if (
+    threshold !== null &&
+    remainingBefore > threshold &&
+    remainingAfter <= threshold &&
+    remainingAfter > 0
+  ) {
+    events.push({ recipients, eventType: 'allocation.low_stock', data: { ...base, threshold } });
+  }
+  if (remainingBefore > 0 && remainingAfter === 0) {
+    events.push({ recipients, eventType: 'allocation.depleted', data: base });
+  }
+  return events;
+}
+
 export async function emitCapacityEvents(
   ctx: AppContext,
   trx: Executor,
@@ -72,21 +101,8 @@ export async function emitCapacityEvents(
   skuCode: string,
   remainingBefore: number,
   remainingAfter: number,
-  options: { deliverAfterMs?: number } = {},
 ): Promise<void> {
-  const seller = [{ companyId: allocation.seller_company_id, environment: allocation.environment }];
-  const base = { allocationId: allocation.id, skuCode, remaining: remainingAfter };
-  const threshold = allocation.low_stock_threshold;
-  if (
-    threshold !== null &&
-    remainingBefore > threshold &&
-    remainingAfter <= threshold &&
-    remainingAfter > 0
-  ) {
-    await emitEvents(ctx, trx, seller, 'allocation.low_stock', { ...base, threshold }, options);
-  }
-  if (remainingBefore > 0 && remainingAfter === 0)
-    await emitEvents(ctx, trx, seller, 'allocation.depleted', base, options);
+  await emitEventList(ctx, trx, capacityEvents(allocation, skuCode, remainingBefore, remainingAfter));
 }
 
 export async function grantAllocation(
@@ -219,29 +235,50 @@ export async function setAllocationStatus(
 }
 
 /**
+ * The events of a pull that moved the counter to `after` (`allocation.updated` and the capacity
+ * events); checkout writes them with the order's own event in one insert.
+ */
+export function pullEvents(after: repo.AllocationRow, skuCode: string, count: number): PendingEvent[] {
+  const recipients = [{ companyId: after.seller_company_id, environment: after.environment }];
+  const remaining = remainingOf(after);
+  return [
+    {
+      recipients,
+      eventType: 'allocation.updated',
+      data: { allocationId: after.id, skuCode, remaining },
+    },
+    ...capacityEvents(after, skuCode, remaining + count, remaining),
+  ];
+}
+
+/**
  * Checkout pulled `count` keys against a grant whose row the caller holds locked: the counter
- * moves in the same transaction, with `allocation.updated` and the capacity events.
+ * moves in the same transaction.
  */
 export async function recordPull(
-  ctx: AppContext,
   trx: Executor,
   locked: repo.AllocationRow,
-  skuCode: string,
   count: number,
-  options: { deliverAfterMs?: number } = {},
+  now: number,
 ): Promise<repo.AllocationRow> {
-  const now = ctx.clock.now();
   const after = { ...locked, quantity_pulled: locked.quantity_pulled + count, updated_at: now };
   await repo.updateAllocation(trx, locked.id, { quantity_pulled: after.quantity_pulled, updated_at: now });
-  const seller = [{ companyId: locked.seller_company_id, environment: locked.environment }];
-  await emitEvents(
-    ctx,
-    trx,
-    seller,
-    'allocation.updated',
-    { allocationId: locked.id, skuCode, remaining: remainingOf(after) },
-    options,
-  );
-  await emitCapacityEvents(ctx, trx, after, skuCode, remainingOf(locked), remainingOf(after), options);
   return after;
 }
+
+/**
+ * A new promise (a checkout hold, an accepted pre-order) on a grant whose row the caller holds
+ * locked: orders that read the promises before it will find `promise_version` moved and look
+ * again under the lock.
+ */
+export async function recordPromise(trx: Executor, locked: repo.AllocationRow): Promise<void> {
+  await repo.updateAllocation(trx, locked.id, { promise_version: locked.promise_version + 1 });
+}
+
+/**
+ * Checkout's fast path, one statement and the last of its transaction: moves the counter of an
+ * active grant with the headroom for `count`, provided no promise was placed on it since the
+ * order read `promiseVersion` (the row lock is taken here and held only to the commit).
+ * Undefined when any of that does not hold: the caller then takes the locked path.
+ */
+export const pullUnlessPromised = repo.pullUnlessPromised;

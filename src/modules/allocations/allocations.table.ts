@@ -40,6 +40,8 @@ export interface AllocationsTable {
   /** `none`, `manual` or `auto` (requests up to auto_approve_max resolve at once). */
   request_policy: string;
   auto_approve_max: number | null;
+  /** Bumped under the row lock by every new promise (hold, pre-order): see docs/checkout.md. */
+  promise_version: Generated<number>;
   created_at: number;
   updated_at: number;
 }

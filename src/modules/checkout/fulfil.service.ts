@@ -3,8 +3,15 @@ import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import type { SimulateValue } from '../../http/simulate.js';
 import { readableId, uuidv7 } from '../../lib/ids.js';
-import { recordPull, remainingOf, requireAllocation } from '../allocations/allocations.service.js';
-import { emitEvents } from '../events/outbox.service.js';
+import {
+  pullEvents,
+  pullUnlessPromised,
+  recordPromise,
+  recordPull,
+  remainingOf,
+  requireAllocation,
+} from '../allocations/allocations.service.js';
+import { emitEventList, type PendingEvent } from '../events/outbox.service.js';
 import { recordActivity, recordSale } from '../finance/finance.service.js';
 import { type ClaimedKey, claimKeys, openKeys, stockUpTo } from '../inventory/claims.service.js';
 import type { Delivery, OrderKind } from './checkout.table.js';
@@ -59,11 +66,10 @@ const notEnough = (skuCode: string, requested: number, available: number) =>
 /**
  * One fulfilment, inside the caller's transaction. First the work that needs no lock on the
  * grant: write the order (a concurrent duplicate reference waits on its unique index), claim
- * the keys (SKIP LOCKED), open them, record the sale and activity, queue the order's events.
- * Then, holding the grant's row lock only for the short rest: bound the quantity by the
- * headroom left after what live holds and pre-orders were promised, check that the stock left
- * after this claim still covers those promises, move the counter and consume the hold. Any
- * failure rolls all of it back, keys included.
+ * the keys (SKIP LOCKED), open them, record the sale and activity. Then the grant, touched
+ * once and last (see `commitToAllocation`), and the order's events in one insert. The grant's
+ * row lock is held from that statement to the commit only. Any failure rolls all of it back,
+ * keys included.
  */
 export async function fulfil(ctx: AppContext, trx: Executor, req: FulfilRequest): Promise<Fulfilment> {
   const { quote, actor } = req;
@@ -71,6 +77,7 @@ export async function fulfil(ctx: AppContext, trx: Executor, req: FulfilRequest)
   const order = orderRow(req, now);
   await repo.insertOrder(trx, order);
   if (req.attestId) await spendAttestation(trx, req, now);
+  const unpromised = await nothingPromised(trx, req, order.id, now);
 
   let keys: ClaimedKey[] = [];
   if (req.delivery !== 'preorder') {
@@ -92,22 +99,55 @@ export async function fulfil(ctx: AppContext, trx: Executor, req: FulfilRequest)
   const plaintext = req.delivery === 'keys' ? openKeys(ctx, keys) : [];
   await recordFinance(trx, req, order.id, quote.allocation, now);
   const redemption = req.delivery === 'keyless' ? await openRedemption(trx, req, order.id, now) : null;
-  const delay = req.simulate === 'webhook_delay_30s' ? { deliverAfterMs: now + WEBHOOK_DELAY_MS } : {};
-  await announce(ctx, trx, req, now, delay);
 
-  const hold = await commitToAllocation(ctx, trx, req, order.id, now, delay);
-  return { order, keys, plaintext, hold, redemption };
+  const committed =
+    (unpromised && (await pullFast(trx, req, now))) || (await commitToAllocation(trx, req, order.id, now));
+  const delay = req.simulate === 'webhook_delay_30s' ? { deliverAfterMs: now + WEBHOOK_DELAY_MS } : {};
+  await emitEventList(ctx, trx, [orderEvent(req, now), ...committed.events], delay);
+  return { order, keys, plaintext, hold: committed.hold, redemption };
 }
 
-/** The locked tail of a fulfilment: headroom, promises, the counter and the hold. */
+interface Committed {
+  hold: HoldOutcome | null;
+  /** The grant's events (`allocation.updated`, capacity), written after the order's own. */
+  events: PendingEvent[];
+}
+
+/**
+ * Whether a plain order may take the fast path: nothing promised on the grant (no live hold,
+ * no accepted pre-order). A grant that never had a promise says so by `promise_version` 0 as
+ * the quote read it, without a query; otherwise the promises are summed here, before any
+ * lock, and the fast path's update proves that the version it read still holds.
+ */
+async function nothingPromised(trx: Executor, req: FulfilRequest, orderId: string, now: number) {
+  if (req.holdId || req.delivery === 'preorder') return false;
+  if (req.quote.allocation.promise_version === 0) return true;
+  return (await promisedOnAllocation(trx, req.quote.allocation.id, now, { orderId })) === 0;
+}
+
+/**
+ * The fast path: one conditional counter update (active, headroom, no promise since the quote
+ * read the grant), the last statement before the events. Null when it does not apply: the
+ * locked path then decides, with the exact refusal.
+ */
+async function pullFast(trx: Executor, req: FulfilRequest, now: number): Promise<Committed | null> {
+  const { allocation, sku } = req.quote;
+  const after = await pullUnlessPromised(trx, allocation.id, req.quantity, allocation.promise_version, now);
+  return after ? { hold: null, events: pullEvents(after, sku.code, req.quantity) } : null;
+}
+
+/**
+ * The locked path (a hold to consume, a pre-order, something promised, or a fast path that
+ * did not apply): lock the grant, bound the quantity by the headroom left after what live
+ * holds and pre-orders were promised, check that the stock left after this claim still covers
+ * those promises, move the counter (a pre-order records its promise instead) and consume the hold.
+ */
 async function commitToAllocation(
-  ctx: AppContext,
   trx: Executor,
   req: FulfilRequest,
   orderId: string,
   now: number,
-  delay: { deliverAfterMs?: number },
-): Promise<HoldOutcome | null> {
+): Promise<Committed> {
   const { quote } = req;
   const allocation = await requireAllocation(trx, quote.allocation.id, true);
   if (allocation.status !== 'active') {
@@ -122,15 +162,19 @@ async function commitToAllocation(
   const promised = await promisedOnAllocation(trx, allocation.id, now, { holdId: ownHold, orderId });
   const headroom = remainingOf(allocation) - promised;
   if (req.quantity > headroom) throw notEnough(quote.sku.code, req.quantity, headroom);
-  if (req.delivery !== 'preorder') {
+  let events: PendingEvent[] = [];
+  if (req.delivery === 'preorder') {
+    await recordPromise(trx, allocation);
+  } else {
     if (promised > 0) {
       const left = await stockUpTo(trx, quote.sku.id, allocation.environment, allocation.id, promised);
       if (left < promised) throw notEnough(quote.sku.code, req.quantity, req.quantity - (promised - left));
     }
-    await recordPull(ctx, trx, allocation, quote.sku.code, req.quantity, delay);
+    const after = await recordPull(trx, allocation, req.quantity, now);
+    events = pullEvents(after, quote.sku.code, req.quantity);
   }
   if (ownHold) await endLiveHold(trx, ownHold, 'consumed', now);
-  return outcome;
+  return { hold: outcome, events };
 }
 
 function orderRow(req: FulfilRequest, now: number): repo.OrderRow {
@@ -263,44 +307,33 @@ async function openRedemption(trx: Executor, req: FulfilRequest, orderId: string
   return { fulfillmentId: id, expiresAt };
 }
 
-async function announce(
-  ctx: AppContext,
-  trx: Executor,
-  req: FulfilRequest,
-  now: number,
-  delay: { deliverAfterMs?: number },
-) {
-  const seller = [{ companyId: req.actor.sellerId, environment: req.actor.environment }];
+/** The order's own event: `order.reserved`, `order.fulfilled` or `keys.pulled`. */
+function orderEvent(req: FulfilRequest, now: number): PendingEvent {
+  const recipients = [{ companyId: req.actor.sellerId, environment: req.actor.environment }];
   const base = { orderReference: req.orderReference, skuCode: req.quote.sku.code };
   if (req.delivery === 'preorder') {
     const releaseAt = req.quote.preorder?.expectedReleaseAt ?? null;
-    await emitEvents(
-      ctx,
-      trx,
-      seller,
-      'order.reserved',
-      {
+    return {
+      recipients,
+      eventType: 'order.reserved',
+      data: {
         ...base,
         quantity: req.quantity,
         expectedReleaseAt: releaseAt === null ? null : new Date(releaseAt).toISOString(),
       },
-      delay,
-    );
-  } else if (req.kind === 'order') {
-    await emitEvents(
-      ctx,
-      trx,
-      seller,
-      'order.fulfilled',
-      {
+    };
+  }
+  if (req.kind === 'order') {
+    return {
+      recipients,
+      eventType: 'order.fulfilled',
+      data: {
         ...base,
         quantity: req.quantity,
         pulled: req.quantity,
         fulfilledAt: new Date(now).toISOString(),
       },
-      delay,
-    );
-  } else {
-    await emitEvents(ctx, trx, seller, 'keys.pulled', { ...base, pulled: req.quantity }, delay);
+    };
   }
+  return { recipients, eventType: 'keys.pulled', data: { ...base, pulled: req.quantity } };
 }

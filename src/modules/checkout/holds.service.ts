@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
 import { isoOf } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { remainingOf, requireAllocation } from '../allocations/allocations.service.js';
+import { recordPromise, remainingOf, requireAllocation } from '../allocations/allocations.service.js';
 import { companyFacts } from '../identity/identity.service.js';
 import { stockUpTo } from '../inventory/claims.service.js';
 import type { HoldStatus } from './checkout.table.js';
@@ -105,6 +105,7 @@ export async function placeHold(ctx: AppContext, actor: SellerActor, input: Hold
       created_at: now,
       updated_at: now,
     });
+    await recordPromise(trx, allocation);
   });
   return {
     type: 'checkout_hold' as const,

@@ -19,6 +19,13 @@ function nowMicros(nowMs: number): number {
   return lastMicros;
 }
 
+/** One event to write: its type, payload and recipients. */
+export interface PendingEvent {
+  recipients: readonly Recipient[];
+  eventType: string;
+  data: Record<string, unknown>;
+}
+
 /**
  * Writes events to the outbox inside the caller's transaction (rule 2 of DESIGN): they exist
  * exactly when the change that caused them commits; the delivery worker sends them later.
@@ -31,19 +38,31 @@ export async function emitEvents(
   data: Record<string, unknown>,
   options: { deliverAfterMs?: number } = {},
 ): Promise<void> {
+  await emitEventList(ctx, trx, [{ recipients, eventType, data }], options);
+}
+
+/** Several events of one change in one insert, in the order given (the order path's outbox write). */
+export async function emitEventList(
+  ctx: AppContext,
+  trx: Executor,
+  events: readonly PendingEvent[],
+  options: { deliverAfterMs?: number } = {},
+): Promise<void> {
   const now = ctx.clock.now();
   await repo.insertEvents(
     trx,
-    recipients.map((r) => ({
-      event_id: `evt_${uuidv7(now).replaceAll('-', '')}`,
-      company_id: r.companyId,
-      environment: r.environment,
-      event_type: eventType,
-      event_version: EVENT_VERSION,
-      payload: JSON.stringify(data),
-      created_at_us: nowMicros(now),
-      deliver_after: options.deliverAfterMs ?? now,
-    })),
+    events.flatMap(({ recipients, eventType, data }) =>
+      recipients.map((r) => ({
+        event_id: `evt_${uuidv7(now).replaceAll('-', '')}`,
+        company_id: r.companyId,
+        environment: r.environment,
+        event_type: eventType,
+        event_version: EVENT_VERSION,
+        payload: JSON.stringify(data),
+        created_at_us: nowMicros(now),
+        deliver_after: options.deliverAfterMs ?? now,
+      })),
+    ),
   );
 }
 

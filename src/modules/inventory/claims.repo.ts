@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { forUpdateSkipLocked } from '../../db/dialect.js';
 import type { GameKeysTable } from './inventory.table.js';
@@ -7,6 +7,14 @@ export interface ClaimedKey {
   id: string;
   ciphertext: string;
 }
+
+/**
+ * The claim order, `id || ''`: the same order as `id` (oldest first), but a sort key that only
+ * the partial index game_keys_claim provides. Ordered by `id`, a planner with statistics may
+ * walk the primary key instead and filter out every key ever sold (milliseconds per claim
+ * after a few thousand sales); this way the primary key cannot serve the query at all.
+ */
+export const CLAIM_ORDER = sql<string>`(id || '')`;
 
 /** The claim query: the oldest available keys of a pool (index game_keys_claim), skipping locked rows. */
 export function claimableKeys(ex: Executor, poolId: string, limit: number) {
@@ -17,7 +25,7 @@ export function claimableKeys(ex: Executor, poolId: string, limit: number) {
       .select('id')
       .where('pool_id', '=', poolId)
       .where('state', '=', 'available')
-      .orderBy('id')
+      .orderBy(CLAIM_ORDER)
       .limit(limit),
   );
 }

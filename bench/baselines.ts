@@ -1,0 +1,145 @@
+// The raw baselines of POST /orders: the minimal durable work of one order (claim a key, write
+// the order, move the allocation's counter), driven through the driver alone: prepared
+// statements, no query builder, no HTTP, no rules. Run on the project's schema (migrated) and a
+// world built like the service's, so the same indexes, foreign keys and row shapes apply.
+import SqliteDatabase from 'better-sqlite3';
+import pg from 'pg';
+import { readableId, uuidv7 } from '../src/lib/ids.js';
+import type { CheckoutWorld } from './checkout-world.js';
+
+/** The orders row of the baselines: every NOT NULL column, nothing the database does not need. */
+const ORDER_COLUMNS = `id, readable_id, seller_company_id, environment, api_key_id, reference_owner,
+  order_reference, kind, delivery, sku_id, sku_code, product_id, allocation_id, publisher_company_id,
+  quantity, pulled, unit_price_cents, currency_code, country_code, warnings, contract_date,
+  revealed_at, created_at, updated_at`;
+
+/**
+ * PostgreSQL, one statement per order: claim the oldest available key (through the claim
+ * index, SKIP LOCKED), insert the order, then the conditional HOT counter update last, so the
+ * allocation row is locked only from the end of the statement to the end of the commit.
+ */
+const PG_ORDER = `
+with claimed as (
+  update game_keys set state = 'sold', order_id = $1, sold_at = $2
+  where id = (
+    select id from game_keys where pool_id = $3 and state = 'available'
+    order by (id || '') limit 1 for update skip locked)
+  returning id
+), placed as (
+  insert into orders (${ORDER_COLUMNS})
+  select $1, $4, $5, 'production', 'raw', $5, $4, 'order', 'keys', $6, $7, 'raw', $8, $9,
+    1, 1, 1999, 'USD', 'US', '[]', '2026-09-01', $2, $2, $2
+  from claimed
+  returning id
+)
+update allocations set quantity_pulled = quantity_pulled + 1
+where id = $8 and status = 'active' and quantity_limit - quantity_pulled >= 1
+  and exists (select 1 from placed)
+returning quantity_pulled`;
+
+/** Orders per second of `clients` concurrent connections each looping PG_ORDER for `seconds`. */
+export async function rawPostgresOrders(
+  connection: { url: string; schema: string },
+  world: CheckoutWorld,
+  seconds: number,
+  clients: number,
+): Promise<number> {
+  const pool = new pg.Pool({
+    connectionString: connection.url,
+    max: clients,
+    options: `-c search_path=${connection.schema}`,
+  });
+  let done = 0;
+  const until = performance.now() + seconds * 1000;
+  const client = async () => {
+    const c = await pool.connect();
+    try {
+      while (performance.now() < until) {
+        const now = Date.now();
+        const id = uuidv7(now);
+        const result = await c.query({
+          name: 'raw-order',
+          text: PG_ORDER,
+          values: [
+            id,
+            now,
+            world.poolId,
+            readableId('ord'),
+            world.sellerId,
+            world.skuId,
+            world.skuCode,
+            world.allocationId,
+            world.publisherId,
+          ],
+        });
+        if (result.rowCount !== 1) throw new Error('raw PostgreSQL order claimed nothing');
+        done++;
+      }
+    } finally {
+      c.release();
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: clients }, client));
+  const rate = done / ((performance.now() - started) / 1000);
+  await pool.end();
+  return Math.round(rate);
+}
+
+/**
+ * SQLite, three prepared statements per order in one write transaction, at the project's
+ * pragmas (WAL, synchronous=NORMAL): the conditional counter update, the claim, the order.
+ * One connection, synchronous: SQLite has one writer, so concurrency adds nothing.
+ */
+export function rawSqliteOrders(path: string, world: CheckoutWorld, seconds: number): number {
+  const db = new SqliteDatabase(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('cache_size = -16384');
+  db.pragma('temp_store = MEMORY');
+  const counter = db.prepare(
+    `update allocations set quantity_pulled = quantity_pulled + 1
+     where id = ? and status = 'active' and quantity_limit - quantity_pulled >= 1`,
+  );
+  const claim = db.prepare(
+    `update game_keys set state = 'sold', order_id = ?, sold_at = ?
+     where id = (select id from game_keys where pool_id = ? and state = 'available'
+                 order by (id || '') limit 1)
+     returning id, ciphertext`,
+  );
+  const insert = db.prepare(
+    `insert into orders (${ORDER_COLUMNS}) values (?, ?, ?, 'production', 'raw', ?, ?, 'order', 'keys',
+      ?, ?, 'raw', ?, ?, 1, 1, 1999, 'USD', 'US', '[]', '2026-09-01', ?, ?, ?)`,
+  );
+  const order = db.transaction((now: number) => {
+    if (counter.run(world.allocationId).changes !== 1) throw new Error('raw SQLite order: no headroom');
+    const id = uuidv7(now);
+    if (!claim.get(id, now, world.poolId)) throw new Error('raw SQLite order claimed nothing');
+    const readable = readableId('ord');
+    insert.run(
+      id,
+      readable,
+      world.sellerId,
+      world.sellerId,
+      readable,
+      world.skuId,
+      world.skuCode,
+      world.allocationId,
+      world.publisherId,
+      now,
+      now,
+      now,
+    );
+  });
+  let done = 0;
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  while (performance.now() < until) {
+    order.immediate(Date.now());
+    done++;
+  }
+  const rate = done / ((performance.now() - started) / 1000);
+  db.close();
+  return Math.round(rate);
+}
