@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
+import { preparedNameOf } from './compiled-once.js';
 import type { Database } from './schema.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -46,6 +47,18 @@ function withStatementCache(sqlite: SqliteDatabase.Database) {
   };
 }
 
+/**
+ * Compiled-once queries (compiled-once.ts) run as named prepared statements of each
+ * connection: PostgreSQL parses and plans them once per connection, not per request.
+ */
+function runCompiledOnceAsPrepared(client: pg.PoolClient) {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((text: unknown, values?: unknown, ...rest: unknown[]) => {
+    const name = typeof text === 'string' ? preparedNameOf(text) : undefined;
+    return name ? query({ name, text, values }, ...rest) : query(text, values, ...rest);
+  }) as typeof client.query;
+}
+
 export function openDatabase(config: DatabaseConfig, options: { poolSize?: number } = {}): DbHandle {
   if (config.engine === 'sqlite') {
     if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });
@@ -64,6 +77,7 @@ export function openDatabase(config: DatabaseConfig, options: { poolSize?: numbe
     max: options.poolSize ?? 20,
     options: config.schema ? `-c search_path=${config.schema}` : undefined,
   });
+  pool.on('connect', runCompiledOnceAsPrepared);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, engine: 'postgres', close: () => db.destroy() };
 }

@@ -1,4 +1,5 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
+import { compiledOnce } from '../../db/compiled-once.js';
 import type { Executor } from '../../db/database.js';
 import { lockRows } from '../../db/dialect.js';
 import type { AllocationsTable, SharesTable } from './allocations.table.js';
@@ -44,21 +45,27 @@ export async function updateAllocation(
   await ex.updateTable('allocations').set(patch).where('id', '=', id).execute();
 }
 
+const pullOnce = compiledOnce(['id', 'count', 'promiseVersion', 'now'], (db, v) =>
+  db
+    .updateTable('allocations')
+    .set((eb) => ({
+      quantity_pulled: eb('quantity_pulled', '+', v.count as never),
+      updated_at: v.now as never,
+    }))
+    .where('id', '=', v.id)
+    .where('status', '=', 'active')
+    .where((eb) => eb(eb('quantity_limit', '-', eb.ref('quantity_pulled')), '>=', v.count as never))
+    .where('promise_version', '=', v.promiseVersion as never)
+    .returningAll(),
+);
+
 /** See `pullUnlessPromised` in allocations.service.ts. */
-export function pullUnlessPromised(
+export async function pullUnlessPromised(
   ex: Executor,
   id: string,
   count: number,
   promiseVersion: number,
   now: number,
 ): Promise<AllocationRow | undefined> {
-  return ex
-    .updateTable('allocations')
-    .set((eb) => ({ quantity_pulled: eb('quantity_pulled', '+', count), updated_at: now }))
-    .where('id', '=', id)
-    .where('status', '=', 'active')
-    .where((eb) => eb(eb('quantity_limit', '-', eb.ref('quantity_pulled')), '>=', count))
-    .where('promise_version', '=', promiseVersion)
-    .returningAll()
-    .executeTakeFirst();
+  return (await pullOnce(ex, { id, count, promiseVersion, now })).rows[0];
 }

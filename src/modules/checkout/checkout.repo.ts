@@ -1,8 +1,8 @@
+import { compiledOnce } from '../../db/compiled-once.js';
 import type { Executor } from '../../db/database.js';
 
-/** A SKU by code in one environment with everything checkout's gates read about it. */
-export function skuForCheckout(ex: Executor, environment: string, code: string) {
-  return ex
+const skuByCode = compiledOnce(['environment', 'code'], (db, v) =>
+  db
     .selectFrom('skus')
     .innerJoin('releases', 'releases.id', 'skus.release_id')
     .innerJoin('products', 'products.id', 'skus.product_id')
@@ -23,14 +23,22 @@ export function skuForCheckout(ex: Executor, environment: string, code: string) 
       'products.preorder_start',
       'products.preorder_end',
     ])
-    .where('products.environment', '=', environment)
-    .where('skus.code', '=', code)
-    .executeTakeFirst();
+    .where('products.environment', '=', v.environment)
+    .where('skus.code', '=', v.code),
+);
+
+/** A SKU by code in one environment with everything checkout's gates read about it. */
+export async function skuForCheckout(ex: Executor, environment: string, code: string) {
+  return (await skuByCode(ex, { environment, code })).rows[0];
 }
 export type CheckoutSku = NonNullable<Awaited<ReturnType<typeof skuForCheckout>>>;
 
+const allRates = compiledOnce([], (db) =>
+  db.selectFrom('reference_rates').select(['currency_code', 'units_per_usd']),
+);
+
 export async function referenceRates(ex: Executor): Promise<Map<string, string>> {
-  const rows = await ex.selectFrom('reference_rates').select(['currency_code', 'units_per_usd']).execute();
+  const { rows } = await allRates(ex, {});
   return new Map(rows.map((r) => [r.currency_code, r.units_per_usd]));
 }
 

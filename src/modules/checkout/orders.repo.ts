@@ -1,21 +1,72 @@
 import type { Insertable, Selectable } from 'kysely';
+import { compiledOnce } from '../../db/compiled-once.js';
 import type { Executor } from '../../db/database.js';
 import type { GeoAttestationUsesTable, OrdersTable, RedemptionsTable } from './checkout.table.js';
 
 export type OrderRow = Selectable<OrdersTable>;
 
+const ORDER_COLUMNS = [
+  'id',
+  'readable_id',
+  'seller_company_id',
+  'environment',
+  'api_key_id',
+  'reference_owner',
+  'order_reference',
+  'kind',
+  'delivery',
+  'sku_id',
+  'sku_code',
+  'product_id',
+  'allocation_id',
+  'publisher_company_id',
+  'quantity',
+  'pulled',
+  'unit_price_cents',
+  'initial_unit_price_cents',
+  'currency_code',
+  'country_code',
+  'wholesale_unit_price_cents',
+  'wholesale_currency_code',
+  'promo',
+  'hold_id',
+  'consumer_geo_attest_id',
+  'detected_country_code',
+  'country_mismatch',
+  'consumer_ip_hash',
+  'integration_context',
+  'warnings',
+  'contract_date',
+  'revealed_at',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof OrdersTable)[];
+
+const insertOrderOnce = compiledOnce(ORDER_COLUMNS, (db, row) =>
+  db.insertInto('orders').values(row as never),
+);
+
+/** Writes an order row (every column: the statement is compiled once). */
 export async function insertOrder(ex: Executor, row: Insertable<OrdersTable>): Promise<void> {
-  await ex.insertInto('orders').values(row).execute();
+  await insertOrderOnce(ex, row as Record<(typeof ORDER_COLUMNS)[number], unknown>);
 }
 
-export function findByReference(ex: Executor, environment: string, owner: string, reference: string) {
-  return ex
+const byReference = compiledOnce(['environment', 'owner', 'reference'], (db, v) =>
+  db
     .selectFrom('orders')
     .selectAll()
-    .where('environment', '=', environment)
-    .where('reference_owner', '=', owner)
-    .where('order_reference', '=', reference)
-    .executeTakeFirst();
+    .where('environment', '=', v.environment)
+    .where('reference_owner', '=', v.owner)
+    .where('order_reference', '=', v.reference),
+);
+
+export async function findByReference(
+  ex: Executor,
+  environment: string,
+  owner: string,
+  reference: string,
+): Promise<OrderRow | undefined> {
+  return (await byReference(ex, { environment, owner, reference })).rows[0];
 }
 
 export function findOrder(ex: Executor, sellerId: string, environment: string, id: string) {

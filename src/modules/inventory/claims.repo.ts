@@ -1,4 +1,5 @@
 import { type Insertable, sql } from 'kysely';
+import { compiledOnce } from '../../db/compiled-once.js';
 import type { Executor } from '../../db/database.js';
 import { forUpdateSkipLocked } from '../../db/dialect.js';
 import type { GameKeysTable } from './inventory.table.js';
@@ -30,6 +31,14 @@ export function claimableKeys(ex: Executor, poolId: string, limit: number) {
   );
 }
 
+const claimOnce = compiledOnce(['orderId', 'soldAt', 'poolId', 'limit'], (db, v) =>
+  db
+    .updateTable('game_keys')
+    .set({ state: 'sold', order_id: v.orderId, sold_at: v.soldAt as never })
+    .where('id', 'in', claimableKeys(db, v.poolId, v.limit as never))
+    .returning(['id', 'ciphertext']),
+);
+
 /** Marks up to `limit` available keys of a pool sold to an order, in one statement; returns them. */
 export async function claimFromPool(
   ex: Executor,
@@ -38,12 +47,7 @@ export async function claimFromPool(
   orderId: string,
   now: number,
 ): Promise<ClaimedKey[]> {
-  const rows = await ex
-    .updateTable('game_keys')
-    .set({ state: 'sold', order_id: orderId, sold_at: now })
-    .where('id', 'in', claimableKeys(ex, poolId, limit))
-    .returning(['id', 'ciphertext'])
-    .execute();
+  const { rows } = await claimOnce(ex, { orderId, soldAt: now, poolId, limit });
   return rows.sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 

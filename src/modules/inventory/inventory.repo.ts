@@ -1,4 +1,5 @@
 import { CompiledQuery, type Insertable, type Selectable } from 'kysely';
+import { compiledOnce } from '../../db/compiled-once.js';
 import type { Executor } from '../../db/database.js';
 import { isPostgres } from '../../db/dialect.js';
 import type { KeyPoolsTable } from './inventory.table.js';
@@ -35,12 +36,27 @@ export function findDedicatedPool(ex: Executor, allocationId: string): Promise<P
  * An allocation's dedicated pool and its SKU's shared pool, in one statement through the SKU
  * index (a dedicated pool carries its allocation's SKU).
  */
-export function findPoolsOfAllocation(
+const poolsOfAllocation = compiledOnce(['skuId', 'environment', 'allocationId'], (db, v) =>
+  db
+    .selectFrom('key_pools')
+    .selectAll()
+    .where('sku_id', '=', v.skuId)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('kind', '=', 'shared'), eb('environment', '=', v.environment)]),
+        eb('allocation_id', '=', v.allocationId),
+      ]),
+    ),
+);
+
+/** The SKU's shared pool in the environment and, given an allocation, its dedicated pool. */
+export async function findPoolsOfAllocation(
   ex: Executor,
   skuId: string,
   environment: string,
   allocationId: string | null,
 ): Promise<PoolRow[]> {
+  if (allocationId) return (await poolsOfAllocation(ex, { skuId, environment, allocationId })).rows;
   return ex
     .selectFrom('key_pools')
     .selectAll()

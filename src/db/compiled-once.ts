@@ -1,0 +1,45 @@
+import { type Compilable, CompiledQuery, type Kysely, type QueryResult } from 'kysely';
+import type { Executor } from './database.js';
+import { isPostgres } from './dialect.js';
+import type { Database } from './schema.js';
+
+/** SQL texts of compiled-once queries: PostgreSQL runs them as named prepared statements. */
+const preparedNames = new Map<string, string>();
+
+/** The name of a compiled-once query's prepared statement on PostgreSQL, if it is one. */
+export const preparedNameOf = (sql: string): string | undefined => preparedNames.get(sql);
+
+const MARK = '\u0000param:';
+
+/**
+ * A hot query of fixed shape (DESIGN, second wave: "the hot path may leave Kysely"), written
+ * once with Kysely and compiled once per engine with a marker in place of each named value;
+ * each call then substitutes the values and runs the compiled SQL. No query building or
+ * compiling per request; SQLite reuses its prepared statement (the statement cache of
+ * database.ts) and PostgreSQL a named prepared statement of each connection (parse and plan
+ * once). Every value the query varies on must be one of `names`: anything else is a constant
+ * of the compiled text.
+ */
+export function compiledOnce<N extends string, R>(
+  names: readonly N[],
+  build: (db: Kysely<Database>, values: Record<N, string>) => Compilable<R>,
+): (ex: Executor, values: Record<N, unknown>) => Promise<QueryResult<R>> {
+  const byEngine = new Map<boolean, { sql: string; slots: (N | { constant: unknown })[] }>();
+  const compile = (ex: Executor, postgres: boolean) => {
+    const markers = Object.fromEntries(names.map((n) => [n, `${MARK}${n}`])) as Record<N, string>;
+    const compiled = build(ex as Kysely<Database>, markers).compile();
+    const slots = compiled.parameters.map((p) =>
+      typeof p === 'string' && p.startsWith(MARK) ? (p.slice(MARK.length) as N) : { constant: p },
+    );
+    const entry = { sql: compiled.sql, slots };
+    if (postgres) preparedNames.set(compiled.sql, `hot_${preparedNames.size + 1}`);
+    byEngine.set(postgres, entry);
+    return entry;
+  };
+  return (ex, values) => {
+    const postgres = isPostgres(ex);
+    const { sql, slots } = byEngine.get(postgres) ?? compile(ex, postgres);
+    const parameters = slots.map((slot) => (typeof slot === 'string' ? values[slot] : slot.constant));
+    return ex.executeQuery<R>(CompiledQuery.raw(sql, parameters));
+  };
+}
