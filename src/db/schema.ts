@@ -17,6 +17,7 @@ import type {
 } from '../modules/catalog/catalog.table.js';
 import type { CatalogExportsTable } from '../modules/catalog/exports.table.js';
 import type {
+  CatalogVersionTable,
   CheckoutHoldsTable,
   GeoAttestationUsesTable,
   OrdersTable,
@@ -67,4 +68,5 @@ export interface Database {
   sale_lines: SaleLinesTable;
   activity_entries: ActivityEntriesTable;
   test_clock: TestClockTable;
+  catalog_version: CatalogVersionTable;
 }

@@ -13,7 +13,9 @@ import { isPostgres } from '../dialect.js';
  *   nothing was promised since it read the promises before its transaction;
  * - PostgreSQL: the order's foreign key to its allocation is checked at commit, when the
  *   order already holds the allocation row, so waiting orders never share-lock it (no
- *   MultiXact per update); the allocations heap keeps room for HOT versions.
+ *   MultiXact per update); the allocations heap keeps room for HOT versions;
+ * - `catalog_version`: one row, bumped by triggers in the same transaction as every change
+ *   of a table checkout caches reads of (checkout/catalog-cache.ts).
  */
 // biome-ignore lint/suspicious/noExplicitAny: migrations describe the schema before it is typed
 export async function up(db: Kysely<any>): Promise<void> {
@@ -41,10 +43,74 @@ export async function up(db: Kysely<any>): Promise<void> {
     );
     await sql`alter table allocations set (fillfactor = 50)`.execute(db);
   }
+  await createCatalogVersion(db);
+}
+
+/** The tables whose rows checkout's quote caches, and so bump the catalog version. */
+export const CATALOG_TABLES = [
+  'products',
+  'releases',
+  'skus',
+  'territory_prices',
+  'reference_rates',
+  'partner_connections',
+  'agreements',
+  'shares',
+] as const;
+
+/**
+ * On PostgreSQL the bump is a deferred constraint trigger: it runs at commit, so a publisher
+ * transaction takes the version row's lock last and holds it only through its commit (no
+ * lock-order deadlock with anything it locked before), and bumps once however many rows it
+ * changed. SQLite's single writer needs neither: a plain row trigger.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: see up()
+async function createCatalogVersion(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable('catalog_version')
+    .addColumn('id', 'integer', (c) => c.primaryKey())
+    .addColumn('version', 'bigint', (c) => c.notNull())
+    .addColumn('bumped_by', 'bigint')
+    .execute();
+  await sql`insert into catalog_version (id, version) values (1, 0)`.execute(db);
+  if (isPostgres(db)) {
+    await sql`create function bump_catalog_version() returns trigger language plpgsql as $$
+      begin
+        update catalog_version set version = version + 1, bumped_by = txid_current()
+        where id = 1 and bumped_by is distinct from txid_current();
+        return null;
+      end $$`.execute(db);
+    for (const table of CATALOG_TABLES) {
+      await sql`create constraint trigger ${sql.raw(`${table}_catalog_version`)}
+        after insert or update or delete on ${sql.table(table)}
+        deferrable initially deferred for each row execute function bump_catalog_version()`.execute(db);
+    }
+    return;
+  }
+  for (const table of CATALOG_TABLES) {
+    for (const event of ['insert', 'update', 'delete']) {
+      await sql`create trigger ${sql.raw(`${table}_catalog_version_${event}`)}
+        after ${sql.raw(event)} on ${sql.table(table)}
+        begin update catalog_version set version = version + 1 where id = 1; end`.execute(db);
+    }
+  }
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: see up()
 export async function down(db: Kysely<any>): Promise<void> {
+  if (isPostgres(db)) {
+    for (const table of CATALOG_TABLES) {
+      await sql`drop trigger ${sql.raw(`${table}_catalog_version`)} on ${sql.table(table)}`.execute(db);
+    }
+    await sql`drop function bump_catalog_version()`.execute(db);
+  } else {
+    for (const table of CATALOG_TABLES) {
+      for (const event of ['insert', 'update', 'delete']) {
+        await sql`drop trigger ${sql.raw(`${table}_catalog_version_${event}`)}`.execute(db);
+      }
+    }
+  }
+  await db.schema.dropTable('catalog_version').execute();
   if (isPostgres(db)) {
     await sql`alter table allocations reset (fillfactor)`.execute(db);
     await sql`alter table orders alter constraint orders_allocation_id_fkey not deferrable`.execute(db);

@@ -20,7 +20,13 @@ export interface SkuSellability extends Sellability {
 export interface KnownSellabilityRows {
   allocations?: PromiseLike<readonly { sku_id: string; status: string }[]>;
   priceRows?: PromiseLike<PriceRow[]>;
+  /** The gate rows (`sellabilityGateRows`) of exactly the SKUs asked about. */
+  gateRows?: PromiseLike<SellabilityGateRow[]>;
 }
+
+/** What sellability reads about a seller's SKUs (share, product, release, SKU); callers may cache it. */
+export const sellabilityGateRows = repo.skuGateRows;
+export type SellabilityGateRow = Awaited<ReturnType<typeof repo.skuGateRows>>[number];
 
 /** The one sellability function every feature calls: SKU id -> gates for this seller now. */
 export async function computeSellability(
@@ -34,7 +40,7 @@ export async function computeSellability(
   const result = new Map<string, SkuSellability>();
   if (skuIds.length === 0) return result;
   const [rows, allocations] = await Promise.all([
-    repo.skuGateRows(ex, sellerId, environment, skuIds),
+    known?.gateRows ?? repo.skuGateRows(ex, sellerId, environment, skuIds),
     known?.allocations ?? repo.allocationStatuses(ex, sellerId, environment, skuIds),
   ]);
   const now = ctx.clock.now();

@@ -95,3 +95,11 @@ export interface RedemptionsTable {
   expired_notified_at: number | null;
   created_at: number;
 }
+
+/** One row (id 1): bumped in the same transaction as every change checkout's quote caches. */
+export interface CatalogVersionTable {
+  id: number;
+  version: number;
+  /** PostgreSQL: the transaction that bumped it last (one bump per transaction). */
+  bumped_by: number | null;
+}

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
 import type { AllocationRow } from '../allocations/allocations.repo.js';
 import { sellerAllocationsOn } from '../allocations/availability.service.js';
-import { computeSellability } from '../allocations/sellability.service.js';
+import { computeSellability, sellabilityGateRows } from '../allocations/sellability.service.js';
 import { territoryBlock } from '../allocations/territory.js';
 import { type EffectivePrice, effectivePrices } from '../catalog/pricing.js';
 import { priceRowsOfReleases } from '../catalog/pricing.repo.js';
@@ -12,6 +12,7 @@ import { inForceApiAgreement, sellerTerms } from '../partners/seller-terms.servi
 import { bestPromotion } from '../promotions/promotions.service.js';
 import { committedPriceDrift, isMagicSkuCode } from '../sandbox/fixtures.js';
 import { type BuyerGeo, resolveBuyerGeo } from './buyer-geo.js';
+import { catalogReads } from './catalog-cache.js';
 import { type CheckoutSku, referenceRates, skuForCheckout } from './checkout.repo.js';
 import type { IntegrationOrderContext } from './checkout.schemas.js';
 import { checkChannel, checkCommercial, requireDeclarations, type Schedule } from './commercial-rules.js';
@@ -115,23 +116,33 @@ export async function quoteLine(
     );
   }
   const now = ctx.clock.now();
-  const sku = await skuForCheckout(ctx.db, environment, skuCode);
+  // Catalog reads come from the cache of the current catalog version; what moves with time
+  // (visibility, promotions) or with every order (the allocation) is read each time.
+  const cached = await catalogReads(ctx);
+  const sku = await cached.get(`sku:${environment}:${skuCode}`, () =>
+    skuForCheckout(ctx.db, environment, skuCode),
+  );
   if (!sku || !(await isProductVisible(ctx.db, sellerId, environment, sku.product_id, now))) {
     throw fail('NOT_FOUND', `SKU ${skuCode} is not in your catalog.`, { skuCode });
   }
   const allocationsRead = sellerAllocationsOn(ctx.db, sellerId, environment, [sku.id]);
-  const priceRowsRead = priceRowsOfReleases(ctx.db, [sku.release_id]);
+  const priceRowsRead = cached.get(`prices:${sku.release_id}`, () =>
+    priceRowsOfReleases(ctx.db, [sku.release_id]),
+  );
   const [terms, allocations, gates, facts, priceRows, promotion, rates] = await Promise.all([
-    sellerTerms(ctx, sellerId, environment),
+    cached.get(`terms:${sellerId}:${environment}`, () => sellerTerms(ctx, sellerId, environment)),
     allocationsRead,
     computeSellability(ctx, ctx.db, sellerId, environment, [sku.id], {
       allocations: allocationsRead,
       priceRows: priceRowsRead,
+      gateRows: cached.get(`gates:${sellerId}:${environment}:${sku.id}`, () =>
+        sellabilityGateRows(ctx.db, sellerId, environment, [sku.id]),
+      ),
     }),
     companyFacts(ctx, sellerId),
     priceRowsRead,
     bestPromotion(ctx.db, { skuId: sku.id, productId: sku.product_id, sellerId, environment, now }),
-    referenceRates(ctx.db),
+    cached.get('rates', () => referenceRates(ctx.db)),
   ]);
 
   const publisherTerms = terms.find((t) => t.publisherCompanyId === sku.publisher_company_id);
