@@ -1,30 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { admin } from '../../../test/admin.js';
 import { ENGINE, useTestApp } from '../../../test/harness.js';
 import { productionOrder, productionScenario } from '../../../test/production.js';
-import { buildApp } from '../../app.js';
-import { createContext } from '../../context.js';
-import { openDatabase } from '../../db/database.js';
+import { useSecondApp } from '../../../test/second-app.js';
 
 const t = useTestApp();
 
 /** A second app on the same database with its own caches, like a second process (PostgreSQL). */
-let second: FastifyInstance | null = null;
-let closeSecond = async () => {};
-beforeAll(async () => {
-  if (ENGINE !== 'postgres') return;
-  const handle = openDatabase(t.config.database);
-  const ctx = await createContext(t.config, handle);
-  second = await buildApp(ctx);
-  await second.ready();
-  closeSecond = async () => {
-    await second?.close();
-    await ctx.close();
-    await handle.close();
-  };
-});
-afterAll(() => closeSecond());
+const secondApp = useSecondApp(t);
 afterEach(() => vi.restoreAllMocks());
 
 type Scenario = Awaited<ReturnType<typeof productionScenario>>;
@@ -69,9 +53,9 @@ describe('checkout reads cached under the catalog version', () => {
 
   it.runIf(ENGINE === 'postgres')('another process sees the change on its next request', async () => {
     const s = await productionScenario(t);
-    expect((await order(second!, s, 5999)).statusCode).toBe(200);
+    expect((await order(secondApp()!, s, 5999)).statusCode).toBe(200);
     await reprice(s, 7499);
-    expect((await order(second!, s, 5999)).json()).toMatchObject({ code: 'CATALOG_PRICE_MISMATCH' });
-    expect((await order(second!, s, 7499)).statusCode).toBe(200);
+    expect((await order(secondApp()!, s, 5999)).json()).toMatchObject({ code: 'CATALOG_PRICE_MISMATCH' });
+    expect((await order(secondApp()!, s, 7499)).statusCode).toBe(200);
   });
 });

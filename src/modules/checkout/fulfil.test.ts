@@ -23,7 +23,17 @@ async function holdingSeller() {
       contractDate: '2026-09-01',
       simulate: null,
     });
-  return { seller, prepare };
+  const hold = async (quantity: number) => {
+    const held = await post(
+      t,
+      seller,
+      '/orders/hold',
+      { skuCode: 'SANDBOX-STD-001', quantity, countryCode: 'US', orderReference: ref('hold') },
+      { 'idempotency-key': ref('idem') },
+    );
+    expect(held.status, JSON.stringify(held.body)).toBe(200);
+  };
+  return { seller, prepare, hold };
 }
 
 /**
@@ -34,19 +44,12 @@ async function holdingSeller() {
  */
 describe('fulfilment after a promise placed since the quote', () => {
   it('refuses an order quoted before a hold took the remaining capacity', async () => {
-    const { seller, prepare } = await holdingSeller();
+    const { seller, prepare, hold } = await holdingSeller();
     const prepared = await prepare();
     if (!('request' in prepared)) throw new Error('expected a fresh order');
     expect(prepared.request.quote.allocation.promise_version).toBe(0);
 
-    const held = await post(
-      t,
-      seller,
-      '/orders/hold',
-      { skuCode: 'SANDBOX-STD-001', quantity: 25, countryCode: 'US', orderReference: ref('hold') },
-      { 'idempotency-key': ref('idem') },
-    );
-    expect(held.status, JSON.stringify(held.body)).toBe(200);
+    await hold(25);
 
     await expect(commitLine(t.ctx, prepared)).rejects.toMatchObject({ code: 'NO_AVAILABLE_KEYS' });
     expect(await ordersOf(t, seller.company.id)).toHaveLength(0);
@@ -55,16 +58,9 @@ describe('fulfilment after a promise placed since the quote', () => {
   });
 
   it('lets the order through when the hold left room, reading the promises again', async () => {
-    const { seller, prepare } = await holdingSeller();
+    const { seller, prepare, hold } = await holdingSeller();
     const prepared = await prepare();
-    const held = await post(
-      t,
-      seller,
-      '/orders/hold',
-      { skuCode: 'SANDBOX-STD-001', quantity: 24, countryCode: 'US', orderReference: ref('hold') },
-      { 'idempotency-key': ref('idem') },
-    );
-    expect(held.status, JSON.stringify(held.body)).toBe(200);
+    await hold(24);
     const done = await commitLine(t.ctx, prepared);
     expect(done.view.keys).toHaveLength(1);
     const after = await post(t, seller, '/orders', alwaysOrder({ skuCode: 'SANDBOX-STD-001' }));

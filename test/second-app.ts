@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { createContext } from '../src/context.js';
+import { openDatabase } from '../src/db/database.js';
+import { ENGINE, type TestApp } from './harness.js';
+
+/**
+ * On PostgreSQL, a second app on the same database with its own pool and caches, like a second
+ * process; null on SQLite (one process). Read it inside tests: it exists after beforeAll.
+ */
+export function useSecondApp(t: TestApp, options: { poolSize?: number } = {}): () => FastifyInstance | null {
+  let second: FastifyInstance | null = null;
+  let close = async () => {};
+  beforeAll(async () => {
+    if (ENGINE !== 'postgres') return;
+    const handle = openDatabase(t.config.database, options);
+    const ctx = await createContext(t.config, handle);
+    const app = await buildApp(ctx);
+    await app.ready();
+    second = app;
+    close = async () => {
+      await app.close();
+      await ctx.close();
+      await handle.close();
+    };
+  });
+  afterAll(() => close());
+  return () => second;
+}
