@@ -1,22 +1,12 @@
-import { type Migration, Migrator } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { migrateUpTo } from '../../../test/migrations.js';
 import { openDatabase } from '../database.js';
-import { MIGRATIONS } from '../migrate.js';
-
-const upTo = (last: string): Record<string, Migration> =>
-  Object.fromEntries(Object.entries(MIGRATIONS).filter(([name]) => name <= last));
-const BEFORE = upTo('0006_checkout');
 
 describe('migration 0007_hardening (embedded SQLite)', () => {
   it('drops completed replies stored readable, keeps sealed ones and in-flight claims, seeds the test clock', async () => {
     const handle = openDatabase({ engine: 'sqlite', path: ':memory:' });
     try {
-      const migrate = (migrations: Record<string, Migration>) =>
-        new Migrator({
-          db: handle.db,
-          provider: { getMigrations: async () => migrations },
-        }).migrateToLatest();
-      expect((await migrate(BEFORE)).error).toBeUndefined();
+      expect((await migrateUpTo(handle.db, '0006_checkout')).error).toBeUndefined();
       const row = (key: string, sealed: number, status: number | null) => ({
         company_id: 'c1',
         environment: 'sandbox',
@@ -34,7 +24,7 @@ describe('migration 0007_hardening (embedded SQLite)', () => {
         .values([row('readable', 0, 201), row('sealed', 1, 200), row('in-flight', 0, null)])
         .execute();
 
-      expect((await migrate(upTo('0007_hardening'))).error).toBeUndefined();
+      expect((await migrateUpTo(handle.db, '0007_hardening')).error).toBeUndefined();
       const left = await handle.db.selectFrom('idempotency_records').select('idempotency_key').execute();
       expect(left.map((r) => r.idempotency_key).sort()).toEqual(['in-flight', 'sealed']);
       expect(await handle.db.selectFrom('test_clock').selectAll().execute()).toEqual([

@@ -1,21 +1,13 @@
-import { type Migration, Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { migrateUpTo } from '../../../test/migrations.js';
 import { openDatabase } from '../database.js';
-import { MIGRATIONS } from '../migrate.js';
-
-const upTo = (last: string): Record<string, Migration> =>
-  Object.fromEntries(Object.entries(MIGRATIONS).filter(([name]) => name <= last));
 
 describe('migration 0009_order_path (embedded SQLite)', () => {
   it('starts grants holding live holds or pre-orders at promise_version 1, the rest at 0; the catalog version at 0', async () => {
     const handle = openDatabase({ engine: 'sqlite', path: ':memory:' });
     try {
-      const migrate = (migrations: Record<string, Migration>) =>
-        new Migrator({
-          db: handle.db,
-          provider: { getMigrations: async () => migrations },
-        }).migrateToLatest();
-      expect((await migrate(upTo('0007_hardening'))).error).toBeUndefined();
+      expect((await migrateUpTo(handle.db, '0007_hardening')).error).toBeUndefined();
       // Only the rows the migration reads; their parents do not matter to it.
       await sql`pragma foreign_keys = off`.execute(handle.db);
       const allocation = (id: string) => ({
@@ -58,7 +50,7 @@ describe('migration 0009_order_path (embedded SQLite)', () => {
         'p', 'preordered', 'p', 1, 0, '[]', '2026-09-01', 0, 0)`.execute(handle.db);
       await sql`pragma foreign_keys = on`.execute(handle.db);
 
-      expect((await migrate(upTo('0009_order_path'))).error).toBeUndefined();
+      expect((await migrateUpTo(handle.db, '0009_order_path')).error).toBeUndefined();
       const versions = await handle.db
         .selectFrom('allocations')
         .select(['id', 'promise_version'])
