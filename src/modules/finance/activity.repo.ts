@@ -33,9 +33,8 @@ export function listActivity(ex: Executor, f: ActivityFilter, limit: number) {
   if (f.orderReference) query = query.where('a.order_reference', '=', f.orderReference);
   if (f.before) {
     const [at, id] = f.before;
-    query = query.where((eb) =>
-      eb.or([eb('a.created_at', '<', at), eb.and([eb('a.created_at', '=', at), eb('a.id', '<', id)])]),
-    );
+    // A row-value comparison: both engines seek the (seller, environment, created_at, id) index.
+    query = query.where((eb) => eb(eb.refTuple('a.created_at', 'a.id'), '<', eb.tuple(at, id)));
   }
   return query.orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').limit(limit).execute();
 }

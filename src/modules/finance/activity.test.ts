@@ -125,8 +125,9 @@ describe('GET /activity', () => {
   it('streams RFC 4180 CSV: a header row, CRLF records, quoted commas and quotes, the same entries as JSON', async () => {
     const seller = await makeSeller(t);
     const awkward = 'ref,with"quote';
-    await placeSale(t, seller, alwaysOrder({ orderReference: awkward }));
+    const sale = await placeSale(t, seller, alwaysOrder({ orderReference: awkward }));
     await placeSale(t, seller, euroOrder(2));
+    await reverseSale(t, sale, t.ctx.clock.now() + 1);
     const res = await call(t, {
       method: 'GET',
       url: '/api/seller/v1/activity?format=csv',
@@ -141,9 +142,36 @@ describe('GET /activity', () => {
     const json = (await sellerGet(t, seller, '/activity')).body.data;
     expect(records).toHaveLength(json.length);
     const column = (name: (typeof ACTIVITY_CSV_COLUMNS)[number]) => ACTIVITY_CSV_COLUMNS.indexOf(name);
-    expect(records.map((r) => r[column('entryId')])).toEqual(json.map((e: { entryId: string }) => e.entryId));
-    expect(records[1]![column('orderReference')]).toBe(awkward);
-    expect(records[0]).toMatchObject({
+    const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+    const expected = json.map(
+      (e: Record<string, Record<string, unknown>> & { counterparty: { companyId: string } }) =>
+        [
+          e.entryId,
+          e.createdAt,
+          e.kind,
+          e.sign,
+          e.orderReference,
+          e.skuCode,
+          e.quantity,
+          e.counterparty.companyId,
+          e.counterparty.name,
+          e.promoId,
+          e.buyerCountry.declaredCountry,
+          e.buyerCountry.detectedCountry,
+          e.buyerCountry.countryMismatch,
+          e.buyerCountry.evidenceRank,
+          e.economics.currencyCode,
+          e.economics.saleMinor,
+          e.economics.signedSaleMinor,
+          e.economics.wholesaleMinor,
+          e.economics.signedWholesaleMinor,
+          e.economics.wholesaleCurrencyCode,
+        ].map(text),
+    );
+    expect(records).toEqual(expected);
+    expect(records[2]![column('orderReference')]).toBe(awkward);
+    expect(records[0]).toMatchObject({ [column('kind')]: 'refund', [column('signedSaleMinor')]: '-1999' });
+    expect(records[1]).toMatchObject({
       [column('kind')]: 'sale',
       [column('currencyCode')]: 'EUR',
       [column('saleMinor')]: '200',
@@ -154,7 +182,7 @@ describe('GET /activity', () => {
       url: '/api/seller/v1/activity?format=csv&kinds=refund',
       headers: seller.auth,
     });
-    expect(parseCsv(filtered.raw)).toEqual([[...ACTIVITY_CSV_COLUMNS]]);
+    expect(parseCsv(filtered.raw)).toEqual([[...ACTIVITY_CSV_COLUMNS], records[0]]);
   });
 });
 

@@ -32,9 +32,7 @@ export function listSaleLines(ex: Executor, f: SaleLineFilter) {
   if (f.currencyCode) query = query.where('currency_code', '=', f.currencyCode);
   if (f.before) {
     const [at, id] = f.before;
-    query = query.where((eb) =>
-      eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', id)])]),
-    );
+    query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(at, id)));
   }
   return query
     .orderBy('created_at', 'desc')
