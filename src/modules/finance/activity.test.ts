@@ -7,7 +7,7 @@ import { euroOrder, placeSale, reverseSale, sellerGet } from '../../../test/fina
 import { useTestApp } from '../../../test/harness.js';
 import { call, describeRouteContract, expectApiError } from '../../../test/route-contract.js';
 import { SANDBOX_PUBLISHER_ID } from '../sandbox/fixtures.js';
-import { ACTIVITY_CSV_COLUMNS } from './activity.service.js';
+import { ACTIVITY_CSV_COLUMNS, type ActivityEntry } from './activity.service.js';
 
 const t = useTestApp();
 const read = ['seller:products:read'] as const;
@@ -60,22 +60,33 @@ const settle = () => Promise.all([...t.ctx.background]);
 /** RFC 4180 parse of a whole body (quoted fields may hold commas, quotes and CRLF). */
 function parseCsv(text: string): string[][] {
   const records: string[][] = [];
-  let field = '';
   let record: string[] = [];
+  let field = '';
   let quoted = false;
-  for (let i = 0; i < text.length; i++) {
+  let i = 0;
+  while (i < text.length) {
     const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') record.push(field), (field = '');
-    else if (c === '\r' && text[i + 1] === '\n') {
+    const next = text[i + 1];
+    i += 1;
+    if (quoted && c === '"' && next === '"') {
+      field += '"';
+      i += 1;
+    } else if (c === '"') {
+      quoted = !quoted;
+    } else if (quoted) {
+      field += c;
+    } else if (c === ',') {
+      record.push(field);
+      field = '';
+    } else if (c === '\r' && next === '\n') {
       record.push(field);
       records.push(record);
-      (record = []), (field = ''), i++;
-    } else field += c;
+      record = [];
+      field = '';
+      i += 1;
+    } else {
+      field += c;
+    }
   }
   expect(field).toBe('');
   return records;
@@ -143,30 +154,29 @@ describe('GET /activity', () => {
     expect(records).toHaveLength(json.length);
     const column = (name: (typeof ACTIVITY_CSV_COLUMNS)[number]) => ACTIVITY_CSV_COLUMNS.indexOf(name);
     const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
-    const expected = json.map(
-      (e: Record<string, Record<string, unknown>> & { counterparty: { companyId: string } }) =>
-        [
-          e.entryId,
-          e.createdAt,
-          e.kind,
-          e.sign,
-          e.orderReference,
-          e.skuCode,
-          e.quantity,
-          e.counterparty.companyId,
-          e.counterparty.name,
-          e.promoId,
-          e.buyerCountry.declaredCountry,
-          e.buyerCountry.detectedCountry,
-          e.buyerCountry.countryMismatch,
-          e.buyerCountry.evidenceRank,
-          e.economics.currencyCode,
-          e.economics.saleMinor,
-          e.economics.signedSaleMinor,
-          e.economics.wholesaleMinor,
-          e.economics.signedWholesaleMinor,
-          e.economics.wholesaleCurrencyCode,
-        ].map(text),
+    const expected = json.map((e: ActivityEntry) =>
+      [
+        e.entryId,
+        e.createdAt,
+        e.kind,
+        e.sign,
+        e.orderReference,
+        e.skuCode,
+        e.quantity,
+        e.counterparty.companyId,
+        e.counterparty.name,
+        e.promoId,
+        e.buyerCountry.declaredCountry,
+        e.buyerCountry.detectedCountry,
+        e.buyerCountry.countryMismatch,
+        e.buyerCountry.evidenceRank,
+        e.economics.currencyCode,
+        e.economics.saleMinor,
+        e.economics.signedSaleMinor,
+        e.economics.wholesaleMinor,
+        e.economics.signedWholesaleMinor,
+        e.economics.wholesaleCurrencyCode,
+      ].map(text),
     );
     expect(records).toEqual(expected);
     expect(records[2]![column('orderReference')]).toBe(awkward);

@@ -49,7 +49,10 @@ describe('GET /integration/status', () => {
     const seller = await makeSeller(t);
     const empty = await statusOf(seller);
     expect(empty.footprint).toMatchObject({ complete: false, countries: [], currencies: [] });
-    expect(check(empty, 'footprint')).toMatchObject({ status: 'action_required', action: 'declare_footprint' });
+    expect(check(empty, 'footprint')).toMatchObject({
+      status: 'action_required',
+      action: 'declare_footprint',
+    });
     expect(empty.ready).toBe(false);
     const put = await call(t, {
       method: 'PUT',
