@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { principalOf } from '../../http/request-context.js';
-import { ApiErrorRef, DateTime, errorResponses, Nullable, Uuid } from '../../http/schemas.js';
+import { DateTime, errorResponses, Nullable, Uuid } from '../../http/schemas.js';
+import { registerArtifactRoute } from '../../http/signed-download.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { OrderReference } from '../checkout/checkout.schemas.js';
 import { sellerScope } from '../sandbox/sandbox.service.js';
@@ -72,32 +73,13 @@ export function registerReportRoutes(app: TypedApp, ctx: AppContext): void {
     },
   });
 
-  app.get('/reports/:reportId/artifact', {
-    config: { auth: 'none' },
-    schema: {
-      tags: ['finance'],
-      summary: 'The artifact behind a signed download URL (no API key: the signature is the credential).',
-      security: [],
-      params: Type.Object({ reportId: Uuid }),
-      querystring: Type.Object({
-        expires: Type.Integer({ minimum: 0 }),
-        signature: Type.String({ maxLength: 100 }),
-      }),
-      response: {
-        200: { description: 'application/gzip: RFC 4180 CSV' },
-        403: ApiErrorRef,
-        404: ApiErrorRef,
-        410: ApiErrorRef,
-        422: ApiErrorRef,
-      },
-    },
-    handler: async (request, reply) => {
-      const { expires, signature } = request.query;
-      const artifact = await reportArtifact(ctx, request.params.reportId, expires, signature);
-      return reply
-        .type('application/gzip')
-        .header('Content-Disposition', `attachment; filename="activity-${request.params.reportId}.csv.gz"`)
-        .send(artifact);
-    },
+  registerArtifactRoute(app, {
+    path: '/reports/:reportId/artifact',
+    param: 'reportId',
+    tag: 'finance',
+    contentType: 'application/gzip',
+    description: 'application/gzip: RFC 4180 CSV',
+    fileName: (id) => `activity-${id}.csv.gz`,
+    load: (id, expires, signature) => reportArtifact(ctx, id, expires, signature),
   });
 }

@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { type AppContext, runInBackground } from '../../context.js';
 import { fail } from '../../http/errors.js';
+import { downloadSignature } from '../../http/signed-download.js';
 import { isoOf, isoOrNull } from '../../lib/clock.js';
 import { constantTimeEqual } from '../../lib/crypto.js';
 import { uuidv7 } from '../../lib/ids.js';
@@ -95,11 +96,8 @@ async function buildReport(ctx: AppContext, scope: SellerRows, id: string, filte
   });
 }
 
-const signatureOf = (ctx: AppContext, id: string, expires: number) => {
-  if (!ctx.secrets)
-    throw fail('SERVICE_UNAVAILABLE', 'SDAPI_MASTER_KEY is not configured; downloads cannot be signed.');
-  return ctx.secrets.sign(`finance-report:${id}:${expires}`);
-};
+const signatureOf = (ctx: AppContext, id: string, expires: number) =>
+  downloadSignature(ctx, 'finance-report', id, expires);
 
 const expired = (id: string, at: number) =>
   fail('EXPORT_EXPIRED', `Report ${id} expired at ${isoOf(at)}; start a new one.`, { expiredAt: isoOf(at) });
