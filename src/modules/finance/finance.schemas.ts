@@ -95,4 +95,7 @@ export const TransactionSchema = Type.Object({
   createdAt: DateTime,
 });
 
-export const Month = Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'YYYY-MM' });
+export const Month = Type.String({
+  pattern: '^(19|2[0-9])[0-9]{2}-(0[1-9]|1[0-2])$',
+  description: 'YYYY-MM (UTC calendar month)',
+});
