@@ -1,4 +1,5 @@
 // npm run bench: every scenario against the bare Fastify baseline measured in the same run.
+import type { benchActivityCsv } from './activity-csv.js';
 import { benchCheckout } from './checkout.js';
 import type { FuzzBenchResult } from './fuzz.js';
 import type { benchKeyImport } from './key-import.js';
@@ -89,6 +90,11 @@ const imported = await runInFreshProcess<Awaited<ReturnType<typeof benchKeyImpor
   'bench/key-import.ts',
   String(importKeys),
 );
+const activityRows = Number(process.env.BENCH_ACTIVITY_ROWS ?? 1_000_000);
+const activity = await runInFreshProcess<Awaited<ReturnType<typeof benchActivityCsv>>>(
+  'bench/activity-csv.ts',
+  String(activityRows),
+);
 console.table([
   {
     scenario: `ndjson snapshot, SQLite, ${snapshot.products.toLocaleString('en-US')} products (${snapshot.megabytes} MB)`,
@@ -101,6 +107,12 @@ console.table([
     seconds: imported.seconds,
     'RSS growth MB': imported.rssGrowthMb,
     aim: `>= 50,000 keys/s ${imported.keysPerSecond >= 50_000 ? 'met' : 'MISSED'}; RSS < 100 MB ${imported.rssGrowthMb < 100 ? 'met' : 'MISSED'}`,
+  },
+  {
+    scenario: `GET /activity?format=csv over HTTP, SQLite, ${activity.rows.toLocaleString('en-US')} rows (${activity.megabytes} MB)`,
+    seconds: activity.seconds,
+    'RSS growth MB': activity.rssGrowthMb,
+    aim: `RSS growth < 100 MB ${activity.rssGrowthMb < 100 ? 'met' : 'MISSED'}`,
   },
 ]);
 // The long fuzz run (docs/http-contract.md, "Fuzzing"): both engines at once, each in a fresh process.

@@ -21,9 +21,14 @@ import { registerHoldRoutes } from './modules/checkout/holds.routes.js';
 import { registerOrderReadRoutes } from './modules/checkout/order-reads.routes.js';
 import { registerPullRoutes } from './modules/checkout/pulls.routes.js';
 import { registerDocsPage, registerOpenApiRoute } from './modules/docs/docs.routes.js';
+import { registerActivityRoutes } from './modules/finance/activity.routes.js';
+import { registerFinanceRoutes } from './modules/finance/finance.routes.js';
+import { registerReportRoutes } from './modules/finance/reports.routes.js';
+import { installUsageCounting } from './modules/finance/usage-counter.js';
 import { registerIdentityRoutes } from './modules/identity/identity.routes.js';
 import { registerOperatorRoutes } from './modules/operator/operator.routes.js';
 import { registerPartnerRoutes } from './modules/partners/partners.routes.js';
+import { registerPromotionRoutes } from './modules/promotions/promotions.routes.js';
 
 export const SELLER_PREFIX = '/api/seller/v1';
 export const ADMIN_PREFIX = '/admin/v1';
@@ -51,6 +56,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   installJsonBodyParser(app);
   installContractHooks(app, ctx);
   installEdgeErrors(app, ctx.config.publicUrl);
+  const usage = installUsageCounting(app, ctx);
 
   let sellerDocument: () => unknown = () => ({});
   await app.register(
@@ -69,6 +75,10 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       registerHoldRoutes(typed, ctx);
       registerOrderReadRoutes(typed, ctx);
       registerPullRoutes(typed, ctx);
+      registerFinanceRoutes(typed, ctx);
+      registerActivityRoutes(typed, ctx, usage);
+      registerReportRoutes(typed, ctx);
+      registerPromotionRoutes(typed, ctx);
       registerOpenApiRoute(typed, () => seller.swagger());
       sellerDocument = () => seller.swagger();
     },

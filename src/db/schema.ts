@@ -24,7 +24,13 @@ import type {
   RedemptionsTable,
 } from '../modules/checkout/checkout.table.js';
 import type { CatalogChangesTable, OutboxEventsTable } from '../modules/events/events.table.js';
-import type { ActivityEntriesTable, SaleLinesTable } from '../modules/finance/finance.table.js';
+import type {
+  ActivityEntriesTable,
+  ApiUsageDailyTable,
+  FinanceInvoicesTable,
+  FinanceReportsTable,
+  SaleLinesTable,
+} from '../modules/finance/finance.table.js';
 import type { CompaniesTable, SellerFootprintsTable } from '../modules/identity/identity.table.js';
 import type { GameKeysTable, KeyPoolsTable } from '../modules/inventory/inventory.table.js';
 import type { TestClockTable } from '../modules/operator/test-clock.repo.js';
@@ -33,7 +39,7 @@ import type {
   AgreementsTable,
   PartnerConnectionsTable,
 } from '../modules/partners/partners.table.js';
-import type { PromotionsTable } from '../modules/promotions/promotions.table.js';
+import type { PromotionResponsesTable, PromotionsTable } from '../modules/promotions/promotions.table.js';
 
 /** Every table, composed from the module that owns it. */
 export interface Database {
@@ -69,4 +75,8 @@ export interface Database {
   activity_entries: ActivityEntriesTable;
   test_clock: TestClockTable;
   catalog_version: CatalogVersionTable;
+  promotion_responses: PromotionResponsesTable;
+  finance_invoices: FinanceInvoicesTable;
+  finance_reports: FinanceReportsTable;
+  api_usage_daily: ApiUsageDailyTable;
 }

@@ -24,6 +24,8 @@ export const ApiErrorRef = Type.Ref('ApiError');
 export const Uuid = Type.String({ format: 'uuid', 'x-lowercase': true });
 /** RFC 3339 date-time (`DATE_TIME_PATTERN`, lib/clock.ts); read values with `instantOf`. */
 export const DateTime = Type.String({ format: 'date-time', pattern: DATE_TIME_PATTERN });
+/** A UTC calendar day, `YYYY-MM-DD`. */
+export const DateOnly = Type.String({ format: 'date', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' });
 export const CountryCode = Type.String({ pattern: '^[A-Z]{2}$' });
 export const CurrencyCode = Type.String({ pattern: '^[A-Z]{3}$' });
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

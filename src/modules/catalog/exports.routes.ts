@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { principalOf } from '../../http/request-context.js';
-import { ApiErrorRef, DateTime, errorResponses, Nullable, Uuid } from '../../http/schemas.js';
+import { DateTime, errorResponses, Nullable, Uuid } from '../../http/schemas.js';
+import { registerArtifactRoute } from '../../http/signed-download.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { sellerScope } from '../sandbox/sandbox.service.js';
 import { exportArtifact, exportStatus, startExport } from './exports.service.js';
@@ -57,32 +58,13 @@ export function registerExportRoutes(app: TypedApp, ctx: AppContext): void {
     },
   });
 
-  app.get('/catalog/exports/:exportId/artifact', {
-    config: { auth: 'none' },
-    schema: {
-      tags: ['catalog'],
-      summary: 'The artifact behind a signed download URL (no API key: the signature is the credential).',
-      security: [],
-      params: Type.Object({ exportId: Uuid }),
-      querystring: Type.Object({
-        expires: Type.Integer({ minimum: 0 }),
-        signature: Type.String({ maxLength: 100 }),
-      }),
-      response: {
-        200: { description: 'application/gzip: NDJSON, first line the meta' },
-        403: ApiErrorRef,
-        404: ApiErrorRef,
-        410: ApiErrorRef,
-        422: ApiErrorRef,
-      },
-    },
-    handler: async (request, reply) => {
-      const { expires, signature } = request.query;
-      const artifact = await exportArtifact(ctx, request.params.exportId, expires, signature);
-      return reply
-        .type('application/gzip')
-        .header('Content-Disposition', `attachment; filename="catalog-${request.params.exportId}.ndjson.gz"`)
-        .send(artifact);
-    },
+  registerArtifactRoute(app, {
+    path: '/catalog/exports/:exportId/artifact',
+    param: 'exportId',
+    tag: 'catalog',
+    contentType: 'application/gzip',
+    description: 'application/gzip: NDJSON, first line the meta',
+    fileName: (id) => `catalog-${id}.ndjson.gz`,
+    load: (id, expires, signature) => exportArtifact(ctx, id, expires, signature),
   });
 }

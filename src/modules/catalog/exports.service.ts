@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { type AppContext, runInBackground } from '../../context.js';
 import { fail } from '../../http/errors.js';
+import { downloadSignature } from '../../http/signed-download.js';
 import { isoOf, isoOrNull } from '../../lib/clock.js';
 import { constantTimeEqual } from '../../lib/crypto.js';
 import { uuidv7 } from '../../lib/ids.js';
@@ -115,11 +116,8 @@ async function buildArtifact(
   }
 }
 
-const signatureOf = (ctx: AppContext, id: string, expires: number) => {
-  if (!ctx.secrets)
-    throw fail('SERVICE_UNAVAILABLE', 'SDAPI_MASTER_KEY is not configured; downloads cannot be signed.');
-  return ctx.secrets.sign(`catalog-export:${id}:${expires}`);
-};
+const signatureOf = (ctx: AppContext, id: string, expires: number) =>
+  downloadSignature(ctx, 'catalog-export', id, expires);
 
 /** GET /catalog/exports/{id}: status, checksum, expiry and a short-lived signed download URL. */
 export async function exportStatus(ctx: AppContext, scope: SellerScope, id: string) {

@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/database.js';
 import { uuidv7 } from '../../lib/ids.js';
+import { firstMovement } from './activity.repo.js';
 import * as repo from './finance.repo.js';
 import type { ActivityKind } from './finance.table.js';
 
@@ -121,3 +122,6 @@ export async function recordActivity(
 
 export const saleLinesOfOrder = repo.saleLinesOfOrder;
 export const activityOfOrder = repo.activityOfOrder;
+
+/** The first sale or custody pull of a seller in one environment (integration readiness). */
+export const firstOrderOf = firstMovement;

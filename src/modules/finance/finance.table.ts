@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 export type SaleEntryType = 'sale' | 'sale_reversal';
 
 /** A finance sale line (SPEC 2.8), written in the fulfilment's transaction. Amounts are minor units. */
@@ -31,6 +33,8 @@ export interface SaleLinesTable {
   /** JSON array of codes such as `COUNTRY_MISMATCH`. */
   warnings: string;
   consumer_ip_hash: string | null;
+  /** 1 on rows recorded before buyer-IP hashing (imported history): no hash was ever kept. */
+  consumer_ip_redacted: Generated<number>;
   /** JSON settlement object or null. */
   settlement: string | null;
   created_at: number;
@@ -57,4 +61,49 @@ export interface ActivityEntriesTable {
   /** JSON `{currencyCode, saleMinor, wholesaleMinor, wholesaleCurrencyCode}`. */
   economics: string;
   created_at: number;
+}
+
+/** A month closed by the operator: the statement of that month, frozen as an invoice document. */
+export interface FinanceInvoicesTable {
+  id: string;
+  seller_company_id: string;
+  environment: string;
+  /** `YYYY-MM` (UTC calendar month). */
+  period: string;
+  period_start: number;
+  period_end: number;
+  /** JSON: the statement lines of the month, as they were at closing. */
+  document: string;
+  created_at: number;
+}
+
+export type ReportStatus = 'pending' | 'ready' | 'failed';
+
+/** An asynchronous report (activity CSV), kept gzip-compressed until expires_at. */
+export interface FinanceReportsTable {
+  id: string;
+  seller_company_id: string;
+  environment: string;
+  report_type: string;
+  /** JSON of the activity filters the report was asked with. */
+  filters: string;
+  status: ReportStatus;
+  artifact: Buffer | null;
+  checksum: string | null;
+  bytes: number | null;
+  row_count: number | null;
+  error: string | null;
+  created_at: number;
+  completed_at: number | null;
+  expires_at: number | null;
+}
+
+/** API calls per company, environment, UTC day and route class (flushed in batches). */
+export interface ApiUsageDailyTable {
+  company_id: string;
+  environment: string;
+  /** `YYYY-MM-DD` (UTC). */
+  day: string;
+  route_class: string;
+  calls: number;
 }

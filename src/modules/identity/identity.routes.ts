@@ -6,8 +6,15 @@ import { principalOf } from '../../http/request-context.js';
 import { ApiErrorRef, dataEnvelope, errorResponses } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { isoOf, isoOrNull } from '../../lib/clock.js';
-import { FootprintBody, FootprintSchema, HealthSchema, WhoamiSchema } from './identity.schemas.js';
+import {
+  FootprintBody,
+  FootprintSchema,
+  HealthSchema,
+  IntegrationStatusSchema,
+  WhoamiSchema,
+} from './identity.schemas.js';
 import { getFootprint, replaceFootprint } from './identity.service.js';
+import { integrationStatus } from './integration-status.service.js';
 import { whoami } from './whoami.service.js';
 
 export function registerIdentityRoutes(app: TypedApp, ctx: AppContext): void {
@@ -61,6 +68,17 @@ export function registerIdentityRoutes(app: TypedApp, ctx: AppContext): void {
       response: { 200: dataEnvelope(WhoamiSchema), ...errorResponses() },
     },
     handler: async (request) => ({ data: await whoami(ctx, principalOf(request)) }),
+  });
+
+  app.get('/integration/status', {
+    config: { auth: 'seller', rateClass: 'general' },
+    schema: {
+      tags: ['identity'],
+      summary:
+        'Integration readiness: blockers, agreement, footprint completeness and whether a first order completed.',
+      response: { 200: dataEnvelope(IntegrationStatusSchema), ...errorResponses() },
+    },
+    handler: async (request) => ({ data: await integrationStatus(ctx, principalOf(request)) }),
   });
 
   app.get('/me/footprint', {

@@ -85,3 +85,26 @@ export const HealthSchema = Type.Object({
   engine: Type.String(),
   time: DateTime,
 });
+
+export const IntegrationStatusSchema = Type.Object({
+  environment: Type.String(),
+  ready: Type.Boolean({ description: 'no check asks for an action' }),
+  firstOrderCompleted: Type.Boolean(),
+  firstOrderAt: Nullable(DateTime),
+  firstOrderReference: Nullable(Type.String()),
+  blockers: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+  hasActiveBma: Type.Boolean(),
+  footprint: Type.Object({
+    complete: Type.Boolean(),
+    countries: Type.Array(Type.String()),
+    currencies: Type.Array(Type.String()),
+    countriesWithoutReferenceRate: Type.Array(Type.String()),
+  }),
+  checks: Type.Array(
+    Type.Object({
+      check: Type.String({ description: 'blockers, active_agreement, footprint or first_order' }),
+      status: Type.String({ description: 'ok, action_required or pending' }),
+      action: Nullable(Type.String()),
+    }),
+  ),
+});

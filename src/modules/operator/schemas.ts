@@ -108,4 +108,5 @@ export const PromotionBody = Type.Object({
   discountPercent: Type.Integer({ minimum: 1, maximum: 100 }),
   startsAt: DateTime,
   endsAt: DateTime,
+  requiresAcceptance: Type.Optional(Type.Boolean()),
 });

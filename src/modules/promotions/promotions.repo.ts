@@ -1,23 +1,101 @@
 import type { Insertable } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import type { PromotionsTable } from './promotions.table.js';
+import { accessibleProducts } from '../catalog/visibility.repo.js';
+import type { PromotionResponse, PromotionsTable } from './promotions.table.js';
 
 export async function insertPromotion(ex: Executor, row: Insertable<PromotionsTable>): Promise<void> {
   await ex.insertInto('promotions').values(row).execute();
 }
 
-/** Promotions live at `now` on a SKU or its product: public ones, and deals aimed at this seller. */
-export function livePromotions(
-  ex: Executor,
-  q: { skuId: string; productId: string; sellerId: string; environment: string; now: number },
-) {
+interface SellerQuery {
+  sellerId: string;
+  environment: string;
+}
+
+/** Promotions with this seller's response, if any: public ones and deals aimed at this seller. */
+function promotionsOf(ex: Executor, q: SellerQuery) {
   return ex
     .selectFrom('promotions')
-    .selectAll()
-    .where('environment', '=', q.environment)
-    .where((eb) => eb.or([eb('sku_id', '=', q.skuId), eb('product_id', '=', q.productId)]))
-    .where((eb) => eb.or([eb('seller_company_id', 'is', null), eb('seller_company_id', '=', q.sellerId)]))
-    .where('starts_at', '<=', q.now)
-    .where('ends_at', '>', q.now)
+    .leftJoin('promotion_responses as r', (join) =>
+      join.onRef('r.promotion_id', '=', 'promotions.id').on('r.seller_company_id', '=', q.sellerId),
+    )
+    .leftJoin('skus', 'skus.id', 'promotions.sku_id')
+    .selectAll('promotions')
+    .select(['r.response', 'r.responded_at', 'skus.product_id as sku_product_id'])
+    .where('promotions.environment', '=', q.environment)
+    .where((eb) =>
+      eb.or([
+        eb('promotions.seller_company_id', 'is', null),
+        eb('promotions.seller_company_id', '=', q.sellerId),
+      ]),
+    );
+}
+
+export type PromotionRow = Awaited<ReturnType<ReturnType<typeof promotionsOf>['execute']>>[number];
+
+/** Promotions live at `now` on a SKU or its product, with this seller's response. */
+export function livePromotions(
+  ex: Executor,
+  q: SellerQuery & { skuId: string; productId: string; now: number },
+) {
+  return promotionsOf(ex, q)
+    .where((eb) =>
+      eb.or([eb('promotions.sku_id', '=', q.skuId), eb('promotions.product_id', '=', q.productId)]),
+    )
+    .where('promotions.starts_at', '<=', q.now)
+    .where('promotions.ends_at', '>', q.now)
+    .execute();
+}
+
+/**
+ * Promotions overlapping [from, to) on products the seller sees at `now`, ordered by start;
+ * `after` is a keyset position (starts_at, id).
+ */
+export function visiblePromotions(
+  ex: Executor,
+  q: SellerQuery & {
+    from: number;
+    to: number;
+    now: number;
+    sourceType?: 'promotion' | 'deal';
+    id?: string;
+    after?: readonly [number, string];
+    limit?: number;
+  },
+) {
+  const visible = accessibleProducts(ex, q.environment, q.now)
+    .select('products.id')
+    .where('partner_connections.seller_company_id', '=', q.sellerId);
+  let query = promotionsOf(ex, q)
+    .where((eb) => eb.or([eb('promotions.product_id', 'in', visible), eb('skus.product_id', 'in', visible)]))
+    .where('promotions.ends_at', '>', q.from)
+    .where('promotions.starts_at', '<', q.to);
+  if (q.sourceType) query = query.where('promotions.source_type', '=', q.sourceType);
+  if (q.id) query = query.where('promotions.id', '=', q.id);
+  if (q.after) {
+    const [at, id] = q.after;
+    query = query.where((eb) =>
+      eb.or([
+        eb('promotions.starts_at', '>', at),
+        eb.and([eb('promotions.starts_at', '=', at), eb('promotions.id', '>', id)]),
+      ]),
+    );
+  }
+  query = query.orderBy('promotions.starts_at').orderBy('promotions.id');
+  return (q.limit ? query.limit(q.limit) : query).execute();
+}
+
+export async function saveResponse(
+  ex: Executor,
+  row: { promotion_id: string; seller_company_id: string; response: PromotionResponse; responded_at: number },
+): Promise<void> {
+  await ex
+    .insertInto('promotion_responses')
+    .values(row)
+    .onConflict((oc) =>
+      oc
+        .columns(['promotion_id', 'seller_company_id'])
+        .doUpdateSet({ response: row.response, responded_at: row.responded_at }),
+    )
     .execute();
 }

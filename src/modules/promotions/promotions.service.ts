@@ -5,7 +5,7 @@ import { uuidv7 } from '../../lib/ids.js';
 import { changeProduct, emitToAudience } from '../catalog/catalog-changes.service.js';
 import { requireProduct, touchProduct } from '../catalog/products.service.js';
 import { requireSku } from '../catalog/releases.service.js';
-import { insertPromotion, livePromotions } from './promotions.repo.js';
+import { insertPromotion, livePromotions, type PromotionRow } from './promotions.repo.js';
 
 export interface PromotionInput {
   /** `promotion`: every seller that sees the product; `deal`: one seller (sellerCompanyId). */
@@ -16,6 +16,8 @@ export interface PromotionInput {
   discountPercent: number;
   startsAt: number;
   endsAt: number;
+  /** The seller must accept it before it applies to their prices (GET /promotions, respond). */
+  requiresAcceptance?: boolean;
 }
 
 /**
@@ -43,6 +45,7 @@ export async function createPromotion(ctx: AppContext, trx: Executor, input: Pro
       sku_id: sku?.id ?? null,
       seller_company_id: input.sellerCompanyId ?? null,
       discount_percent: input.discountPercent,
+      requires_acceptance: input.requiresAcceptance ? 1 : 0,
       starts_at: input.startsAt,
       ends_at: input.endsAt,
       created_at: now,
@@ -63,7 +66,17 @@ export async function createPromotion(ctx: AppContext, trx: Executor, input: Pro
     productId: product.id,
     skuId: sku?.id ?? null,
     discountPercent: input.discountPercent,
+    requiresAcceptance: input.requiresAcceptance ?? false,
   };
+}
+
+/**
+ * Whether a promotion applies to this seller's prices, given its response: one that needs
+ * acceptance only once accepted; any other unless the seller declined it. The one rule behind
+ * checkout's `promo`/`promoResolution` and GET /promotions' `appliesToPrices`.
+ */
+export function appliesToSeller(row: Pick<PromotionRow, 'requires_acceptance' | 'response'>): boolean {
+  return row.response === 'accepted' || (row.requires_acceptance === 0 && row.response !== 'declined');
 }
 
 export interface LivePromotion {
@@ -74,12 +87,15 @@ export interface LivePromotion {
   endsAt: number;
 }
 
-/** The best promotion live now for a seller on a SKU: the largest discount (then the one ending first). */
+/**
+ * The best promotion live now that applies to the seller's prices on a SKU: the largest discount
+ * (then the one ending first). Checkout resolves promotions only here.
+ */
 export async function bestPromotion(
   ex: Executor,
   q: { skuId: string; productId: string; sellerId: string; environment: string; now: number },
 ): Promise<LivePromotion | null> {
-  const rows = await livePromotions(ex, q);
+  const rows = (await livePromotions(ex, q)).filter(appliesToSeller);
   const best = rows.sort((a, b) => b.discount_percent - a.discount_percent || a.ends_at - b.ends_at)[0];
   return best
     ? {

@@ -1,0 +1,97 @@
+import type { Executor } from '../../db/database.js';
+import { type SellerRows, saleTotals } from './sales-read.repo.js';
+
+/** The figures of one sale currency over a span: the same figures whichever endpoint shows them. */
+export interface CurrencyTotals {
+  currencyCode: string;
+  /** Original `sale` entries only. */
+  grossSalesCents: number;
+  /** What `sale_reversal` entries took back (refunds, chargebacks, returns), as a positive amount. */
+  refundedCents: number;
+  /** What reinstatements (a `sale` row naming the reversal it undoes) gave back. */
+  reinstatedCents: number;
+  /** gross - refunded + reinstated: the plain sum of every line's signed amount. */
+  netSalesCents: number;
+  saleCount: number;
+  reversalCount: number;
+  reinstatementCount: number;
+  keysSold: number;
+  keysReversed: number;
+  /** Wholesale owed to publishers for these lines, per wholesale currency (reversals negate it). */
+  wholesaleOwed: { currencyCode: string; amountCents: number }[];
+}
+
+const empty = (currencyCode: string): CurrencyTotals => ({
+  currencyCode,
+  grossSalesCents: 0,
+  refundedCents: 0,
+  reinstatedCents: 0,
+  netSalesCents: 0,
+  saleCount: 0,
+  reversalCount: 0,
+  reinstatementCount: 0,
+  keysSold: 0,
+  keysReversed: 0,
+  wholesaleOwed: [],
+});
+
+/**
+ * The one aggregation behind statements, summary and invoices: the sale lines created in
+ * [from, to) (UTC epoch ms), per sale currency. A line counts where its own `created_at` falls,
+ * so a refund dated next month lowers next month, and the same span always gives the same
+ * figures (lines are insert-only).
+ */
+export async function financeTotals(
+  ex: Executor,
+  scope: SellerRows,
+  from: number,
+  to: number,
+): Promise<CurrencyTotals[]> {
+  const byCurrency = new Map<string, CurrencyTotals>();
+  for (const row of await saleTotals(ex, scope, from, to)) {
+    const t = byCurrency.get(row.currency_code) ?? empty(row.currency_code);
+    byCurrency.set(row.currency_code, t);
+    t.grossSalesCents += Number(row.gross);
+    t.refundedCents -= Number(row.reversed);
+    t.reinstatedCents += Number(row.reinstated);
+    t.saleCount += Number(row.sale_count);
+    t.reversalCount += Number(row.reversal_count);
+    t.reinstatementCount += Number(row.reinstatement_count);
+    t.keysSold += Number(row.keys_sold);
+    t.keysReversed += Number(row.keys_reversed);
+    if (row.wholesale_currency_code) {
+      t.wholesaleOwed.push({ currencyCode: row.wholesale_currency_code, amountCents: Number(row.wholesale) });
+    }
+  }
+  return [...byCurrency.values()].map((t) => ({
+    ...t,
+    netSalesCents: t.grossSalesCents - t.refundedCents + t.reinstatedCents,
+  }));
+}
+
+/** `YYYY-MM` of a UTC calendar month and its [start, end) in epoch ms. */
+export interface Period {
+  period: string;
+  start: number;
+  end: number;
+}
+
+export function periodOf(year: number, month: number): Period {
+  const start = Date.UTC(year, month - 1, 1);
+  const d = new Date(start);
+  return {
+    period: `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}`,
+    start,
+    end: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1),
+  };
+}
+
+export function parsePeriod(value: string): Period {
+  const [year, month] = value.split('-').map(Number);
+  return periodOf(year!, month!);
+}
+
+export const periodContaining = (ms: number): Period => {
+  const d = new Date(ms);
+  return periodOf(d.getUTCFullYear(), d.getUTCMonth() + 1);
+};

@@ -1,0 +1,96 @@
+import { uuidv7 } from '../src/lib/ids.js';
+import { alwaysOrder, post, US_SALE } from './checkout.js';
+import type { TestSeller } from './factories.js';
+import type { TestApp } from './harness.js';
+import { call } from './route-contract.js';
+
+/** A sandbox EUR order of SANDBOX-EUR1-001 (100 cents a key in DE). */
+export const euroOrder = (quantity = 1) => ({
+  ...alwaysOrder({ skuCode: 'SANDBOX-EUR1-001', expectedUnitPriceCents: 100, quantity }),
+  integrationOrderContext: {
+    ...US_SALE,
+    salesCountryCode: 'DE',
+    currencyCode: 'EUR',
+    salesPriceGrossMinor: 119 * quantity,
+    salesTaxRatePercent: 19,
+  },
+});
+
+/** Places an order through the API and returns the transactionId of its sale line. */
+export async function placeSale(t: TestApp, seller: TestSeller, body: Record<string, unknown>) {
+  const order = await post(t, seller, '/orders', body);
+  if (order.status !== 200) throw new Error(`order failed: ${JSON.stringify(order.body)}`);
+  const line = await t.ctx.db
+    .selectFrom('sale_lines')
+    .select('id')
+    .where('order_id', '=', order.body.data.orderId)
+    .executeTakeFirstOrThrow();
+  return line.id;
+}
+
+/**
+ * Writes what after-sale (#17) writes for a refund or chargeback of a whole sale line: a
+ * `sale_reversal` row with negated amounts naming the sale, dated `at`, and an activity entry of
+ * the kind with sign -1 and the sale's economics as magnitudes.
+ */
+export async function reverseSale(
+  t: TestApp,
+  saleId: string,
+  at: number,
+  kind: 'refund' | 'chargeback' = 'refund',
+): Promise<string> {
+  return copyLine(t, saleId, at, { entryType: 'sale_reversal', kind, sign: -1, reverses: saleId });
+}
+
+/** A chargeback reinstatement: a `sale` row again, naming the reversal it undoes. */
+export async function reinstate(t: TestApp, reversalId: string, at: number): Promise<string> {
+  return copyLine(t, reversalId, at, { entryType: 'sale', kind: 'sale', sign: 1, reverses: reversalId });
+}
+
+async function copyLine(
+  t: TestApp,
+  fromId: string,
+  at: number,
+  how: {
+    entryType: 'sale' | 'sale_reversal';
+    kind: 'sale' | 'refund' | 'chargeback';
+    sign: number;
+    reverses: string;
+  },
+) {
+  const db = t.ctx.db;
+  const line = await db
+    .selectFrom('sale_lines')
+    .selectAll()
+    .where('id', '=', fromId)
+    .executeTakeFirstOrThrow();
+  const activity = await db
+    .selectFrom('activity_entries')
+    .selectAll()
+    .where('order_id', '=', line.order_id)
+    .where('kind', '=', 'sale')
+    .executeTakeFirstOrThrow();
+  const magnitude = (v: number | null) => (v === null ? null : how.sign * Math.abs(Number(v)));
+  const id = uuidv7(at);
+  await db
+    .insertInto('sale_lines')
+    .values({
+      ...line,
+      id,
+      entry_type: how.entryType,
+      reverses_transaction_id: how.reverses,
+      sale_price_cents: magnitude(line.sale_price_cents)!,
+      initial_sale_price_cents: magnitude(line.initial_sale_price_cents)!,
+      wholesale_cents: magnitude(line.wholesale_cents),
+      created_at: at,
+    })
+    .execute();
+  await db
+    .insertInto('activity_entries')
+    .values({ ...activity, id: uuidv7(at), kind: how.kind, sign: how.sign, created_at: at })
+    .execute();
+  return id;
+}
+
+export const sellerGet = (t: TestApp, seller: TestSeller, path: string) =>
+  call(t, { method: 'GET', url: `/api/seller/v1${path}`, headers: seller.auth });
