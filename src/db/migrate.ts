@@ -8,6 +8,7 @@ import * as m0004 from './migrations/0004_seller_reads.js';
 import * as m0005 from './migrations/0005_catalog_exports.js';
 import * as m0006 from './migrations/0006_checkout.js';
 import * as m0007 from './migrations/0007_hardening.js';
+import * as m0010 from './migrations/0010_after_sale.js';
 
 /** Migrations in order; one set serves SQLite and PostgreSQL. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -18,6 +19,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0005_catalog_exports': m0005,
   '0006_checkout': m0006,
   '0007_hardening': m0007,
+  '0010_after_sale': m0010,
 };
 
 /** `schema` names the PostgreSQL schema the bookkeeping tables live in (DATABASE_SCHEMA). */

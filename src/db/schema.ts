@@ -1,4 +1,5 @@
 import type { IdempotencyRecordsTable } from '../http/idempotency/idempotency.table.js';
+import type { RefundKeysTable, RefundsTable } from '../modules/after-sale/after-sale.table.js';
 import type {
   AllocationRequestsTable,
   AllocationsTable,
@@ -67,4 +68,6 @@ export interface Database {
   sale_lines: SaleLinesTable;
   activity_entries: ActivityEntriesTable;
   test_clock: TestClockTable;
+  refunds: RefundsTable;
+  refund_keys: RefundKeysTable;
 }

@@ -17,3 +17,36 @@ export function saleLinesOfOrder(ex: Executor, orderId: string) {
 export function activityOfOrder(ex: Executor, orderId: string) {
   return ex.selectFrom('activity_entries').selectAll().where('order_id', '=', orderId).execute();
 }
+
+/** The original sale rows of orders (not reinstatements). */
+export function originalSalesOf(ex: Executor, orderIds: readonly string[]) {
+  if (orderIds.length === 0) return Promise.resolve([]);
+  return ex
+    .selectFrom('sale_lines')
+    .selectAll()
+    .where('order_id', 'in', orderIds)
+    .where('entry_type', '=', 'sale')
+    .where('reverses_transaction_id', 'is', null)
+    .execute();
+}
+
+export function saleLinesByIds(ex: Executor, ids: readonly string[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return ex.selectFrom('sale_lines').selectAll().where('id', 'in', ids).orderBy('id').execute();
+}
+
+/** Per currency and bucket, the sums of a seller's sale lines (integers; see statementBuckets). */
+export function saleSums(ex: Executor, sellerId: string, environment: string) {
+  return ex
+    .selectFrom('sale_lines')
+    .select((eb) => [
+      'currency_code',
+      'entry_type',
+      eb.case().when('reverses_transaction_id', 'is', null).then(0).else(1).end().as('reinstatement'),
+      eb.fn.sum<string | number>('sale_price_cents').as('cents'),
+    ])
+    .where('seller_company_id', '=', sellerId)
+    .where('environment', '=', environment)
+    .groupBy(['currency_code', 'entry_type', 'reinstatement'])
+    .execute();
+}

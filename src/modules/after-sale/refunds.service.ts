@@ -1,0 +1,150 @@
+import type { AppContext } from '../../context.js';
+import { isUniqueViolation } from '../../db/database.js';
+import { fail } from '../../http/errors.js';
+import { sha256Hex } from '../../lib/crypto.js';
+import { uuidv7 } from '../../lib/ids.js';
+import { referenceOwner } from '../checkout/fulfil.service.js';
+import type { SellerActor } from '../checkout/quote.service.js';
+import { adjustKeys } from './adjustments.service.js';
+import * as repo from './after-sale.repo.js';
+import type { AdjustmentType } from './after-sale.table.js';
+import { refuseDuplicates } from './key-checks.js';
+import { enforceRefundPolicy } from './refund-policy.js';
+import { refundView } from './refund-view.js';
+
+export interface RefundBody {
+  type: AdjustmentType;
+  refundReference?: string;
+  chargebackReference?: string;
+  keyIds: string[];
+  reason?: string;
+}
+
+export const digestOf = (keyIds: readonly string[]) => sha256Hex([...keyIds].sort().join('\n'));
+
+const REFERENCE_FIELD = { refund: 'refundReference', chargeback: 'chargebackReference' } as const;
+
+/** The reference field matching the type is required; the other one is refused, not ignored. */
+function referenceOf(body: RefundBody): string {
+  const field = REFERENCE_FIELD[body.type];
+  const other = REFERENCE_FIELD[body.type === 'refund' ? 'chargeback' : 'refund'];
+  if (body[other] !== undefined) {
+    throw fail('VALIDATION_FAILED', `${other} does not go with type ${body.type}; send ${field}.`, {
+      issues: [{ field: other, in: 'body', message: `not allowed with type ${body.type}`, keyword: 'type' }],
+    });
+  }
+  const reference = body[field];
+  if (reference === undefined) {
+    throw fail('VALIDATION_FAILED', `${field} is required for type ${body.type}.`, {
+      issues: [{ field, in: 'body', message: `required for type ${body.type}`, keyword: 'required' }],
+    });
+  }
+  return reference;
+}
+
+/** The same reference replays its adjustment when it names the same keys; other keys conflict. */
+function replayOrConflict(existing: repo.RefundRow, body: RefundBody, reference: string) {
+  if (existing.key_set_digest !== digestOf(body.keyIds)) {
+    throw fail(
+      'REFUND_REFERENCE_CONFLICT',
+      `${REFERENCE_FIELD[body.type]} ${reference} was used for other keys.`,
+      {
+        [REFERENCE_FIELD[body.type]]: reference,
+        refundId: existing.id,
+        existingKeyIds: JSON.parse(existing.key_ids) as string[],
+      },
+    );
+  }
+  return { view: refundView(existing), replayed: true };
+}
+
+/**
+ * POST /refunds: quarantines delivered keys and reverses their sale lines, exactly once per
+ * reference. A concurrent request with the same reference waits on the reference's unique
+ * index while the first runs, then replays it (or conflicts).
+ */
+export async function createRefund(ctx: AppContext, actor: SellerActor, body: RefundBody) {
+  const reference = referenceOf(body);
+  refuseDuplicates(body.keyIds);
+  const owner = referenceOwner(actor);
+  const find = () => repo.findByReference(ctx.db, actor.environment, owner, body.type, reference);
+  const existing = await find();
+  if (existing) return replayOrConflict(existing, body, reference);
+  const keyIds = [...body.keyIds].sort();
+  try {
+    const row = await ctx.db.transaction().execute(async (trx) => {
+      const now = ctx.clock.now();
+      const id = uuidv7(now);
+      await repo.insertRefund(trx, {
+        id,
+        seller_company_id: actor.sellerId,
+        environment: actor.environment,
+        api_key_id: actor.apiKeyId,
+        reference_owner: owner,
+        adjustment_type: body.type,
+        source: body.type,
+        reference,
+        key_set_digest: digestOf(keyIds),
+        key_ids: JSON.stringify(keyIds),
+        order_references: '[]',
+        amounts: '[]',
+        reversal_ids: '[]',
+        reason: body.reason ?? null,
+        reinstated_at: null,
+        created_at: now,
+      });
+      const done = await adjustKeys(ctx, trx, {
+        actor,
+        source: body.type,
+        keyIds: body.keyIds,
+        reason: body.reason ?? null,
+        refundId: id,
+        returnId: null,
+        plan: async (tx, keys, at) => {
+          if (body.type === 'refund') await enforceRefundPolicy(tx, keys, at);
+          return keys.map((owned) => ({ owned, outcome: 'quarantined', reverse: true }));
+        },
+      });
+      const patch = {
+        order_references: JSON.stringify(done.orderReferences),
+        amounts: JSON.stringify(done.amounts),
+        reversal_ids: JSON.stringify(done.reversalIds),
+      };
+      await repo.updateRefund(trx, id, patch);
+      return (await repo.findRefundById(trx, id))!;
+    });
+    return { view: refundView(row), replayed: false };
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    const winner = await find();
+    if (!winner) throw err;
+    return replayOrConflict(winner, body, reference);
+  }
+}
+
+export interface RefundQuery {
+  orderReference?: string;
+  type?: AdjustmentType;
+  from?: number;
+  to?: number;
+  before?: readonly [number, string];
+  limit: number;
+}
+
+const scopeOf = (actor: SellerActor) => ({
+  sellerId: actor.sellerId,
+  environment: actor.environment,
+  owner: referenceOwner(actor),
+});
+
+/** GET /refunds: newest first; in sandbox only the calling API key's adjustments. */
+export async function listRefunds(ctx: AppContext, actor: SellerActor, q: RefundQuery) {
+  return repo.listRefunds(ctx.db, { ...scopeOf(actor), ...q });
+}
+
+/** GET /refunds/{refundId}: another company's (or sandbox key's) adjustment is 404. */
+export async function getRefund(ctx: AppContext, actor: SellerActor, refundId: string) {
+  const row = await repo.findRefund(ctx.db, scopeOf(actor), refundId);
+  if (!row) throw fail('NOT_FOUND', `No refund ${refundId}.`);
+  return refundView(row);
+}
