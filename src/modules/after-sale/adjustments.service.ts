@@ -79,9 +79,13 @@ export async function adjustKeys(ctx: AppContext, trx: Executor, a: Adjustment):
   const keys = await lockKeys(trx, a.keyIds);
   const orderIds = [...new Set(keys.flatMap((k) => (k.order_id ? [k.order_id] : [])))];
   const orders = new Map((await lockOrders(trx, orderIds)).map((o) => [o.id, o]));
-  const adjusted = new Map(
-    (await repo.adjustedKeys(trx, a.keyIds)).map((r) => [`${r.order_id}:${r.key_id}`, r.cause]),
-  );
+  const taken = await repo.adjustedKeys(trx, a.keyIds);
+  const adjusted = new Map(taken.map((r) => [`${r.order_id}:${r.key_id}`, r.cause]));
+  // A key this seller returned to stock belongs to no order now: it is named as returned.
+  for (const r of taken) {
+    const mine = r.seller_company_id === a.actor.sellerId && r.environment === a.actor.environment;
+    if (mine && r.outcome === 'restocked') adjusted.set(`restocked:${r.key_id}`, r.cause);
+  }
   const owned = ownedKeys(a.keyIds, keys, orders, adjusted, a.actor);
   const plans = await a.plan(trx, owned, now);
 

@@ -116,7 +116,7 @@ export function adjustedKeys(ex: Executor, keyIds: readonly string[]) {
   if (keyIds.length === 0) return Promise.resolve([]);
   return ex
     .selectFrom('refund_keys')
-    .select(['order_id', 'key_id', 'cause'])
+    .select(['order_id', 'key_id', 'cause', 'seller_company_id', 'environment', 'outcome'])
     .where('key_id', 'in', keyIds)
     .execute();
 }

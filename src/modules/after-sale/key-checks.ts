@@ -36,6 +36,8 @@ export function ownedKeys(
     const key = byId.get(keyId);
     const order = key?.order_id ? orders.get(key.order_id) : undefined;
     if (!key || (order && !deliveredTo(order, actor))) problems.push({ keyId, reason: 'unknown' });
+    else if (!order && adjusted.has(`restocked:${keyId}`))
+      problems.push({ keyId, reason: 'already_returned' });
     else if (!order) problems.push({ keyId, reason: 'not_delivered' });
     else if (adjusted.has(`${order.id}:${key.id}`) || key.state !== 'sold') {
       const cause = adjusted.get(`${order.id}:${key.id}`);

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { decodeCursor, nextPageUrl, page } from '../../http/pagination.js';
-import { Uuid } from '../../http/schemas.js';
+import { PageMeta, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { quarantinedKeysOf, reinstateChargeback } from '../after-sale/reinstatement.service.js';
 import { adminResponses } from './admin-view.js';
@@ -20,7 +20,7 @@ export function registerAfterSaleAdminRoutes(app: TypedApp, ctx: AppContext): vo
         cursor: Type.Optional(Type.String({ maxLength: 500 })),
         limit: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
       }),
-      response: adminResponses(),
+      response: { ...adminResponses(), 200: Type.Object({ data: Type.Any(), meta: PageMeta }) },
     },
     handler: async (request) => {
       const q = request.query;
@@ -40,7 +40,6 @@ export function registerAfterSaleAdminRoutes(app: TypedApp, ctx: AppContext): vo
       summary:
         'The seller won the chargeback: its sales are recorded again (reinstatedCents) and its keys leave quarantine.',
       params: Type.Object({ refundId: Type.String({ minLength: 1, maxLength: 64 }) }),
-      body: Type.Optional(Type.Object({}, { additionalProperties: false })),
       response: adminResponses(),
     },
     handler: async (request) => ({ data: await reinstateChargeback(ctx, request.params.refundId) }),
