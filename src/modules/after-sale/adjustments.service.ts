@@ -23,6 +23,8 @@ export interface Adjustment {
   /** As the seller sent them: refusals name ids in this order (locks are taken in id order). */
   keyIds: readonly string[];
   reason: string | null;
+  /** The declaration's instant: every row the adjustment writes carries it. */
+  at: number;
   /** The refund row this adjustment fills in (POST /refunds inserts it first), if any. */
   refundId: string | null;
   returnId: string | null;
@@ -75,7 +77,7 @@ const groupBy = <T>(items: readonly T[], keyOf: (item: T) => string) => {
  * their grants under the grant's row lock (the order checkout takes its locks in).
  */
 export async function adjustKeys(ctx: AppContext, trx: Executor, a: Adjustment): Promise<AdjustmentResult> {
-  const now = ctx.clock.now();
+  const now = a.at;
   const keys = await lockKeys(trx, a.keyIds);
   const orderIds = [...new Set(keys.flatMap((k) => (k.order_id ? [k.order_id] : [])))];
   const orders = new Map((await lockOrders(trx, orderIds)).map((o) => [o.id, o]));

@@ -98,6 +98,7 @@ export async function createRefund(ctx: AppContext, actor: SellerActor, body: Re
         source: body.type,
         keyIds: body.keyIds,
         reason: body.reason ?? null,
+        at: now,
         refundId: id,
         returnId: null,
         plan: async (tx, keys, at) => {

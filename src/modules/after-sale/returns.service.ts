@@ -32,6 +32,7 @@ export async function returnKeys(ctx: AppContext, actor: SellerActor, body: Retu
       source: 'return',
       keyIds: body.keyIds,
       reason: body.reason,
+      at: now,
       refundId: null,
       returnId,
       plan: async (tx, keys, at) => {
