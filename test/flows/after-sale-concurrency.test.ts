@@ -76,7 +76,9 @@ describe(title, () => {
     for (const r of results) {
       if (r.status !== 200) {
         expect(r.body.code, JSON.stringify(r.body)).toBe('VALIDATION_FAILED');
-        expect(r.body.details.keys.some((k: { reason: string }) => k.reason === 'already_refunded')).toBe(true);
+        expect(r.body.details.keys.some((k: { reason: string }) => k.reason === 'already_refunded')).toBe(
+          true,
+        );
       }
     }
     for (let n = 0; n < 25; n++) {
@@ -84,7 +86,8 @@ describe(title, () => {
       if (a.status === 200 && b.status === 200) expect(a.body.data.refundId).toBe(b.body.data.refundId);
     }
     const won = new Map<string, string[]>();
-    for (const r of results.filter((r) => r.status === 200)) won.set(r.body.data.refundId, r.body.data.keyIds);
+    for (const r of results.filter((r) => r.status === 200))
+      won.set(r.body.data.refundId, r.body.data.keyIds);
     const refundedKeys = [...won.values()].flat();
     expect(new Set(refundedKeys).size).toBe(refundedKeys.length);
     expect(won.size).toBeGreaterThan(0);
@@ -98,7 +101,11 @@ describe(title, () => {
     const reversals = await reversalsOf(seller.company.id);
     expect(reversals).toHaveLength(won.size);
     expect(reversals.reduce((sum, r) => sum + r.sale_price_cents, 0)).toBe(-1999 * refundedKeys.length);
-    const states = await t.ctx.db.selectFrom('game_keys').select(['id', 'state']).where('id', 'in', keys).execute();
+    const states = await t.ctx.db
+      .selectFrom('game_keys')
+      .select(['id', 'state'])
+      .where('id', 'in', keys)
+      .execute();
     for (const k of states) expect(k.state).toBe(refundedKeys.includes(k.id) ? 'quarantined' : 'sold');
     expect(await statementBuckets(t.ctx.db, seller.company.id, 'sandbox')).toEqual([
       {
