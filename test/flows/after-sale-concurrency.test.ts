@@ -1,34 +1,14 @@
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import { createContext } from '../../src/context.js';
-import { openDatabase } from '../../src/db/database.js';
+import { describe, expect, it } from 'vitest';
 import { statementBuckets } from '../../src/modules/finance/reversals.service.js';
 import { LENIENT_POLICY, order, setPolicy } from '../after-sale.js';
 import { makeSeller, type TestSeller } from '../factories.js';
 import { ENGINE, useTestApp } from '../harness.js';
+import { useSecondApp } from '../second-app.js';
 
 const t = useTestApp();
 const CLIENTS = 50;
 
-/** On PostgreSQL a second app (own pool, own caches) shares the database, like a second process. */
-let second: FastifyInstance | null = null;
-let closeSecond = async () => {};
-beforeAll(async () => {
-  if (ENGINE !== 'postgres') return;
-  const handle = openDatabase(t.config.database, { poolSize: CLIENTS });
-  const ctx = await createContext(t.config, handle);
-  second = await buildApp(ctx);
-  await second.ready();
-  closeSecond = async () => {
-    await second?.close();
-    await ctx.close();
-    await handle.close();
-  };
-});
-afterAll(() => closeSecond());
-
-const appFor = (i: number) => (second && i % 2 === 1 ? second : t.app);
+const appFor = useSecondApp(t, CLIENTS);
 
 async function send(i: number, seller: TestSeller, url: string, body: unknown) {
   const response = await appFor(i).inject({

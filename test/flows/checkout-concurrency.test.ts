@@ -1,40 +1,17 @@
-import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import { createContext } from '../../src/context.js';
-import { openDatabase } from '../../src/db/database.js';
+import { describe, expect, it } from 'vitest';
 import { claimableKeys } from '../../src/modules/inventory/claims.repo.js';
 import { admin } from '../admin.js';
 import { alwaysOrder } from '../checkout.js';
 import { makeSeller } from '../factories.js';
 import { ENGINE, useTestApp } from '../harness.js';
 import { productionOrder, productionScenario } from '../production.js';
+import { useSecondApp } from '../second-app.js';
 
 const t = useTestApp();
 const CLIENTS = 60;
 
-/**
- * On PostgreSQL a second app (its own pool of 60 connections and its own caches) shares the
- * database, like a second process: requests alternate between the two. SQLite is one process.
- */
-let second: FastifyInstance | null = null;
-let closeSecond = async () => {};
-beforeAll(async () => {
-  if (ENGINE !== 'postgres') return;
-  const handle = openDatabase(t.config.database, { poolSize: CLIENTS });
-  const ctx = await createContext(t.config, handle);
-  second = await buildApp(ctx);
-  await second.ready();
-  closeSecond = async () => {
-    await second?.close();
-    await ctx.close();
-    await handle.close();
-  };
-});
-afterAll(() => closeSecond());
-
-const appFor = (i: number) => (second && i % 2 === 1 ? second : t.app);
+const appFor = useSecondApp(t, CLIENTS);
 
 async function concurrently(
   count: number,

@@ -91,9 +91,7 @@ export function listRefunds(ex: Executor, f: RefundListFilter) {
   }
   if (f.before) {
     const [at, id] = f.before;
-    query = query.where((eb) =>
-      eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', id)])]),
-    );
+    query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(at, id)));
   }
   return query
     .orderBy('created_at', 'desc')
@@ -155,9 +153,7 @@ export function quarantinedKeys(
     .where('reinstated_at', 'is', null);
   if (before) {
     const [at, id] = before;
-    query = query.where((eb) =>
-      eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('key_id', '<', id)])]),
-    );
+    query = query.where((eb) => eb(eb.refTuple('created_at', 'key_id'), '<', eb.tuple(at, id)));
   }
   return query
     .orderBy('created_at', 'desc')

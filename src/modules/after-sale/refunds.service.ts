@@ -1,8 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
-import { sha256Hex } from '../../lib/crypto.js';
-import { uuidv7 } from '../../lib/ids.js';
 import { referenceOwner } from '../checkout/fulfil.service.js';
 import type { SellerActor } from '../checkout/quote.service.js';
 import { adjustKeys } from './adjustments.service.js';
@@ -10,6 +8,7 @@ import * as repo from './after-sale.repo.js';
 import type { AdjustmentType } from './after-sale.table.js';
 import { refuseDuplicates } from './key-checks.js';
 import { enforceRefundPolicy } from './refund-policy.js';
+import { completeRefund, digestOf, openRefund } from './refund-record.js';
 import { refundView } from './refund-view.js';
 
 export interface RefundBody {
@@ -19,8 +18,6 @@ export interface RefundBody {
   keyIds: string[];
   reason?: string;
 }
-
-export const digestOf = (keyIds: readonly string[]) => sha256Hex([...keyIds].sort().join('\n'));
 
 const REFERENCE_FIELD = { refund: 'refundReference', chargeback: 'chargebackReference' } as const;
 
@@ -70,49 +67,26 @@ export async function createRefund(ctx: AppContext, actor: SellerActor, body: Re
   const find = () => repo.findByReference(ctx.db, actor.environment, owner, body.type, reference);
   const existing = await find();
   if (existing) return replayOrConflict(existing, body, reference);
-  const keyIds = [...body.keyIds].sort();
   try {
     const row = await ctx.db.transaction().execute(async (trx) => {
-      const now = ctx.clock.now();
-      const id = uuidv7(now);
-      await repo.insertRefund(trx, {
-        id,
-        seller_company_id: actor.sellerId,
-        environment: actor.environment,
-        api_key_id: actor.apiKeyId,
-        reference_owner: owner,
-        adjustment_type: body.type,
-        source: body.type,
-        reference,
-        key_set_digest: digestOf(keyIds),
-        key_ids: JSON.stringify(keyIds),
-        order_references: '[]',
-        amounts: '[]',
-        reversal_ids: '[]',
-        reason: body.reason ?? null,
-        reinstated_at: null,
-        created_at: now,
-      });
+      const at = ctx.clock.now();
+      const reason = body.reason ?? null;
+      const opening = { type: body.type, source: body.type, reference, keyIds: body.keyIds, reason, at };
+      const id = await openRefund(trx, actor, opening);
       const done = await adjustKeys(ctx, trx, {
         actor,
         source: body.type,
         keyIds: body.keyIds,
-        reason: body.reason ?? null,
-        at: now,
+        reason,
+        at,
         refundId: id,
         returnId: null,
-        plan: async (tx, keys, at) => {
-          if (body.type === 'refund') await enforceRefundPolicy(tx, keys, at);
+        plan: async (tx, keys, now) => {
+          if (body.type === 'refund') await enforceRefundPolicy(tx, keys, now);
           return keys.map((owned) => ({ owned, outcome: 'quarantined', reverse: true }));
         },
       });
-      const patch = {
-        order_references: JSON.stringify(done.orderReferences),
-        amounts: JSON.stringify(done.amounts),
-        reversal_ids: JSON.stringify(done.reversalIds),
-      };
-      await repo.updateRefund(trx, id, patch);
-      return (await repo.findRefundById(trx, id))!;
+      return completeRefund(trx, id, done);
     });
     return { view: refundView(row), replayed: false };
   } catch (err) {
@@ -123,14 +97,7 @@ export async function createRefund(ctx: AppContext, actor: SellerActor, body: Re
   }
 }
 
-export interface RefundQuery {
-  orderReference?: string;
-  type?: AdjustmentType;
-  from?: number;
-  to?: number;
-  before?: readonly [number, string];
-  limit: number;
-}
+export type RefundQuery = Omit<repo.RefundListFilter, keyof repo.RefundScope>;
 
 const scopeOf = (actor: SellerActor) => ({
   sellerId: actor.sellerId,

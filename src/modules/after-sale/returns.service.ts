@@ -1,14 +1,12 @@
 import type { AppContext } from '../../context.js';
 import { isoOf } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { referenceOwner } from '../checkout/fulfil.service.js';
 import type { SellerActor } from '../checkout/quote.service.js';
 import { adjustKeys, type KeyPlan } from './adjustments.service.js';
-import * as repo from './after-sale.repo.js';
 import { refuseDuplicates } from './key-checks.js';
 import { isRevealed, policiesOf, policyRefusal } from './refund-policy.js';
+import { completeRefund, openRefund } from './refund-record.js';
 import { refundView } from './refund-view.js';
-import { digestOf } from './refunds.service.js';
 
 export interface ReturnBody {
   keyIds: string[];
@@ -43,42 +41,17 @@ export async function returnKeys(ctx: AppContext, actor: SellerActor, body: Retu
           return { owned, outcome: 'quarantined', reverse: policyRefusal(policy, owned, at) === null };
         });
       },
-      openRefund: async (tx) => {
-        const id = uuidv7(now);
-        await repo.insertRefund(tx, {
-          id,
-          seller_company_id: actor.sellerId,
-          environment: actor.environment,
-          api_key_id: actor.apiKeyId,
-          reference_owner: referenceOwner(actor),
-          adjustment_type: 'refund',
+      openRefund: (tx) =>
+        openRefund(tx, actor, {
+          type: 'refund',
           source: 'return',
           reference: null,
-          key_set_digest: '',
-          key_ids: '[]',
-          order_references: '[]',
-          amounts: '[]',
-          reversal_ids: '[]',
+          keyIds: [],
           reason: body.reason,
-          reinstated_at: null,
-          created_at: now,
-        });
-        return id;
-      },
+          at: now,
+        }),
     });
-    let refund = null;
-    if (done.refundId) {
-      const moneyKeys = done.plans.filter((p) => p.reverse).map((p) => p.owned.key.id);
-      const references = done.plans.filter((p) => p.reverse).map((p) => p.owned.order.order_reference);
-      await repo.updateRefund(trx, done.refundId, {
-        key_set_digest: digestOf(moneyKeys),
-        key_ids: JSON.stringify(moneyKeys),
-        order_references: JSON.stringify([...new Set(references)].sort()),
-        amounts: JSON.stringify(done.amounts),
-        reversal_ids: JSON.stringify(done.reversalIds),
-      });
-      refund = refundView((await repo.findRefundById(trx, done.refundId))!);
-    }
+    const refund = done.refundId ? refundView(await completeRefund(trx, done.refundId, done)) : null;
     const byOrder = new Map<string, KeyPlan[]>();
     for (const p of done.plans)
       byOrder.set(p.owned.order.order_reference, [...(byOrder.get(p.owned.order.order_reference) ?? []), p]);
