@@ -14,7 +14,7 @@ import {
 import { post, ref } from '../../../test/checkout.js';
 import { makeSeller, type TestSeller } from '../../../test/factories.js';
 import { useTestApp } from '../../../test/harness.js';
-import { describeRouteContract, expectApiError } from '../../../test/route-contract.js';
+import { call, describeRouteContract, expectApiError } from '../../../test/route-contract.js';
 
 const t = useTestApp();
 
@@ -159,5 +159,29 @@ describe('POST /keys/return', () => {
     });
     expectApiError(refundAfterReturn, 422, 'VALIDATION_FAILED');
     expect(await afterSaleFootprint(t, seller.company.id)).toEqual(footprint);
+  });
+});
+
+describe('sandbox replenished pools after quarantine and return', () => {
+  it('keeps SANDBOX-LOWSTOCK-001 pinned at 3 whatever is quarantined or returned', async () => {
+    const seller = await makeSeller(t);
+    const a = await order(t, seller, { skuCode: 'SANDBOX-LOWSTOCK-001', quantity: 2 });
+    const b = await order(t, seller, { skuCode: 'SANDBOX-LOWSTOCK-001', immediateFulfilment: false });
+    const charged = await refund(t, seller, {
+      type: 'chargeback',
+      chargebackReference: ref('cb'),
+      keyIds: a.keyIds,
+    });
+    expect(charged.status).toBe(200);
+    expect((await giveBack(seller, b.keyIds)).body.data.orders[0].restocked).toEqual(b.keyIds);
+    const availability = await call(t, {
+      method: 'GET',
+      url: '/api/seller/v1/availability?skuCode=SANDBOX-LOWSTOCK-001',
+      headers: seller.auth,
+    });
+    expect(availability.body.data.inventoryAvailable).toBe(3);
+    expect(Object.values(await keyStates(t, a.keyIds))).toEqual(['quarantined', 'quarantined']);
+    const next = await order(t, seller, { skuCode: 'SANDBOX-LOWSTOCK-001', quantity: 3 });
+    expect(next.keyIds).not.toContain(b.keyIds[0]);
   });
 });
