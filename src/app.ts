@@ -10,6 +10,7 @@ import { rememberRoute } from './http/method-router.js';
 import { registerVersionRedirect } from './http/redirect.js';
 import { ApiErrorSchema } from './http/schemas.js';
 import { installValidators } from './http/validation.js';
+import { registerAfterSaleRoutes } from './modules/after-sale/after-sale.routes.js';
 import { registerAllocationRoutes } from './modules/allocations/allocations.routes.js';
 import { registerAvailabilityRoutes } from './modules/allocations/availability.routes.js';
 import { registerApiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
@@ -79,6 +80,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       registerActivityRoutes(typed, ctx, usage);
       registerReportRoutes(typed, ctx);
       registerPromotionRoutes(typed, ctx);
+      registerAfterSaleRoutes(typed, ctx);
       registerOpenApiRoute(typed, () => seller.swagger());
       sellerDocument = () => seller.swagger();
     },

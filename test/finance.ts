@@ -29,7 +29,7 @@ export async function placeSale(t: TestApp, seller: TestSeller, body: Record<str
 }
 
 /**
- * Writes what after-sale (#17) writes for a refund or chargeback of a whole sale line: a
+ * Writes what after-sale (src/modules/after-sale) writes for a refund or chargeback of a whole sale line: a
  * `sale_reversal` row with negated amounts naming the sale, dated `at`, and an activity entry of
  * the kind with sign -1 and the sale's economics as magnitudes.
  */
@@ -79,6 +79,7 @@ async function copyLine(
       id,
       entry_type: how.entryType,
       reverses_transaction_id: how.reverses,
+      quantity: how.sign * Math.abs(line.quantity),
       sale_price_cents: magnitude(line.sale_price_cents)!,
       initial_sale_price_cents: magnitude(line.initial_sale_price_cents)!,
       wholesale_cents: magnitude(line.wholesale_cents),

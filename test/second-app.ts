@@ -28,3 +28,15 @@ export function useSecondApp(t: TestApp, options: { poolSize?: number } = {}): (
   afterAll(() => close());
   return () => second;
 }
+
+/**
+ * Requests alternate between the test app and the second app (its own pool of `poolSize`
+ * connections) on PostgreSQL, like two processes; SQLite is one process: always the test app.
+ */
+export function useAlternatingApps(t: TestApp, poolSize: number): (i: number) => FastifyInstance {
+  const secondApp = useSecondApp(t, { poolSize });
+  return (i) => {
+    const second = secondApp();
+    return second && i % 2 === 1 ? second : t.app;
+  };
+}

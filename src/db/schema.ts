@@ -1,4 +1,5 @@
 import type { IdempotencyRecordsTable } from '../http/idempotency/idempotency.table.js';
+import type { RefundKeysTable, RefundsTable } from '../modules/after-sale/after-sale.table.js';
 import type {
   AllocationRequestsTable,
   AllocationsTable,
@@ -79,4 +80,6 @@ export interface Database {
   finance_invoices: FinanceInvoicesTable;
   finance_reports: FinanceReportsTable;
   api_usage_daily: ApiUsageDailyTable;
+  refunds: RefundsTable;
+  refund_keys: RefundKeysTable;
 }

@@ -66,6 +66,11 @@ export const ERROR_CODES = {
   NO_AVAILABLE_KEYS: code(409, true, 'Nothing was pulled; retry later or order a smaller quantity.'),
   SOLD_OUT: code(409, true, 'No hold or reservation slots are left; retry later.'),
   ORDER_REFERENCE_CONFLICT: code(409, false, 'Use a new orderReference; a reference never tops up.'),
+  REFUND_REFERENCE_CONFLICT: code(
+    409,
+    false,
+    'This refund or chargeback reference was used for other keys; use a new reference.',
+  ),
   ALLOCATION_NOT_AVAILABLE: code(
     409,
     true,
@@ -99,6 +104,11 @@ export const ERROR_CODES = {
   UNSUPPORTED_MEDIA_TYPE: code(415, false, 'Send the body as application/json.'),
   EXPECTATION_FAILED: code(417, false, 'Send no Expect header, or Expect: 100-continue.'),
   VALIDATION_FAILED: code(422, false, 'Fix the fields named in `details.issues` and send again.'),
+  REFUND_NOT_ALLOWED: code(
+    422,
+    false,
+    "The allocation's refundPolicy refuses these keys (details.keys says why); a chargeback is not refused.",
+  ),
   IDEMPOTENCY_KEY_MISMATCH: code(
     422,
     false,

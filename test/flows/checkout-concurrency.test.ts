@@ -6,17 +6,12 @@ import { alwaysOrder } from '../checkout.js';
 import { makeSeller } from '../factories.js';
 import { ENGINE, useTestApp } from '../harness.js';
 import { productionOrder, productionScenario } from '../production.js';
-import { useSecondApp } from '../second-app.js';
+import { useAlternatingApps } from '../second-app.js';
 
 const t = useTestApp();
 const CLIENTS = 60;
 
-/**
- * On PostgreSQL a second app (its own pool of 60 connections and its own caches) shares the
- * database, like a second process: requests alternate between the two. SQLite is one process.
- */
-const secondApp = useSecondApp(t, { poolSize: CLIENTS });
-const appFor = (i: number) => (secondApp() && i % 2 === 1 ? secondApp()! : t.app);
+const appFor = useAlternatingApps(t, CLIENTS);
 
 async function concurrently(
   count: number,

@@ -282,3 +282,29 @@ export async function recordPromise(trx: Executor, locked: repo.AllocationRow): 
  * Undefined when any of that does not hold: the caller then takes the locked path.
  */
 export const pullUnlessPromised = repo.pullUnlessPromised;
+
+/**
+ * Keys handed back unrevealed went back to the grant's pools: the counter moves back by
+ * `count` under the grant's row lock (taken last, as checkout does), with `allocation.updated`.
+ * Quarantined keys never come back, so they never move it (docs/after-sale.md).
+ */
+export async function recordRestock(
+  ctx: AppContext,
+  trx: Executor,
+  allocationId: string,
+  skuCode: string,
+  count: number,
+): Promise<repo.AllocationRow> {
+  const locked = await requireAllocation(trx, allocationId, true);
+  const now = ctx.clock.now();
+  const after = { ...locked, quantity_pulled: Math.max(0, locked.quantity_pulled - count), updated_at: now };
+  await repo.updateAllocation(trx, locked.id, { quantity_pulled: after.quantity_pulled, updated_at: now });
+  await emitEvents(
+    ctx,
+    trx,
+    [{ companyId: locked.seller_company_id, environment: locked.environment }],
+    'allocation.updated',
+    { allocationId: locked.id, skuCode, remaining: remainingOf(after) },
+  );
+  return after;
+}

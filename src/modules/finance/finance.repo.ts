@@ -17,3 +17,20 @@ export function saleLinesOfOrder(ex: Executor, orderId: string) {
 export function activityOfOrder(ex: Executor, orderId: string) {
   return ex.selectFrom('activity_entries').selectAll().where('order_id', '=', orderId).execute();
 }
+
+/** The original sale rows of orders (not reinstatements). */
+export function originalSalesOf(ex: Executor, orderIds: readonly string[]) {
+  if (orderIds.length === 0) return Promise.resolve([]);
+  return ex
+    .selectFrom('sale_lines')
+    .selectAll()
+    .where('order_id', 'in', orderIds)
+    .where('entry_type', '=', 'sale')
+    .where('reverses_transaction_id', 'is', null)
+    .execute();
+}
+
+export function saleLinesByIds(ex: Executor, ids: readonly string[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return ex.selectFrom('sale_lines').selectAll().where('id', 'in', ids).orderBy('id').execute();
+}

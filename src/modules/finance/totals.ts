@@ -69,6 +69,24 @@ export async function financeTotals(
   }));
 }
 
+/** The statement buckets of SPEC 2.8 per sale currency. */
+export type StatementBuckets = Pick<
+  CurrencyTotals,
+  'currencyCode' | 'grossSalesCents' | 'refundedCents' | 'reinstatedCents' | 'netSalesCents'
+>;
+
+/** A seller's statement buckets over all time, from the same aggregation as every statement. */
+export async function statementBuckets(ex: Executor, scope: SellerRows): Promise<StatementBuckets[]> {
+  const totals = await financeTotals(ex, scope, 0, Number.MAX_SAFE_INTEGER);
+  return totals.map(({ currencyCode, grossSalesCents, refundedCents, reinstatedCents, netSalesCents }) => ({
+    currencyCode,
+    grossSalesCents,
+    refundedCents,
+    reinstatedCents,
+    netSalesCents,
+  }));
+}
+
 /** `YYYY-MM` of a UTC calendar month and its [start, end) in epoch ms. */
 export interface Period {
   period: string;

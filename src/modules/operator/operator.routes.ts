@@ -7,6 +7,7 @@ import type { TypedApp } from '../../http/typed-app.js';
 import { instantOf, isoOf, isoOrNull } from '../../lib/clock.js';
 import { mintKey } from '../api-keys/api-keys.service.js';
 import { companyView, createCompany } from '../identity/identity.service.js';
+import { registerAfterSaleAdminRoutes } from './after-sale.admin.js';
 import { registerCatalogAdminRoutes } from './catalog.admin.js';
 import { registerFinanceAdminRoutes } from './finance.admin.js';
 import { registerPartnerAdminRoutes } from './partners.admin.js';
@@ -52,6 +53,7 @@ export function registerOperatorRoutes(app: TypedApp, ctx: AppContext, openApi: 
   registerCatalogAdminRoutes(app, ctx);
   registerSupplyAdminRoutes(app, ctx);
   registerFinanceAdminRoutes(app, ctx);
+  registerAfterSaleAdminRoutes(app, ctx);
 
   app.post('/companies', {
     config: admin,

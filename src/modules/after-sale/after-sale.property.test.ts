@@ -1,0 +1,182 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { adminHeaders } from '../../../test/admin.js';
+import { LENIENT_POLICY, order, setPolicy } from '../../../test/after-sale.js';
+import { post, ref, US_SALE } from '../../../test/checkout.js';
+import { makeSeller, type TestSeller } from '../../../test/factories.js';
+import { ENGINE, useTestApp } from '../../../test/harness.js';
+import { statementBuckets } from '../finance/totals.js';
+
+const t = useTestApp();
+
+const LINES = {
+  USD: { skuCode: 'SANDBOX-ALWAYS-001', expectedUnitPriceCents: 1999, integrationOrderContext: US_SALE },
+  EUR: {
+    skuCode: 'SANDBOX-EUR1-001',
+    countryCode: 'DE',
+    expectedUnitPriceCents: 100,
+    integrationOrderContext: {
+      salesCountryCode: 'DE',
+      currencyCode: 'EUR',
+      salesTaxRatePercent: 19,
+      salesPriceGrossMinor: 119,
+      salesChannel: 'web',
+    },
+  },
+} as const;
+type Currency = keyof typeof LINES;
+
+type Action =
+  | { kind: 'order'; currency: Currency; quantity: number; deferred: boolean }
+  | { kind: 'refund' | 'chargeback' | 'return'; picks: number[] }
+  | { kind: 'reinstate'; pick: number };
+
+const action: fc.Arbitrary<Action> = fc.oneof(
+  fc.record({
+    kind: fc.constant('order' as const),
+    currency: fc.constantFrom<Currency>('USD', 'EUR'),
+    quantity: fc.integer({ min: 1, max: 3 }),
+    deferred: fc.boolean(),
+  }),
+  fc.record({
+    kind: fc.constantFrom('refund' as const, 'chargeback' as const, 'return' as const),
+    picks: fc.uniqueArray(fc.nat(40), { minLength: 1, maxLength: 3 }),
+  }),
+  fc.record({ kind: fc.constant('reinstate' as const), pick: fc.nat(10) }),
+);
+
+interface ModelKey {
+  currency: Currency;
+  state: 'sold' | 'quarantined' | 'available';
+  revealed: boolean;
+  adjusted: boolean;
+}
+
+/** What the ledger must hold, computed from the actions alone, in integers. */
+class Model {
+  keys = new Map<string, ModelKey>();
+  net: Record<Currency, number> = { USD: 0, EUR: 0 };
+  chargebacks: { refundId: string; keyIds: string[]; reinstated: boolean }[] = [];
+  price = (k: ModelKey) => LINES[k.currency].expectedUnitPriceCents;
+}
+
+async function run(seller: TestSeller, model: Model, a: Action) {
+  const ids = [...model.keys.keys()];
+  if (a.kind === 'order') {
+    const placed = await order(t, seller, {
+      ...LINES[a.currency],
+      quantity: a.quantity,
+      orderReference: ref('prop'),
+      immediateFulfilment: !a.deferred,
+    });
+    await setPolicy(t, placed.allocationId, LENIENT_POLICY);
+    for (const id of placed.keyIds)
+      model.keys.set(id, { currency: a.currency, state: 'sold', revealed: !a.deferred, adjusted: false });
+    model.net[a.currency] += LINES[a.currency].expectedUnitPriceCents * a.quantity;
+    return;
+  }
+  if (a.kind === 'reinstate') {
+    const chargeback = model.chargebacks[a.pick % Math.max(1, model.chargebacks.length)];
+    if (!chargeback) return;
+    const result = await t.app.inject({
+      method: 'POST',
+      url: `/admin/v1/refunds/${chargeback.refundId}/reinstate`,
+      headers: adminHeaders,
+    });
+    expect(result.statusCode).toBe(chargeback.reinstated ? 422 : 200);
+    if (chargeback.reinstated) return;
+    chargeback.reinstated = true;
+    for (const id of chargeback.keyIds) {
+      const key = model.keys.get(id)!;
+      key.state = 'sold';
+      model.net[key.currency] += model.price(key);
+    }
+    return;
+  }
+  if (ids.length === 0) return;
+  const keyIds = [...new Set(a.picks.map((p) => ids[p % ids.length]!))];
+  const keys = keyIds.map((id) => model.keys.get(id)!);
+  const allowed = keys.every((k) => k.state === 'sold' && !k.adjusted);
+  const result =
+    a.kind === 'return'
+      ? await post(t, seller, '/keys/return', { keyIds, reason: 'property' })
+      : await post(t, seller, '/refunds', {
+          type: a.kind,
+          [a.kind === 'refund' ? 'refundReference' : 'chargebackReference']: ref(a.kind),
+          keyIds,
+        });
+  expect(result.status, JSON.stringify(result.body)).toBe(allowed ? 200 : 422);
+  if (!allowed) return;
+  for (const key of keys) {
+    key.adjusted = true;
+    key.state = a.kind === 'return' && !key.revealed ? 'available' : 'quarantined';
+    model.net[key.currency] -= model.price(key);
+  }
+  if (a.kind === 'chargeback')
+    model.chargebacks.push({ refundId: result.body.data.refundId, keyIds, reinstated: false });
+}
+
+async function checkLedger(sellerId: string, model: Model) {
+  const lines = await t.ctx.db
+    .selectFrom('sale_lines')
+    .selectAll()
+    .where('seller_company_id', '=', sellerId)
+    .execute();
+  for (const currency of ['USD', 'EUR'] as const) {
+    const mine = lines.filter((l) => l.currency_code === currency);
+    for (const l of mine) {
+      for (const v of [l.quantity, l.sale_price_cents, l.initial_sale_price_cents, l.wholesale_cents])
+        expect(Number.isSafeInteger(v)).toBe(true);
+    }
+    const sales = mine.filter((l) => l.entry_type === 'sale').reduce((s, l) => s + l.sale_price_cents, 0);
+    const reversals = mine
+      .filter((l) => l.entry_type === 'sale_reversal')
+      .reduce((s, l) => s - l.sale_price_cents, 0);
+    expect(sales - reversals).toBe(model.net[currency]);
+    expect(mine.reduce((s, l) => s + l.sale_price_cents, 0)).toBe(model.net[currency]);
+  }
+  for (const bucket of await statementBuckets(t.ctx.db, { sellerId: sellerId, environment: 'sandbox' })) {
+    const currency = bucket.currencyCode as Currency;
+    expect(bucket.netSalesCents).toBe(model.net[currency]);
+    expect(bucket.grossSalesCents - bucket.refundedCents + bucket.reinstatedCents).toBe(bucket.netSalesCents);
+  }
+  const ids = [...model.keys.keys()];
+  if (ids.length === 0) return;
+  const stored = await t.ctx.db
+    .selectFrom('game_keys')
+    .select(['id', 'state'])
+    .where('id', 'in', ids)
+    .execute();
+  const quarantinedRows = await t.ctx.db
+    .selectFrom('refund_keys')
+    .select('key_id')
+    .where('seller_company_id', '=', sellerId)
+    .where('outcome', '=', 'quarantined')
+    .where('reinstated_at', 'is', null)
+    .execute();
+  const inQuarantine = new Set(quarantinedRows.map((r) => r.key_id));
+  for (const k of stored) {
+    expect(k.state).toBe(model.keys.get(k.id)!.state);
+    expect(k.state === 'available' && inQuarantine.has(k.id)).toBe(false);
+    expect(inQuarantine.has(k.id)).toBe(k.state === 'quarantined');
+  }
+}
+
+describe(`after-sale ledger property (${ENGINE})`, () => {
+  it('per currency, sales minus reversals is what the rows sum to; no key both in stock and quarantined', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: 12 }), async (actions) => {
+        const seller = await makeSeller(t);
+        const model = new Model();
+        for (const a of [
+          { kind: 'order', currency: 'USD', quantity: 2, deferred: true } as Action,
+          ...actions,
+        ]) {
+          await run(seller, model, a);
+        }
+        await checkLedger(seller.company.id, model);
+      }),
+      { numRuns: 15 },
+    );
+  }, 120_000);
+});
