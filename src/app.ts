@@ -30,6 +30,7 @@ import { registerIdentityRoutes } from './modules/identity/identity.routes.js';
 import { registerOperatorRoutes } from './modules/operator/operator.routes.js';
 import { registerPartnerRoutes } from './modules/partners/partners.routes.js';
 import { registerPromotionRoutes } from './modules/promotions/promotions.routes.js';
+import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
 
 export const SELLER_PREFIX = '/api/seller/v1';
 export const ADMIN_PREFIX = '/admin/v1';
@@ -81,6 +82,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       registerReportRoutes(typed, ctx);
       registerPromotionRoutes(typed, ctx);
       registerAfterSaleRoutes(typed, ctx);
+      registerWebhookRoutes(typed, ctx);
       registerOpenApiRoute(typed, () => seller.swagger());
       sellerDocument = () => seller.swagger();
     },

@@ -15,6 +15,7 @@ const EnvSchema = Type.Object({
   SDAPI_TEST_CLOCK: Type.Boolean({ default: false }),
   SDAPI_TRUST_PROXY: Type.String({ default: 'loopback' }),
   SDAPI_SEED_ON_START: Type.Boolean({ default: true }),
+  SDAPI_ALLOW_INSECURE_WEBHOOKS: Type.Boolean({ default: false }),
   PUBLIC_URL: Type.Optional(Type.String()),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
@@ -43,6 +44,8 @@ export interface Config {
   /** Which peers may set forwarded-for headers: `loopback`, `none`, `all`, or comma-separated CIDRs. */
   trustProxy: string;
   seedOnStart: boolean;
+  /** Admits http:// and loopback webhook URLs (development and tests only; docs/events.md). */
+  allowInsecureWebhooks: boolean;
   publicUrl: string;
   logLevel: Env['LOG_LEVEL'];
 }
@@ -81,6 +84,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     testClock: env.SDAPI_TEST_CLOCK,
     trustProxy: env.SDAPI_TRUST_PROXY,
     seedOnStart: env.SDAPI_SEED_ON_START,
+    allowInsecureWebhooks: env.SDAPI_ALLOW_INSECURE_WEBHOOKS,
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
     logLevel: env.LOG_LEVEL,
   };

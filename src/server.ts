@@ -1,13 +1,10 @@
 import { buildApp } from './app.js';
 import { createDemoSellerIfEmpty, demoKeyBanner, withEmbeddedSecrets } from './bootstrap.js';
 import { loadConfig } from './config.js';
-import { createContext, runInBackground } from './context.js';
+import { createContext } from './context.js';
 import { migrateToLatest, schemaOf } from './db/migrate.js';
-import { archiveDueProducts } from './modules/catalog/products.service.js';
-import { sweepRedemptions } from './modules/checkout/redemptions.service.js';
+import { startProcessJobs } from './jobs/process-jobs.js';
 import { seedSandboxCatalog } from './modules/sandbox/sandbox.service.js';
-
-const SWEEP_INTERVAL_MS = 60_000;
 
 async function main(): Promise<void> {
   const config = withEmbeddedSecrets(loadConfig());
@@ -21,19 +18,15 @@ async function main(): Promise<void> {
     demoToken = await createDemoSellerIfEmpty(ctx);
   }
   const app = await buildApp(ctx);
-  // Keyless redemption notices and scheduled product archives: each record is claimed in its
-  // own transaction, so every process may sweep (docs/checkout.md, docs/seller-reads.md).
-  const sweeper = setInterval(() => {
-    void runInBackground(ctx, () => sweepRedemptions(ctx));
-    void runInBackground(ctx, () => archiveDueProducts(ctx));
-  }, SWEEP_INTERVAL_MS);
+  // Webhook delivery and the sweeps, under one job runner (src/jobs, docs/events.md).
+  const jobs = startProcessJobs(ctx, app.log);
 
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    clearInterval(sweeper);
+    await jobs.stop();
     await app.close();
     await ctx.close();
     process.exit(0);

@@ -8,6 +8,7 @@ import * as m0004 from './migrations/0004_seller_reads.js';
 import * as m0005 from './migrations/0005_catalog_exports.js';
 import * as m0006 from './migrations/0006_checkout.js';
 import * as m0007 from './migrations/0007_hardening.js';
+import * as m0008 from './migrations/0008_events_webhooks.js';
 import * as m0009 from './migrations/0009_order_path.js';
 import * as m0010 from './migrations/0010_after_sale.js';
 import * as m0012 from './migrations/0012_finance.js';
@@ -21,6 +22,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0005_catalog_exports': m0005,
   '0006_checkout': m0006,
   '0007_hardening': m0007,
+  '0008_events_webhooks': m0008,
   '0009_order_path': m0009,
   '0010_after_sale': m0010,
   '0012_finance': m0012,

@@ -41,6 +41,11 @@ import type {
   PartnerConnectionsTable,
 } from '../modules/partners/partners.table.js';
 import type { PromotionResponsesTable, PromotionsTable } from '../modules/promotions/promotions.table.js';
+import type {
+  WebhookAttemptsTable,
+  WebhookDeliveriesTable,
+  WebhookEndpointsTable,
+} from '../modules/webhooks/webhooks.table.js';
 
 /** Every table, composed from the module that owns it. */
 export interface Database {
@@ -67,6 +72,9 @@ export interface Database {
   promotions: PromotionsTable;
   catalog_changes: CatalogChangesTable;
   outbox_events: OutboxEventsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
   catalog_exports: CatalogExportsTable;
   orders: OrdersTable;
   checkout_holds: CheckoutHoldsTable;

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/database.js';
 import { recordRestock } from '../allocations/allocations.service.js';
 import { lockOrders, releaseOrderReference } from '../checkout/order-adjustments.service.js';
 import type { SellerActor } from '../checkout/quote.service.js';
-import { emitEvents } from '../events/outbox.service.js';
+import { emit } from '../events/outbox.service.js';
 import { type MovedAmounts, originalSalesOf, recordReversal } from '../finance/reversals.service.js';
 import { lockKeys, quarantineKeys, restockKeys } from '../inventory/key-custody.service.js';
 import * as repo from './after-sale.repo.js';
@@ -139,7 +139,7 @@ export async function adjustKeys(ctx: AppContext, trx: Executor, a: Adjustment):
     if ((counts.get(orderId) ?? 0) >= order.pulled && order.pulled > 0)
       await releaseOrderReference(trx, order, refundId ?? a.returnId ?? orderId, now);
     if (a.returnId) {
-      await emitEvents(ctx, trx, seller, 'order.keys_returned', {
+      await emit(ctx, trx, seller, 'order.keys_returned', {
         orderReference: order.order_reference,
         keyIds: group.map((p) => p.owned.key.id),
         returned: group.length,
@@ -147,7 +147,7 @@ export async function adjustKeys(ctx: AppContext, trx: Executor, a: Adjustment):
       });
     }
     if (refundId && group.some((p) => p.reverse || a.source !== 'return')) {
-      await emitEvents(ctx, trx, seller, 'refund.completed', {
+      await emit(ctx, trx, seller, 'refund.completed', {
         orderReference: order.order_reference,
         refundId,
         adjustmentType: kind,

@@ -4,12 +4,7 @@ import { fail } from '../../http/errors.js';
 import { readableId, uuidv7 } from '../../lib/ids.js';
 import { requireSku } from '../catalog/releases.service.js';
 import { cancelHoldsOfAllocation } from '../checkout/promised-capacity.js';
-import {
-  emitEventList,
-  emitEvents,
-  type PendingEvent,
-  recordCatalogChange,
-} from '../events/outbox.service.js';
+import { emit, emitEventList, type PendingEvent, recordCatalogChange } from '../events/outbox.service.js';
 import * as repo from './allocations.repo.js';
 import type { AllocationStatus } from './allocations.table.js';
 import { refreshSellability } from './sellability.service.js';
@@ -134,7 +129,7 @@ export async function grantAllocation(
     ...termsToColumns(terms),
   });
   const allocation = await requireAllocation(trx, id);
-  await emitEvents(
+  await emit(
     ctx,
     trx,
     [{ companyId: allocation.seller_company_id, environment: allocation.environment }],
@@ -185,7 +180,7 @@ export async function updateAllocation(ctx: AppContext, trx: Executor, id: strin
   const after = await requireAllocation(trx, id);
   const sku = await requireSku(trx, after.sku_id);
   const seller = [{ companyId: after.seller_company_id, environment: after.environment }];
-  await emitEvents(ctx, trx, seller, 'allocation.updated', {
+  await emit(ctx, trx, seller, 'allocation.updated', {
     allocationId: id,
     skuCode: sku.code,
     remaining: remainingOf(after),
@@ -218,7 +213,7 @@ export async function setAllocationStatus(
   if (status !== 'active') await cancelHoldsOfAllocation(ctx, trx, id);
   const after = await requireAllocation(trx, id);
   const sku = await requireSku(trx, after.sku_id);
-  await emitEvents(
+  await emit(
     ctx,
     trx,
     [{ companyId: after.seller_company_id, environment: after.environment }],
@@ -299,7 +294,7 @@ export async function recordRestock(
   const now = ctx.clock.now();
   const after = { ...locked, quantity_pulled: Math.max(0, locked.quantity_pulled - count), updated_at: now };
   await repo.updateAllocation(trx, locked.id, { quantity_pulled: after.quantity_pulled, updated_at: now });
-  await emitEvents(
+  await emit(
     ctx,
     trx,
     [{ companyId: locked.seller_company_id, environment: locked.environment }],

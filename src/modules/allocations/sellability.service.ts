@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { effectivePrices, type PriceRow, pricedCountriesByRelease } from '../catalog/pricing.js';
 import { priceRowsOfReleases } from '../catalog/pricing.repo.js';
-import { emitEvents } from '../events/outbox.service.js';
+import { emit } from '../events/outbox.service.js';
 import { evaluateSellability, type Sellability } from './sellability.js';
 import * as repo from './sellability.repo.js';
 
@@ -93,7 +93,7 @@ export async function refreshSellability(
     await repo.storeState(trx, sellerId, state.skuId, state.sellable, state.readinessBlockers, now);
     const flipped = (before?.sellable === 1) !== state.sellable;
     if (!flipped) continue;
-    await emitEvents(ctx, trx, [{ companyId: sellerId, environment }], 'sku.sellability_changed', {
+    await emit(ctx, trx, [{ companyId: sellerId, environment }], 'sku.sellability_changed', {
       skuId: state.skuId,
       skuCode: state.skuCode,
       productId: state.productId,

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import type { ChangedField } from '../events/events.table.js';
-import { emitEvents, type Recipient, recordCatalogChange } from '../events/outbox.service.js';
+import { type Recipient, recordCatalogChange } from '../events/outbox.service.js';
 import { sellersSeeing, visibleProductIds } from './visibility.repo.js';
 
 export interface AudienceDiff {
@@ -76,14 +76,4 @@ export async function changeSellerAccess(
     if (before.has(id) && after.has(id))
       await recordCatalogChange(ctx, trx, seller, id, 'updated', ['availability']);
   }
-}
-
-export async function emitToAudience(
-  ctx: AppContext,
-  trx: Executor,
-  audience: readonly Recipient[],
-  eventType: string,
-  data: Record<string, unknown>,
-): Promise<void> {
-  if (audience.length > 0) await emitEvents(ctx, trx, audience, eventType, data);
 }

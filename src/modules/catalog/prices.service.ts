@@ -4,8 +4,9 @@ import { fail } from '../../http/errors.js';
 import { isoOf } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { refreshForPublisher } from '../allocations/sellability.service.js';
+import { emit } from '../events/outbox.service.js';
 import * as repo from './catalog.repo.js';
-import { changeProduct, emitToAudience } from './catalog-changes.service.js';
+import { changeProduct } from './catalog-changes.service.js';
 import { effectivePrices } from './pricing.js';
 import { priceRowsOf } from './pricing.repo.js';
 import { requireProduct, touchProduct } from './products.service.js';
@@ -61,7 +62,7 @@ export async function setTerritoryPrice(
   });
   const skus = await repo.skusOfRelease(trx, releaseId);
   for (const sku of skus) {
-    await emitToAudience(ctx, trx, [...diff.kept, ...diff.added], 'sku.pricing_updated', {
+    await emit(ctx, trx, [...diff.kept, ...diff.added], 'sku.pricing_updated', {
       skuCode: sku.code,
       countryCode: country,
       currencyCode: currency,

@@ -4,10 +4,11 @@ import { fail } from '../../http/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { refreshForPublisher } from '../allocations/sellability.service.js';
 import type { ChangedField } from '../events/events.table.js';
+import { emit } from '../events/outbox.service.js';
 import { getCompany } from '../identity/identity.service.js';
 import * as repo from './catalog.repo.js';
 import type { LaunchPhase, ProductStatus, RelationType, TradingState } from './catalog.table.js';
-import { changeProduct, emitToAudience } from './catalog-changes.service.js';
+import { changeProduct } from './catalog-changes.service.js';
 
 export interface ProductInput {
   name: string;
@@ -125,18 +126,18 @@ export async function updateProduct(ctx: AppContext, trx: Executor, id: string, 
   const updatedAt = new Date(now).toISOString();
   // The legacy status `archived` delists as `isArchived` does (SPEC 3.4: archive emits `removed`).
   if (archiveNow || patch.status === 'archived') {
-    await emitToAudience(ctx, trx, diff.removed, 'product.delisted', {
+    await emit(ctx, trx, diff.removed, 'product.delisted', {
       productId: id,
       delistedAt: updatedAt,
     });
   } else {
-    await emitToAudience(ctx, trx, [...diff.kept, ...diff.added], 'product.updated', {
+    await emit(ctx, trx, [...diff.kept, ...diff.added], 'product.updated', {
       productId: id,
       updatedAt,
     });
   }
   if (scheduled) {
-    await emitToAudience(ctx, trx, diff.kept, 'product.delisting_scheduled', {
+    await emit(ctx, trx, diff.kept, 'product.delisting_scheduled', {
       productId: id,
       effectiveAt: new Date(patch.archiveAt!).toISOString(),
     });

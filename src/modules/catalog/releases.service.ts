@@ -4,9 +4,10 @@ import { fail } from '../../http/errors.js';
 import { isoOrNull } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { refreshForPublisher } from '../allocations/sellability.service.js';
+import { emit } from '../events/outbox.service.js';
 import * as repo from './catalog.repo.js';
 import type { ReleaseState } from './catalog.table.js';
-import { changeProduct, emitToAudience } from './catalog-changes.service.js';
+import { changeProduct } from './catalog-changes.service.js';
 import { requireProduct, touchProduct } from './products.service.js';
 
 export interface ReleaseInput {
@@ -104,13 +105,13 @@ export async function updateRelease(ctx: AppContext, trx: Executor, id: string, 
   const audience = [...diff.kept, ...diff.added];
   const advanced = patch.state !== undefined && patch.state !== release.state;
   if (advanced && patch.state === 'announced') {
-    await emitToAudience(ctx, trx, audience, 'product.announced', { productId: product.id, releaseId: id });
+    await emit(ctx, trx, audience, 'product.announced', { productId: product.id, releaseId: id });
   }
   if (advanced && patch.state === 'available') {
-    await emitToAudience(ctx, trx, audience, 'release.available', { productId: product.id, releaseId: id });
+    await emit(ctx, trx, audience, 'release.available', { productId: product.id, releaseId: id });
   }
   if (patch.releaseDate !== undefined && patch.releaseDate !== release.release_date) {
-    await emitToAudience(ctx, trx, audience, 'release.date_changed', {
+    await emit(ctx, trx, audience, 'release.date_changed', {
       productId: product.id,
       releaseId: id,
       skuIds: (await repo.skusOfRelease(trx, id)).map((s) => s.id),

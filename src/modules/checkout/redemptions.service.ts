@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { isoOf } from '../../lib/clock.js';
-import { emitEvents } from '../events/outbox.service.js';
+import { emit } from '../events/outbox.service.js';
 
 /** `redemption.expiring` goes out this long before a keyless record expires. */
 export const EXPIRING_NOTICE_MS = 24 * 3_600_000;
@@ -50,7 +50,7 @@ export async function sweepRedemptions(ctx: AppContext): Promise<{ expiring: num
           expiresAt: isoOf(r.expires_at),
           ...(notice === 'expired' ? { effectiveAt: isoOf(r.expires_at) } : {}),
         };
-        await emitEvents(
+        await emit(
           ctx,
           trx,
           [{ companyId: r.seller_company_id, environment: r.environment }],

@@ -27,4 +27,13 @@ export interface OutboxEventsTable {
   created_at_us: number;
   /** Epoch ms before which the delivery worker leaves the event alone. */
   deliver_after: number;
+  /** Set for events addressed to one webhook endpoint alone (`test.ping`). */
+  target_endpoint_id: string | null;
+  /**
+   * Publication order, assigned after commit by the one publisher at a time (webhooks module):
+   * GET /events and delivery read in this order, so a late commit is never skipped.
+   */
+  published_seq: number | null;
+  /** Microseconds; strictly increasing with published_seq. */
+  published_at_us: number | null;
 }

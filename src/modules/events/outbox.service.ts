@@ -1,15 +1,26 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { uuidv7 } from '../../lib/ids.js';
+import { assertPayload, EVENT_TYPES, type EventData, type EventType } from './event-types.js';
 import * as repo from './events.repo.js';
 import type { CatalogChangeType, ChangedField } from './events.table.js';
-
-export const EVENT_VERSION = 1;
 
 export interface Recipient {
   companyId: string;
   environment: string;
 }
+
+export interface EmitOptions {
+  /** Epoch ms before which the event is neither delivered nor listed (`webhook_delay_30s`). */
+  deliverAfterMs?: number;
+  /** Delivers to this webhook endpoint alone (audience `endpoint`, `test.ping`). */
+  targetEndpointId?: string;
+}
+
+/** One event to write: a catalog type, its exact payload and its recipients. */
+export type PendingEvent = {
+  [T in EventType]: { recipients: readonly Recipient[]; eventType: T; data: EventData<T> };
+}[EventType];
 
 /** Microsecond timestamps that never repeat or go backwards within this process. */
 let lastMicros = 0;
@@ -19,26 +30,23 @@ function nowMicros(nowMs: number): number {
   return lastMicros;
 }
 
-/** One event to write: its type, payload and recipients. */
-export interface PendingEvent {
-  recipients: readonly Recipient[];
-  eventType: string;
-  data: Record<string, unknown>;
-}
+export const newEventId = (now: number) => `evt_${uuidv7(now).replaceAll('-', '')}`;
 
 /**
- * Writes events to the outbox inside the caller's transaction (rule 2 of DESIGN): they exist
- * exactly when the change that caused them commits; the delivery worker sends them later.
+ * Writes one event per recipient to the outbox inside the caller's transaction (rule 2 of
+ * DESIGN): they exist exactly when the change that caused them commits; the webhooks module
+ * publishes and delivers them later. Only catalog types (event-types.ts) with their exact
+ * payload are accepted. Returns the event ids, in recipient order.
  */
-export async function emitEvents(
+export async function emit<T extends EventType>(
   ctx: AppContext,
   trx: Executor,
   recipients: readonly Recipient[],
-  eventType: string,
-  data: Record<string, unknown>,
-  options: { deliverAfterMs?: number } = {},
-): Promise<void> {
-  await emitEventList(ctx, trx, [{ recipients, eventType, data }], options);
+  eventType: T,
+  data: EventData<T>,
+  options: EmitOptions = {},
+): Promise<string[]> {
+  return emitEventList(ctx, trx, [{ recipients, eventType, data } as PendingEvent], options);
 }
 
 /** Several events of one change in one insert, in the order given (the order path's outbox write). */
@@ -46,24 +54,27 @@ export async function emitEventList(
   ctx: AppContext,
   trx: Executor,
   events: readonly PendingEvent[],
-  options: { deliverAfterMs?: number } = {},
-): Promise<void> {
+  options: EmitOptions = {},
+): Promise<string[]> {
   const now = ctx.clock.now();
-  await repo.insertEvents(
-    trx,
-    events.flatMap(({ recipients, eventType, data }) =>
-      recipients.map((r) => ({
-        event_id: `evt_${uuidv7(now).replaceAll('-', '')}`,
-        company_id: r.companyId,
-        environment: r.environment,
-        event_type: eventType,
-        event_version: EVENT_VERSION,
-        payload: JSON.stringify(data),
-        created_at_us: nowMicros(now),
-        deliver_after: options.deliverAfterMs ?? now,
-      })),
-    ),
-  );
+  const rows = events.flatMap(({ recipients, eventType, data }) => {
+    if (recipients.length === 0) return [];
+    assertPayload(eventType, data);
+    const payload = JSON.stringify(data);
+    return recipients.map((r) => ({
+      event_id: newEventId(now),
+      company_id: r.companyId,
+      environment: r.environment,
+      event_type: eventType,
+      event_version: EVENT_TYPES[eventType].version,
+      payload,
+      created_at_us: nowMicros(now),
+      deliver_after: options.deliverAfterMs ?? now,
+      target_endpoint_id: options.targetEndpointId ?? null,
+    }));
+  });
+  await repo.insertEvents(trx, rows);
+  return rows.map((r) => r.event_id);
 }
 
 /** One catalog change row (SPEC 2.5) per seller that sees the product. */

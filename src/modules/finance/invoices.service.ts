@@ -3,7 +3,7 @@ import { isUniqueViolation } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import { isoOf } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { emitEvents } from '../events/outbox.service.js';
+import { emit } from '../events/outbox.service.js';
 import * as repo from './invoices.repo.js';
 import type { SellerRows } from './sales-read.repo.js';
 import { type StatementLine, statementOf } from './statements.service.js';
@@ -53,7 +53,7 @@ export async function closeMonth(ctx: AppContext, scope: SellerRows, periodText:
   try {
     await ctx.db.transaction().execute(async (trx) => {
       await repo.insertInvoice(trx, row);
-      await emitEvents(
+      await emit(
         ctx,
         trx,
         [{ companyId: scope.sellerId, environment: scope.environment }],

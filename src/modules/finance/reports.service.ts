@@ -7,7 +7,7 @@ import { downloadSignature } from '../../http/signed-download.js';
 import { isoOf, isoOrNull } from '../../lib/clock.js';
 import { constantTimeEqual } from '../../lib/crypto.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { emitEvents } from '../events/outbox.service.js';
+import { emit } from '../events/outbox.service.js';
 import type { ActivityFilter } from './activity.repo.js';
 import { activityCsv } from './activity.service.js';
 import * as repo from './reports.repo.js';
@@ -82,17 +82,11 @@ async function buildReport(ctx: AppContext, scope: SellerRows, id: string, filte
       expires_at: readyAt + REPORT_TTL_MS,
     });
     if (!settled) return;
-    await emitEvents(
-      ctx,
-      trx,
-      [{ companyId: scope.sellerId, environment: scope.environment }],
-      'report.ready',
-      {
-        reportId: id,
-        reportType: REPORT_TYPE,
-        readyAt: isoOf(readyAt),
-      },
-    );
+    await emit(ctx, trx, [{ companyId: scope.sellerId, environment: scope.environment }], 'report.ready', {
+      reportId: id,
+      reportType: REPORT_TYPE,
+      readyAt: isoOf(readyAt),
+    });
   });
 }
 

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { emitEvents } from '../events/outbox.service.js';
+import { emit } from '../events/outbox.service.js';
 import { forgetCompanyFacts, getCompany } from '../identity/identity.service.js';
 import * as repo from './partners.repo.js';
 import type {
@@ -111,7 +111,7 @@ export async function addAgreement(
     updated_at: now,
   });
   if (status === 'active') {
-    await emitEvents(ctx, trx, sellerOf(ctx, connection), 'contract.activated', {
+    await emit(ctx, trx, sellerOf(ctx, connection), 'contract.activated', {
       contractId: id,
       partnerCompanyId: connection.publisher_company_id,
     });
@@ -161,7 +161,7 @@ export async function setAgreementStatus(
   });
   if (status === 'active' && agreement.status === 'pending') {
     const connection = await requireConnection(trx, agreement.connection_id);
-    await emitEvents(ctx, trx, sellerOf(ctx, connection), 'contract.activated', {
+    await emit(ctx, trx, sellerOf(ctx, connection), 'contract.activated', {
       contractId: id,
       partnerCompanyId: connection.publisher_company_id,
     });
@@ -189,7 +189,7 @@ export async function supersedeAgreement(ctx: AppContext, trx: Executor, id: str
     updated_at: ctx.clock.now(),
   });
   const connection = await requireConnection(trx, old.connection_id);
-  await emitEvents(ctx, trx, sellerOf(ctx, connection), 'contract.superseded', {
+  await emit(ctx, trx, sellerOf(ctx, connection), 'contract.superseded', {
     contractId: id,
     supersededBy: replacement.id,
   });
@@ -223,7 +223,7 @@ export async function acceptAmendment(ctx: AppContext, trx: Executor, amendmentI
   const agreement = await requireAgreement(trx, amendment.agreement_id);
   const connection = await requireConnection(trx, agreement.connection_id);
   await repo.acceptAmendment(trx, amendmentId, ctx.clock.now());
-  await emitEvents(ctx, trx, sellerOf(ctx, connection), 'contract.amendment_accepted', {
+  await emit(ctx, trx, sellerOf(ctx, connection), 'contract.amendment_accepted', {
     contractId: agreement.id,
     amendmentId,
   });

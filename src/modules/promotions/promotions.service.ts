@@ -2,9 +2,10 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { changeProduct, emitToAudience } from '../catalog/catalog-changes.service.js';
+import { changeProduct } from '../catalog/catalog-changes.service.js';
 import { requireProduct, touchProduct } from '../catalog/products.service.js';
 import { requireSku } from '../catalog/releases.service.js';
+import { emit } from '../events/outbox.service.js';
 import { insertPromotion, livePromotions, type PromotionRow } from './promotions.repo.js';
 
 export interface PromotionInput {
@@ -56,7 +57,7 @@ export async function createPromotion(ctx: AppContext, trx: Executor, input: Pro
   const audience = [...diff.kept, ...diff.added].filter(
     (r) => sourceType === 'promotion' || r.companyId === input.sellerCompanyId,
   );
-  await emitToAudience(ctx, trx, audience, 'product.updated', {
+  await emit(ctx, trx, audience, 'product.updated', {
     productId: product.id,
     updatedAt: new Date(now).toISOString(),
   });

@@ -1,0 +1,44 @@
+import pg from 'pg';
+import type { DatabaseConfig } from '../config.js';
+import type { JobRunner } from './runner.js';
+
+export const JOBS_CHANNEL = 'sdapi_jobs';
+
+/**
+ * LISTEN on `sdapi_jobs` (PostgreSQL): a NOTIFY, sent at commit by whatever made work (an
+ * outbox insert, published deliveries), wakes the named job in this process. A lost connection
+ * only costs promptness (the jobs still run on their idle interval); it reconnects after 1 s.
+ */
+export function listenForWakeups(config: DatabaseConfig, runner: JobRunner): { close(): Promise<void> } {
+  if (config.engine !== 'postgres') return { close: async () => {} };
+  let client: pg.Client | null = null;
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async () => {
+    const c = new pg.Client({ connectionString: config.url });
+    c.on('notification', (message) => runner.wake(message.payload || undefined));
+    c.on('error', () => reconnect());
+    try {
+      await c.connect();
+      await c.query(`listen ${JOBS_CHANNEL}`);
+      if (closed) return void c.end().catch(() => {});
+      client = c;
+      runner.wake();
+    } catch {
+      reconnect();
+    }
+  };
+  const reconnect = () => {
+    client?.end().catch(() => {});
+    client = null;
+    if (!closed) retry = setTimeout(() => void connect(), 1000);
+  };
+  void connect();
+  return {
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      await client?.end().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,222 @@
+import { sql } from 'kysely';
+import type { AppContext } from '../../context.js';
+import { emit } from '../events/outbox.service.js';
+import { microIso } from './micro-time.js';
+import { nextAttemptAt } from './retry-schedule.js';
+import { DELIVERY_TIMEOUT_MS, type SendResult, sendWebhook } from './sender.js';
+import { signatureHeaders } from './signing.js';
+import * as repo from './webhooks.repo.js';
+
+/** Consecutive failed attempts that disable an endpoint (SPEC 3.3). */
+export const BREAKER_THRESHOLD = 10;
+/** A claimed delivery belongs to its worker this long: the timeout plus room to record the result. */
+export const LEASE_MS = DELIVERY_TIMEOUT_MS + 10_000;
+
+export interface DeliveryLimits {
+  /** Deliveries in flight in this process. */
+  total: number;
+  /** Deliveries in flight to one endpoint: a hanging receiver holds at most this many slots. */
+  perEndpoint: number;
+}
+export const DEFAULT_LIMITS: DeliveryLimits = { total: 128, perEndpoint: 8 };
+
+interface Claimed {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  attempts: number;
+  next_attempt_at: number;
+  event_order: number;
+}
+
+/**
+ * Delivers due deliveries from this process. `round` claims as many as there are free slots
+ * (on PostgreSQL with FOR UPDATE SKIP LOCKED, so processes never claim the same row) under a
+ * lease, and sends each without waiting for the others; a process killed mid-send leaves its
+ * rows leased, and any process claims them again once the lease has passed (at-least-once).
+ */
+export class DeliveryWorker {
+  private readonly inFlight = new Map<string, number>();
+  private readonly sends = new Set<Promise<void>>();
+  private total = 0;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly limits: DeliveryLimits = DEFAULT_LIMITS,
+    private readonly onSettled: () => void = () => {},
+  ) {}
+
+  /** Claims and starts due deliveries; returns how many were started. */
+  async round(): Promise<number> {
+    const free = this.limits.total - this.total;
+    if (free <= 0) return 0;
+    const saturated = [...this.inFlight].filter(([, n]) => n >= this.limits.perEndpoint).map(([id]) => id);
+    const claimed = await this.claim(free, saturated);
+    const started: Claimed[] = [];
+    const released: string[] = [];
+    for (const row of claimed) {
+      const n = this.inFlight.get(row.endpoint_id) ?? 0;
+      if (n >= this.limits.perEndpoint) released.push(row.id);
+      else {
+        this.inFlight.set(row.endpoint_id, n + 1);
+        started.push(row);
+      }
+    }
+    if (released.length > 0)
+      await this.ctx.db
+        .updateTable('webhook_deliveries')
+        .set({ lease_until: 0 })
+        .where('id', 'in', released)
+        .execute();
+    if (started.length > 0) await this.start(started);
+    return started.length;
+  }
+
+  /** Resolves when every send started so far has been recorded. */
+  async drain(): Promise<void> {
+    while (this.sends.size > 0) await Promise.all([...this.sends]);
+  }
+
+  private async claim(limit: number, saturated: string[]): Promise<Claimed[]> {
+    const now = this.ctx.clock.now();
+    const skip = saturated.length > 0 ? sql`and d.endpoint_id not in (${sql.join(saturated)})` : sql``;
+    const lock = this.ctx.engine === 'postgres' ? sql`for update of d skip locked` : sql``;
+    const result = await sql<Claimed>`update webhook_deliveries set lease_until = ${now + LEASE_MS}
+      where id in (
+        select d.id from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
+        where d.status = 'pending' and d.next_attempt_at <= ${now} and d.lease_until <= ${now}
+          and e.status = 'active' ${skip}
+        order by d.next_attempt_at, d.event_order limit ${limit} ${lock})
+      returning id, endpoint_id, event_id, attempts, next_attempt_at, event_order`.execute(this.ctx.db);
+    // RETURNING keeps no order: due first, then oldest event first (an endpoint's flush order).
+    return result.rows
+      .map((r) => ({ ...r, next_attempt_at: Number(r.next_attempt_at), event_order: Number(r.event_order) }))
+      .sort((a, b) => a.next_attempt_at - b.next_attempt_at || a.event_order - b.event_order);
+  }
+
+  private async start(rows: Claimed[]): Promise<void> {
+    const events = await this.ctx.db
+      .selectFrom('outbox_events')
+      .select(['event_id', 'event_type', 'event_version', 'payload', 'created_at_us'])
+      .where('event_id', 'in', [...new Set(rows.map((r) => r.event_id))])
+      .execute();
+    const eventById = new Map(events.map((e) => [e.event_id, e]));
+    const endpoints = await this.ctx.db
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('id', 'in', [...new Set(rows.map((r) => r.endpoint_id))])
+      .execute();
+    const endpointById = new Map(endpoints.map((e) => [e.id, e]));
+    for (const row of rows) {
+      this.total += 1;
+      const send = this.deliver(row, eventById.get(row.event_id), endpointById.get(row.endpoint_id))
+        .catch(() => undefined)
+        .finally(() => {
+          this.total -= 1;
+          const n = (this.inFlight.get(row.endpoint_id) ?? 1) - 1;
+          if (n <= 0) this.inFlight.delete(row.endpoint_id);
+          else this.inFlight.set(row.endpoint_id, n);
+          this.sends.delete(send);
+          this.onSettled();
+        });
+      this.sends.add(send);
+    }
+  }
+
+  private async deliver(
+    row: Claimed,
+    event:
+      | {
+          event_id: string;
+          event_type: string;
+          event_version: number;
+          payload: string;
+          created_at_us: number;
+        }
+      | undefined,
+    endpoint: repo.EndpointRow | undefined,
+  ): Promise<void> {
+    if (!event || !endpoint) return;
+    const now = this.ctx.clock.now();
+    const body = `{"eventId":${JSON.stringify(event.event_id)},"eventType":${JSON.stringify(event.event_type)},"eventVersion":${event.event_version},"createdAt":"${microIso(event.created_at_us)}","data":${event.payload}}`;
+    const box = this.ctx.secrets!;
+    const secrets = [box.open(endpoint.secret_sealed)];
+    if (endpoint.previous_secret_sealed && (endpoint.previous_secret_until ?? 0) > now)
+      secrets.push(box.open(endpoint.previous_secret_sealed));
+    const headers = signatureHeaders(secrets, event.event_id, Math.floor(now / 1000), body);
+    const result = await sendWebhook(endpoint.url, body, headers, this.ctx.config.allowInsecureWebhooks);
+    await recordAttempt(this.ctx, row, event.event_type, result);
+  }
+}
+
+/** Writes one attempt: the log row, the delivery's next state and the endpoint's breaker. */
+export async function recordAttempt(
+  ctx: AppContext,
+  row: Claimed,
+  eventType: string,
+  result: SendResult,
+): Promise<void> {
+  const now = ctx.clock.now();
+  const attempt = row.attempts + 1;
+  const next = result.ok ? null : nextAttemptAt(now, attempt, result.retryAfterSeconds);
+  await ctx.db.transaction().execute(async (trx) => {
+    await repo.insertAttempt(trx, {
+      delivery_id: row.id,
+      endpoint_id: row.endpoint_id,
+      event_id: row.event_id,
+      event_type: eventType,
+      attempt,
+      status_code: result.statusCode,
+      error: result.error,
+      duration_ms: result.durationMs,
+      attempted_at: now,
+      next_retry_at: next,
+    });
+    await repo.updateDelivery(trx, row.id, {
+      status: result.ok ? 'succeeded' : next === null ? 'failed' : 'pending',
+      attempts: attempt,
+      next_attempt_at: next ?? now,
+      lease_until: 0,
+      last_status_code: result.statusCode,
+      last_error: result.error,
+      updated_at: now,
+    });
+    if (result.ok) {
+      await trx
+        .updateTable('webhook_endpoints')
+        .set({ consecutive_failures: 0 })
+        .where('id', '=', row.endpoint_id)
+        .where('consecutive_failures', '<>', 0)
+        .execute();
+      return;
+    }
+    const counted = await trx
+      .updateTable('webhook_endpoints')
+      .set((eb) => ({ consecutive_failures: eb('consecutive_failures', '+', 1) }))
+      .where('id', '=', row.endpoint_id)
+      .returning(['consecutive_failures', 'status', 'url', 'company_id', 'environment'])
+      .executeTakeFirst();
+    if (!counted || counted.status !== 'active' || counted.consecutive_failures < BREAKER_THRESHOLD) return;
+    const reason = `${counted.consecutive_failures} consecutive failed deliveries; last: ${result.error}`;
+    const disabled = await trx
+      .updateTable('webhook_endpoints')
+      .set({ status: 'disabled', disabled_reason: reason, disabled_at: now, updated_at: now })
+      .where('id', '=', row.endpoint_id)
+      .where('status', '=', 'active')
+      .executeTakeFirst();
+    if (Number(disabled.numUpdatedRows) !== 1) return;
+    await emit(
+      ctx,
+      trx,
+      [{ companyId: counted.company_id, environment: counted.environment }],
+      'system.webhook_endpoint_disabled',
+      {
+        endpointId: row.endpoint_id,
+        endpointHost: new URL(counted.url).host,
+        reason,
+        consecutiveFailures: counted.consecutive_failures,
+        disabledAt: new Date(now).toISOString(),
+      },
+    );
+  });
+}

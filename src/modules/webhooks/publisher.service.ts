@@ -1,0 +1,113 @@
+import { sql } from 'kysely';
+import type { AppContext } from '../../context.js';
+import type { Executor } from '../../db/database.js';
+import { JOBS_CHANNEL } from '../../jobs/pg-wakeups.js';
+import { uuidv7 } from '../../lib/ids.js';
+import { EVENT_TYPES, isEventType } from '../events/event-types.js';
+import * as repo from './webhooks.repo.js';
+
+const PUBLISH_BATCH = 500;
+/** pg_advisory_xact_lock key: one publisher at a time, held until its commit. */
+const PUBLISH_LOCK = 1_400_800_1;
+
+interface UnpublishedEvent {
+  seq: number;
+  event_id: string;
+  company_id: string;
+  environment: string;
+  event_type: string;
+  payload: string;
+  target_endpoint_id: string | null;
+}
+
+/**
+ * Publishes committed outbox events in commit order (docs/events.md, "Ordering"): under one
+ * lock held until commit, due unpublished events get the next `published_seq` (and a strictly
+ * increasing `published_at_us`), and one delivery row per matching endpoint. The outbox `seq`
+ * is assigned at insert, so a transaction that commits late holds a smaller `seq` than rows
+ * already read; it is simply published in a later round with a larger `published_seq`, and no
+ * reader of `published_seq` (GET /events, delivery) can have passed it.
+ */
+export async function publishDue(ctx: AppContext): Promise<number> {
+  const now = ctx.clock.now();
+  return ctx.db.transaction().execute(async (trx) => {
+    if (ctx.engine === 'postgres') await sql`select pg_advisory_xact_lock(${PUBLISH_LOCK})`.execute(trx);
+    const events = await trx
+      .selectFrom('outbox_events')
+      .select(['seq', 'event_id', 'company_id', 'environment', 'event_type', 'payload', 'target_endpoint_id'])
+      .where('published_seq', 'is', null)
+      .where('deliver_after', '<=', now)
+      .orderBy('seq')
+      .limit(PUBLISH_BATCH)
+      .execute();
+    if (events.length === 0) return 0;
+    await assignOrder(trx, events, now);
+    const deliveries = await fanOut(trx, events, now);
+    if (deliveries > 0 && ctx.engine === 'postgres')
+      await sql`select pg_notify(${JOBS_CHANNEL}, 'webhooks-deliver')`.execute(trx);
+    return events.length;
+  });
+}
+
+const orderOf = new WeakMap<UnpublishedEvent, number>();
+
+async function assignOrder(trx: Executor, events: UnpublishedEvent[], now: number): Promise<void> {
+  const last = await trx
+    .selectFrom('outbox_events')
+    .select(['published_seq', 'published_at_us'])
+    .where('published_seq', 'is not', null)
+    .orderBy('published_seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  let seq = last?.published_seq ?? 0;
+  let at = last?.published_at_us ?? 0;
+  const values = events.map((e) => {
+    seq += 1;
+    at = Math.max(at + 1, now * 1000);
+    orderOf.set(e, seq);
+    return sql`(cast(${e.seq} as bigint), cast(${seq} as bigint), cast(${at} as bigint))`;
+  });
+  await sql`update outbox_events set published_seq = v.column2, published_at_us = v.column3
+    from (values ${sql.join(values)}) as v where outbox_events.seq = v.column1`.execute(trx);
+}
+
+const matches = (endpoint: repo.EndpointRow, event: UnpublishedEvent): boolean => {
+  if (endpoint.environment !== event.environment || endpoint.company_id !== event.company_id) return false;
+  const audience = isEventType(event.event_type) ? EVENT_TYPES[event.event_type].audience : 'seller';
+  if (audience === 'endpoint') return endpoint.id === event.target_endpoint_id;
+  if (
+    audience === 'other-endpoints' &&
+    (JSON.parse(event.payload) as { endpointId?: string }).endpointId === endpoint.id
+  )
+    return false;
+  const types = JSON.parse(endpoint.event_types) as string[];
+  return types.includes('*') || types.includes(event.event_type);
+};
+
+/** One delivery per (event, matching endpoint); a disabled endpoint's rows wait for enable. */
+async function fanOut(trx: Executor, events: UnpublishedEvent[], now: number): Promise<number> {
+  const endpoints = await repo.endpointsOfCompanies(trx, [...new Set(events.map((e) => e.company_id))]);
+  if (endpoints.length === 0) return 0;
+  const rows = events.flatMap((event) =>
+    endpoints
+      .filter((endpoint) => matches(endpoint, event))
+      .map((endpoint) => ({
+        id: uuidv7(now),
+        endpoint_id: endpoint.id,
+        company_id: event.company_id,
+        environment: event.environment,
+        event_id: event.event_id,
+        event_order: orderOf.get(event)!,
+        status: 'pending' as const,
+        attempts: 0,
+        next_attempt_at: now,
+        lease_until: 0,
+        last_status_code: null,
+        last_error: null,
+        created_at: now,
+        updated_at: now,
+      })),
+  );
+  await repo.insertDeliveries(trx, rows);
+  return rows.length;
+}

@@ -1,0 +1,85 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP } from 'node:net';
+import { fail } from '../../http/errors.js';
+import { parseIpEntry } from '../../lib/ip.js';
+
+/**
+ * URL rules of webhook endpoints (docs/events.md): `https://` only, no credentials, and no
+ * loopback, private, link-local, CGNAT, ULA, multicast, documentation or metadata address,
+ * judged on a literal host at creation and on every address DNS returns at delivery, where the
+ * connection goes only to an address that passed (so DNS rebinding cannot reach the inside).
+ * `insecure` (SDAPI_ALLOW_INSECURE_WEBHOOKS=1, development and tests) admits `http://` and
+ * loopback, never other internal ranges.
+ */
+const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata', 'instance-data']);
+const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
+
+const invalid = (message: string) =>
+  fail('VALIDATION_FAILED', message, {
+    issues: [{ field: 'url', in: 'body', message, keyword: 'format' }],
+  });
+
+/** Why an address may not receive webhooks, or null when it may. */
+export function refusedAddress(address: string, insecure: boolean): string | null {
+  const bare = address.replace(/^\[|\]$/g, '');
+  if (insecure && LOOPBACK.test(bare)) return null;
+  const parsed = parseIpEntry(bare);
+  if (parsed.ok) return null;
+  return parsed.problem === 'reserved_range'
+    ? `${bare} is in a ${parsed.range} range`
+    : `${bare} is not an address`;
+}
+
+/** Validates a webhook URL at creation or update; returns it normalised. */
+export function checkWebhookUrl(raw: string, insecure: boolean): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw invalid('url must be an absolute URL.');
+  }
+  if (url.protocol !== 'https:' && !(insecure && url.protocol === 'http:'))
+    throw invalid('url must use https://.');
+  if (url.username || url.password) throw invalid('url must not carry credentials.');
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (METADATA_HOSTS.has(host) || (!insecure && (host === 'localhost' || host.endsWith('.localhost'))))
+    throw invalid(`url host ${host} is not reachable from the internet.`);
+  if (isIP(host)) {
+    const refused = refusedAddress(host, insecure);
+    if (refused) throw invalid(`url host ${refused}.`);
+  }
+  url.hash = '';
+  return url.toString();
+}
+
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
+
+/**
+ * A `lookup` for the HTTP request: resolves every address, keeps those that pass and connects
+ * to the first of them; when none passes the request fails before any connection is opened.
+ */
+export function guardedLookup(insecure: boolean) {
+  return (hostname: string, options: object, callback: LookupCallback) => {
+    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '');
+      const list = addresses as LookupAddress[];
+      const allowed = list.filter((a) => refusedAddress(a.address, insecure) === null);
+      if (allowed.length === 0) {
+        const why = list.map((a) => refusedAddress(a.address, insecure)).join('; ');
+        const refusal = Object.assign(
+          new Error(`refused: ${hostname} resolves only to disallowed addresses (${why})`),
+          {
+            code: 'EADDRREFUSED',
+          },
+        );
+        return callback(refusal, '');
+      }
+      if ((options as { all?: boolean }).all) return callback(null, allowed);
+      callback(null, allowed[0]!.address, allowed[0]!.family);
+    });
+  };
+}

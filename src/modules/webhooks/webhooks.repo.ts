@@ -1,0 +1,96 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Executor } from '../../db/database.js';
+import type {
+  WebhookAttemptsTable,
+  WebhookDeliveriesTable,
+  WebhookEndpointsTable,
+} from './webhooks.table.js';
+
+export type EndpointRow = Selectable<WebhookEndpointsTable>;
+export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type AttemptRow = Selectable<WebhookAttemptsTable>;
+
+export interface Tenant {
+  companyId: string;
+  environment: string;
+}
+
+export const insertEndpoint = (ex: Executor, row: Insertable<WebhookEndpointsTable>) =>
+  ex.insertInto('webhook_endpoints').values(row).execute();
+
+export const endpointOf = (ex: Executor, tenant: Tenant, id: string) =>
+  ex
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('id', '=', id)
+    .where('company_id', '=', tenant.companyId)
+    .where('environment', '=', tenant.environment)
+    .executeTakeFirst();
+
+export const endpointById = (ex: Executor, id: string) =>
+  ex.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const endpointsOf = (ex: Executor, tenant: Tenant) =>
+  ex
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('company_id', '=', tenant.companyId)
+    .where('environment', '=', tenant.environment)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+
+export async function countEndpoints(ex: Executor, tenant: Tenant): Promise<number> {
+  const row = await ex
+    .selectFrom('webhook_endpoints')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('company_id', '=', tenant.companyId)
+    .where('environment', '=', tenant.environment)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export const updateEndpoint = (ex: Executor, id: string, patch: Updateable<WebhookEndpointsTable>) =>
+  ex.updateTable('webhook_endpoints').set(patch).where('id', '=', id).execute();
+
+export const deleteEndpoint = async (ex: Executor, id: string) => {
+  await ex.deleteFrom('webhook_attempts').where('endpoint_id', '=', id).execute();
+  await ex.deleteFrom('webhook_deliveries').where('endpoint_id', '=', id).execute();
+  await ex.deleteFrom('webhook_endpoints').where('id', '=', id).execute();
+};
+
+/** Every endpoint of the given companies (both states): the publisher fans events out to them. */
+export const endpointsOfCompanies = (ex: Executor, companyIds: readonly string[]) =>
+  companyIds.length === 0
+    ? Promise.resolve([] as EndpointRow[])
+    : ex.selectFrom('webhook_endpoints').selectAll().where('company_id', 'in', companyIds).execute();
+
+export const insertDeliveries = async (ex: Executor, rows: Insertable<WebhookDeliveriesTable>[]) => {
+  for (let i = 0; i < rows.length; i += 500)
+    await ex
+      .insertInto('webhook_deliveries')
+      .values(rows.slice(i, i + 500))
+      .execute();
+};
+
+export const updateDelivery = (ex: Executor, id: string, patch: Updateable<WebhookDeliveriesTable>) =>
+  ex.updateTable('webhook_deliveries').set(patch).where('id', '=', id).execute();
+
+export const insertAttempt = (ex: Executor, row: Insertable<WebhookAttemptsTable>) =>
+  ex.insertInto('webhook_attempts').values(row).execute();
+
+/** The attempt log of one endpoint, newest first, after a keyset position. */
+export function attemptsOf(ex: Executor, endpointId: string, beforeSeq: number | undefined, limit: number) {
+  let query = ex.selectFrom('webhook_attempts').selectAll().where('endpoint_id', '=', endpointId);
+  if (beforeSeq !== undefined) query = query.where('seq', '<', beforeSeq);
+  return query.orderBy('seq', 'desc').limit(limit).execute();
+}
+
+/** Buffered deliveries of an endpoint become due now, oldest event first (claim order). */
+export const releaseBuffered = (ex: Executor, endpointId: string, now: number) =>
+  ex
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: now, updated_at: now })
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'pending')
+    .execute();

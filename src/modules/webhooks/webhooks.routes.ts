@@ -1,0 +1,210 @@
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../context.js';
+import { LimitQuery, nextPageUrl } from '../../http/pagination.js';
+import { principalOf } from '../../http/request-context.js';
+import {
+  DateTime,
+  dataEnvelope,
+  errorResponses,
+  NoContent,
+  Nullable,
+  PageMeta,
+  Uuid,
+} from '../../http/schemas.js';
+import type { TypedApp } from '../../http/typed-app.js';
+import { listEvents } from './events-feed.service.js';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  enableEndpoint,
+  listAttempts,
+  listEndpoints,
+  testEndpoint,
+  updateEndpoint,
+} from './webhooks.service.js';
+
+const Url = Type.String({ minLength: 1, maxLength: 2048 });
+const EventTypes = Type.Array(Type.String({ maxLength: 100 }), { maxItems: 64 });
+const Description = Type.String({ maxLength: 500 });
+
+const Endpoint = Type.Object({
+  id: Type.String(),
+  url: Type.String(),
+  eventTypes: Type.Array(Type.String()),
+  description: Nullable(Type.String()),
+  status: Type.String(),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+  disabledReason: Nullable(Type.String()),
+  disabledAt: Nullable(DateTime),
+});
+const Created = Type.Object({
+  id: Type.String(),
+  url: Type.String(),
+  eventTypes: Type.Array(Type.String()),
+  description: Nullable(Type.String()),
+  status: Type.Literal('active'),
+  secret: Type.String(),
+  createdAt: DateTime,
+});
+const Attempt = Type.Object({
+  eventId: Type.String(),
+  eventType: Type.String(),
+  attempt: Type.Integer(),
+  statusCode: Nullable(Type.Integer()),
+  error: Nullable(Type.String()),
+  durationMs: Type.Integer(),
+  attemptedAt: DateTime,
+  nextRetryAt: Nullable(DateTime),
+});
+const FeedEvent = Type.Object({
+  eventId: Type.String(),
+  eventType: Type.String(),
+  eventVersion: Type.Integer(),
+  createdAt: Type.String(),
+  publishedAt: Type.String(),
+  data: Type.Record(Type.String(), Type.Unknown()),
+});
+const Params = Type.Object({ id: Uuid });
+const read = { auth: 'seller', scopes: ['seller:webhooks:read'] } as const;
+const write = { auth: 'seller', scopes: ['seller:webhooks:write'], idempotency: 'optional' } as const;
+const tags = ['webhooks'];
+
+export function registerWebhookRoutes(app: TypedApp, ctx: AppContext): void {
+  app.post('/webhooks', {
+    config: write,
+    schema: {
+      tags,
+      summary: 'Creates an endpoint; its signing secret is shown only here and on rotation.',
+      body: Type.Object({
+        url: Url,
+        eventTypes: Type.Optional(EventTypes),
+        description: Type.Optional(Description),
+      }),
+      response: { 201: dataEnvelope(Created), ...errorResponses() },
+    },
+    handler: async (request, reply) => {
+      reply.code(201);
+      return { data: await createEndpoint(ctx, principalOf(request), request.body) };
+    },
+  });
+
+  app.get('/webhooks', {
+    config: read,
+    schema: {
+      tags,
+      summary: "The company's endpoints of this environment (never their secrets).",
+      response: {
+        200: Type.Object({ data: Type.Array(Endpoint), meta: Type.Object({ count: Type.Integer() }) }),
+        ...errorResponses(),
+      },
+    },
+    handler: async (request) => {
+      const data = await listEndpoints(ctx, principalOf(request));
+      return { data, meta: { count: data.length } };
+    },
+  });
+
+  app.patch('/webhooks/:id', {
+    config: write,
+    schema: {
+      tags,
+      summary:
+        'Edits an endpoint; `rotateSecret: true` answers the new secret once (the old one signs beside it for 24 h).',
+      params: Params,
+      body: Type.Object({
+        url: Type.Optional(Url),
+        eventTypes: Type.Optional(EventTypes),
+        description: Type.Optional(Nullable(Description)),
+        rotateSecret: Type.Optional(Type.Boolean()),
+      }),
+      response: {
+        200: dataEnvelope(Type.Intersect([Endpoint, Type.Object({ secret: Type.Optional(Type.String()) })])),
+        ...errorResponses(404),
+      },
+    },
+    handler: async (request) => ({
+      data: await updateEndpoint(ctx, principalOf(request), request.params.id, request.body),
+    }),
+  });
+
+  app.delete('/webhooks/:id', {
+    config: write,
+    schema: {
+      tags,
+      summary: 'Deletes an endpoint and its delivery log.',
+      params: Params,
+      response: { 204: NoContent, ...errorResponses(404) },
+    },
+    handler: async (request, reply) => {
+      await deleteEndpoint(ctx, principalOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  });
+
+  app.post('/webhooks/:id/test', {
+    config: write,
+    schema: {
+      tags,
+      summary: 'Sends `test.ping` to this endpoint alone.',
+      params: Params,
+      response: { 202: dataEnvelope(Type.Object({ eventId: Type.String() })), ...errorResponses(404) },
+    },
+    handler: async (request, reply) => {
+      reply.code(202);
+      return { data: await testEndpoint(ctx, principalOf(request), request.params.id) };
+    },
+  });
+
+  app.post('/webhooks/:id/enable', {
+    config: write,
+    schema: {
+      tags,
+      summary: 'Re-enables a disabled endpoint; the events buffered meanwhile flush, oldest first.',
+      params: Params,
+      response: { 200: dataEnvelope(Endpoint), ...errorResponses(404) },
+    },
+    handler: async (request) => ({
+      data: await enableEndpoint(ctx, principalOf(request), request.params.id),
+    }),
+  });
+
+  app.get('/webhooks/:id/deliveries', {
+    config: read,
+    schema: {
+      tags,
+      summary: 'The attempt log of an endpoint, newest first.',
+      params: Params,
+      querystring: Type.Object({
+        cursor: Type.Optional(Type.String({ maxLength: 200 })),
+        limit: LimitQuery(100, 50),
+      }),
+      response: { 200: Type.Object({ data: Type.Array(Attempt), meta: PageMeta }), ...errorResponses(404) },
+    },
+    handler: async (request) =>
+      listAttempts(ctx, principalOf(request), request.params.id, request.query, nextPageUrl(request.url)),
+  });
+
+  app.get('/events', {
+    config: read,
+    schema: {
+      tags,
+      summary: "The company's events in commit order (keyset cursor, or since with microsecond precision).",
+      querystring: Type.Object({
+        cursor: Type.Optional(Type.String({ maxLength: 200 })),
+        since: Type.Optional(Type.String({ maxLength: 40 })),
+        types: Type.Optional(Type.String({ maxLength: 2000 })),
+        limit: LimitQuery(100, 50),
+      }),
+      response: {
+        200: Type.Object({
+          data: Type.Array(FeedEvent),
+          meta: Type.Intersect([PageMeta, Type.Object({ nextSince: Nullable(Type.String()) })]),
+        }),
+        ...errorResponses(),
+      },
+    },
+    handler: async (request) =>
+      listEvents(ctx, principalOf(request), request.query, nextPageUrl(request.url)),
+  });
+}

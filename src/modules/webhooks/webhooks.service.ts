@@ -1,0 +1,208 @@
+import type { AppContext } from '../../context.js';
+import type { Executor } from '../../db/database.js';
+import type { Principal } from '../../http/auth/principal.js';
+import { fail } from '../../http/errors.js';
+import { decodeCursor, page } from '../../http/pagination.js';
+import { uuidv7 } from '../../lib/ids.js';
+import { EVENT_TYPE_NAMES, isEventType } from '../events/event-types.js';
+import { emit } from '../events/outbox.service.js';
+import { newWebhookSecret } from './signing.js';
+import { checkWebhookUrl } from './webhook-url.js';
+import * as repo from './webhooks.repo.js';
+
+/** Endpoints per company and environment (docs/events.md). */
+export const MAX_ENDPOINTS = 16;
+/** How long the secret replaced by a rotation keeps signing beside the new one. */
+export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+const tenantOf = (p: Principal): repo.Tenant => ({ companyId: p.companyId, environment: p.environment });
+
+function boxOf(ctx: AppContext) {
+  if (!ctx.secrets)
+    throw fail(
+      'SERVICE_UNAVAILABLE',
+      'SDAPI_MASTER_KEY is not configured; webhook secrets cannot be stored.',
+    );
+  return ctx.secrets;
+}
+
+/** `["*"]` or omitted means every type; an unknown type is refused by name. */
+function checkEventTypes(types: readonly string[] | undefined): string[] {
+  if (types === undefined || (types.length === 1 && types[0] === '*')) return ['*'];
+  const unknown = types.filter((t) => !isEventType(t));
+  if (unknown.length > 0 || types.length === 0) {
+    const message =
+      types.length === 0
+        ? 'eventTypes must name at least one type.'
+        : `Unknown event type ${unknown.join(', ')}.`;
+    throw fail('VALIDATION_FAILED', message, {
+      issues: [{ field: 'eventTypes', in: 'body', message, keyword: 'enum' }],
+      knownTypes: EVENT_TYPE_NAMES,
+    });
+  }
+  return [...new Set(types)];
+}
+
+export function endpointView(row: repo.EndpointRow) {
+  return {
+    id: row.id,
+    url: row.url,
+    eventTypes: JSON.parse(row.event_types) as string[],
+    description: row.description,
+    status: row.status,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+    disabledReason: row.disabled_reason,
+    disabledAt: row.disabled_at === null ? null : new Date(row.disabled_at).toISOString(),
+  };
+}
+
+async function requireEndpoint(ex: Executor, p: Principal, id: string) {
+  const row = await repo.endpointOf(ex, tenantOf(p), id);
+  if (!row) throw fail('NOT_FOUND', `Webhook endpoint ${id} not found.`);
+  return row;
+}
+
+export async function createEndpoint(
+  ctx: AppContext,
+  p: Principal,
+  body: { url: string; eventTypes?: string[]; description?: string },
+) {
+  const url = checkWebhookUrl(body.url, ctx.config.allowInsecureWebhooks);
+  const eventTypes = checkEventTypes(body.eventTypes);
+  const secret = newWebhookSecret();
+  const now = ctx.clock.now();
+  const id = uuidv7(now);
+  await ctx.db.transaction().execute(async (trx) => {
+    if ((await repo.countEndpoints(trx, tenantOf(p))) >= MAX_ENDPOINTS)
+      throw fail(
+        'VALIDATION_FAILED',
+        `A company may have at most ${MAX_ENDPOINTS} webhook endpoints per environment.`,
+        {
+          limit: MAX_ENDPOINTS,
+        },
+      );
+    await repo.insertEndpoint(trx, {
+      id,
+      company_id: p.companyId,
+      environment: p.environment,
+      url,
+      description: body.description ?? null,
+      event_types: JSON.stringify(eventTypes),
+      status: 'active',
+      secret_sealed: boxOf(ctx).seal(secret),
+      previous_secret_sealed: null,
+      previous_secret_until: null,
+      consecutive_failures: 0,
+      disabled_reason: null,
+      disabled_at: null,
+      created_at: now,
+      updated_at: now,
+    });
+  });
+  const view = endpointView((await repo.endpointById(ctx.db, id))!);
+  const { url: u, eventTypes: t, description, createdAt } = view;
+  return { id, url: u, eventTypes: t, description, status: 'active' as const, secret, createdAt };
+}
+
+export async function listEndpoints(ctx: AppContext, p: Principal) {
+  return (await repo.endpointsOf(ctx.db, tenantOf(p))).map(endpointView);
+}
+
+export async function updateEndpoint(
+  ctx: AppContext,
+  p: Principal,
+  id: string,
+  body: { url?: string; eventTypes?: string[]; description?: string | null; rotateSecret?: boolean },
+) {
+  const now = ctx.clock.now();
+  let secret: string | undefined;
+  await ctx.db.transaction().execute(async (trx) => {
+    const row = await requireEndpoint(trx, p, id);
+    const patch: Parameters<typeof repo.updateEndpoint>[2] = { updated_at: now };
+    if (body.url !== undefined) patch.url = checkWebhookUrl(body.url, ctx.config.allowInsecureWebhooks);
+    if (body.eventTypes !== undefined) patch.event_types = JSON.stringify(checkEventTypes(body.eventTypes));
+    if (body.description !== undefined) patch.description = body.description;
+    if (body.rotateSecret) {
+      secret = newWebhookSecret();
+      patch.secret_sealed = boxOf(ctx).seal(secret);
+      patch.previous_secret_sealed = row.secret_sealed;
+      patch.previous_secret_until = now + ROTATION_OVERLAP_MS;
+    }
+    await repo.updateEndpoint(trx, id, patch);
+  });
+  const view = endpointView((await repo.endpointById(ctx.db, id))!);
+  return secret === undefined ? view : { ...view, secret };
+}
+
+export async function deleteEndpoint(ctx: AppContext, p: Principal, id: string): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    await requireEndpoint(trx, p, id);
+    await repo.deleteEndpoint(trx, id);
+  });
+}
+
+/** Enqueues `test.ping` for this endpoint alone. */
+export async function testEndpoint(ctx: AppContext, p: Principal, id: string) {
+  return ctx.db.transaction().execute(async (trx) => {
+    await requireEndpoint(trx, p, id);
+    const [eventId] = await emit(
+      ctx,
+      trx,
+      [tenantOf(p)],
+      'test.ping',
+      { ok: true, webhookId: id },
+      {
+        targetEndpointId: id,
+      },
+    );
+    return { eventId: eventId! };
+  });
+}
+
+/** Disabled to active: failures forgotten, buffered deliveries due now, oldest event first. */
+export async function enableEndpoint(ctx: AppContext, p: Principal, id: string) {
+  const now = ctx.clock.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    const row = await requireEndpoint(trx, p, id);
+    if (row.status === 'active') return;
+    await repo.updateEndpoint(trx, id, {
+      status: 'active',
+      consecutive_failures: 0,
+      disabled_reason: null,
+      disabled_at: null,
+      updated_at: now,
+    });
+    await repo.releaseBuffered(trx, id, now);
+  });
+  return endpointView((await repo.endpointById(ctx.db, id))!);
+}
+
+export function attemptView(row: repo.AttemptRow) {
+  return {
+    eventId: row.event_id,
+    eventType: row.event_type,
+    attempt: row.attempt,
+    statusCode: row.status_code,
+    error: row.error,
+    durationMs: row.duration_ms,
+    attemptedAt: new Date(row.attempted_at).toISOString(),
+    nextRetryAt: row.next_retry_at === null ? null : new Date(row.next_retry_at).toISOString(),
+  };
+}
+
+/** The attempt log of one endpoint, newest first. */
+export async function listAttempts(
+  ctx: AppContext,
+  p: Principal,
+  id: string,
+  query: { cursor?: string; limit: number },
+  urlFor: (cursor: string) => string,
+) {
+  await requireEndpoint(ctx.db, p, id);
+  const before =
+    query.cursor === undefined ? undefined : (decodeCursor(query.cursor, ['number'])[0] as number);
+  const rows = await repo.attemptsOf(ctx.db, id, before, query.limit + 1);
+  const result = page(rows, query.limit, (r) => [r.seq], urlFor);
+  return { data: result.data.map(attemptView), meta: result.meta };
+}

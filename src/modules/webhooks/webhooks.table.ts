@@ -1,0 +1,59 @@
+import type { Generated } from 'kysely';
+
+export type EndpointStatus = 'active' | 'disabled';
+/** `held`: waiting for a disabled endpoint to be enabled again. */
+export type DeliveryStatus = 'pending' | 'held' | 'succeeded' | 'failed';
+
+export interface WebhookEndpointsTable {
+  id: string;
+  company_id: string;
+  environment: string;
+  url: string;
+  description: string | null;
+  /** JSON array of event types; `["*"]` means every type. */
+  event_types: string;
+  status: EndpointStatus;
+  /** The signing secret (`whsec_...`), sealed with the SecretBox. */
+  secret_sealed: string;
+  /** The secret replaced by the last rotation, still signing until previous_secret_until. */
+  previous_secret_sealed: string | null;
+  previous_secret_until: number | null;
+  consecutive_failures: number;
+  disabled_reason: string | null;
+  disabled_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  endpoint_id: string;
+  company_id: string;
+  environment: string;
+  event_id: string;
+  /** published_seq of the event: deliveries of one endpoint go out (and flush) in this order. */
+  event_order: number;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: number;
+  /** Epoch ms until which one worker owns the delivery; 0 when free. */
+  lease_until: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhookAttemptsTable {
+  seq: Generated<number>;
+  delivery_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  attempted_at: number;
+  next_retry_at: number | null;
+}
