@@ -196,7 +196,7 @@ export async function recordAttempt(
       .where('id', '=', row.endpoint_id)
       .returning(['consecutive_failures', 'status', 'url', 'company_id', 'environment'])
       .executeTakeFirst();
-    if (!counted || counted.status !== 'active' || counted.consecutive_failures < BREAKER_THRESHOLD) return;
+    if (counted?.status !== 'active' || counted.consecutive_failures < BREAKER_THRESHOLD) return;
     const reason = `${counted.consecutive_failures} consecutive failed deliveries; last: ${result.error}`;
     const disabled = await trx
       .updateTable('webhook_endpoints')
