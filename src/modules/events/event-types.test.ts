@@ -73,7 +73,7 @@ describe('event type catalog', () => {
   it('requires every field except allocation.updated reason (revoke/pause only)', () => {
     for (const [type, spec] of Object.entries(EVENT_TYPES)) {
       const optional = Object.keys(spec.payload.properties).filter(
-        (f) => !(spec.payload.required ?? []).includes(f),
+        (f) => !((spec.payload.required ?? []) as string[]).includes(f),
       );
       expect(optional, type).toEqual(type === 'allocation.updated' ? ['reason'] : []);
     }
