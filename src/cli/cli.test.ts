@@ -27,6 +27,7 @@ const json = async (...args: string[]) => JSON.parse((await sdapi(...args, '--js
 describe('sdapi CLI (embedded SQLite)', () => {
   it('creates a company and a key whose token has the typed prefix', async () => {
     const company = await json('company', 'create', '--name', 'CLI Store', '--country', 'de');
+    expect(await json('webhooks', 'deliveries', '--company', company.id)).toEqual({ deliveries: [] });
     expect(company).toMatchObject({ name: 'CLI Store', country: 'DE', kind: 'seller' });
     const key = await json(
       'key',

@@ -25,6 +25,10 @@ const USAGE = `sdapi: operator CLI of the Seller Distribution API (uses DATABASE
                                 streams a key file into a pool, encrypted, with progress
   sdapi admin METHOD PATH [--data JSON]
                                 any operator endpoint (/admin/v1/PATH), run in-process
+  sdapi webhooks deliveries --company ID [--status pending|failed|succeeded] [--json]
+                                a company's webhook deliveries (default: not yet succeeded)
+  sdapi webhooks replay --event EVENT_ID --endpoint ENDPOINT_ID
+                                delivers one event to one endpoint again
 `;
 
 const OPTIONS = {
@@ -44,6 +48,9 @@ const OPTIONS = {
   file: { type: 'string' },
   format: { type: 'string' },
   data: { type: 'string' },
+  status: { type: 'string' },
+  event: { type: 'string' },
+  endpoint: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -55,7 +62,10 @@ const list = (value: string | undefined) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
-function required(values: Values, name: 'name' | 'company' | 'environment' | 'pool' | 'file'): string {
+function required(
+  values: Values,
+  name: 'name' | 'company' | 'environment' | 'pool' | 'file' | 'event' | 'endpoint',
+): string {
   const value = values[name];
   if (!value) throw fail('VALIDATION_FAILED', `--${name} is required.`);
   return value;
@@ -77,6 +87,21 @@ async function run(ctx: AppContext, positionals: string[], values: Values): Prom
       return {
         ...(await importKeyFile(ctx, required(values, 'pool'), required(values, 'file'), values.format)),
       };
+    case 'webhooks deliveries': {
+      const query = new URLSearchParams({ companyId: required(values, 'company'), limit: '100' });
+      if (values.status) query.set('status', values.status);
+      return deliveryLines(
+        await adminRequest(ctx, 'GET', `/webhooks/deliveries?${query}`, undefined),
+        values.json,
+      );
+    }
+    case 'webhooks replay':
+      return await adminRequest(
+        ctx,
+        'POST',
+        '/webhooks/replay',
+        JSON.stringify({ eventId: required(values, 'event'), endpointId: required(values, 'endpoint') }),
+      );
     case 'migrate':
       return { applied: await migrateToLatest(ctx.db, schemaOf(ctx.config)) };
     case 'company create': {
@@ -112,6 +137,19 @@ async function run(ctx: AppContext, positionals: string[], values: Values): Prom
     default:
       throw new Error(`unknown command '${command}'\n\n${USAGE}`);
   }
+}
+
+/** One line per delivery for people; the rows themselves with --json. */
+function deliveryLines(rows: Record<string, unknown>[], json: boolean | undefined): Record<string, unknown> {
+  if (json) return { deliveries: rows };
+  if (rows.length === 0) return { deliveries: 'none' };
+  return Object.fromEntries(
+    rows.map((r) => [
+      r.id,
+      `${r.status} ${r.eventType} ${r.eventId} -> ${r.endpointUrl} attempts=${r.attempts}` +
+        ` next=${r.nextAttemptAt ?? '-'} last=${r.lastStatusCode ?? r.lastError ?? '-'}`,
+    ]),
+  );
 }
 
 async function main(argv: string[]): Promise<number> {

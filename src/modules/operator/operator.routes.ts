@@ -12,6 +12,7 @@ import { registerCatalogAdminRoutes } from './catalog.admin.js';
 import { registerFinanceAdminRoutes } from './finance.admin.js';
 import { registerPartnerAdminRoutes } from './partners.admin.js';
 import { registerSupplyAdminRoutes } from './supply.admin.js';
+import { registerWebhookAdminRoutes } from './webhooks.admin.js';
 
 const adminErrors = {
   401: ApiErrorRef,
@@ -54,6 +55,7 @@ export function registerOperatorRoutes(app: TypedApp, ctx: AppContext, openApi: 
   registerSupplyAdminRoutes(app, ctx);
   registerFinanceAdminRoutes(app, ctx);
   registerAfterSaleAdminRoutes(app, ctx);
+  registerWebhookAdminRoutes(app, ctx);
 
   app.post('/companies', {
     config: admin,
