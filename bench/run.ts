@@ -5,6 +5,7 @@ import type { FuzzBenchResult } from './fuzz.js';
 import type { benchKeyImport } from './key-import.js';
 import { measure, measurePaired, report, runInFreshProcess, startServer, stealMeter } from './lib.js';
 import type { benchSnapshot } from './snapshot.js';
+import type { benchWebhooks } from './webhooks.js';
 
 const steal = stealMeter();
 // Both servers run for the whole measurement, so the baseline and the service see the same machine.
@@ -141,4 +142,14 @@ console.table(
   ),
 );
 for (const f of fuzzed) if ('examples' in f && f.examples.length) console.log(f.engine, f.examples);
+const webhooks = await runInFreshProcess<Awaited<ReturnType<typeof benchWebhooks>>>('bench/webhooks.ts', '');
+console.table(
+  webhooks.map((w) => ({
+    scenario: `signed webhook deliveries to a local receiver (${w.engine}, ${w.deliveries.toLocaleString('en-US')})`,
+    'per s': w.perSecond,
+    ratio: `${(w.perSecond / w.bare).toFixed(2)} of bare signed POSTs (${w.bare}/s)`,
+    'order.fulfilled commit-to-receipt p50/p99 ms': `${w.p50} / ${w.p99}`,
+    aim: `>= 2,000/s ${w.perSecond >= 2000 ? 'met' : 'MISSED'}; p50 <= 50 ${w.p50 <= 50 ? 'met' : 'MISSED'}; p99 <= 250 ${w.p99 <= 250 ? 'met' : 'MISSED'}`,
+  })),
+);
 console.log(`CPU time stolen by the host during the run: ${steal()}`);

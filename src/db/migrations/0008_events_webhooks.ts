@@ -69,7 +69,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
-  await sql`create index webhook_deliveries_due on webhook_deliveries (next_attempt_at) where status = 'pending'`.execute(
+  await sql`create index webhook_deliveries_due on webhook_deliveries (next_attempt_at, event_order) where status = 'pending'`.execute(
     db,
   );
   await db.schema

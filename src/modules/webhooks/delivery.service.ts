@@ -1,14 +1,11 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
-import { emit } from '../events/outbox.service.js';
+import { AttemptRecorder } from './attempt-recorder.js';
 import { microIso } from './micro-time.js';
-import { nextAttemptAt } from './retry-schedule.js';
-import { DELIVERY_TIMEOUT_MS, type SendResult, sendWebhook } from './sender.js';
+import { DELIVERY_TIMEOUT_MS, sendWebhook } from './sender.js';
 import { signatureHeaders } from './signing.js';
-import * as repo from './webhooks.repo.js';
+import type * as repo from './webhooks.repo.js';
 
-/** Consecutive failed attempts that disable an endpoint (SPEC 3.3). */
-export const BREAKER_THRESHOLD = 10;
 /** A claimed delivery belongs to its worker this long: the timeout plus room to record the result. */
 export const LEASE_MS = DELIVERY_TIMEOUT_MS + 10_000;
 
@@ -18,9 +15,11 @@ export interface DeliveryLimits {
   /** Deliveries in flight to one endpoint: a hanging receiver holds at most this many slots. */
   perEndpoint: number;
 }
-export const DEFAULT_LIMITS: DeliveryLimits = { total: 128, perEndpoint: 8 };
+export const DEFAULT_LIMITS: DeliveryLimits = { total: 128, perEndpoint: 32 };
+/** Free slots worth a claim round: fewer wait for more sends to finish (or the idle interval). */
+const CLAIM_BATCH = 16;
 
-interface Claimed {
+export interface Claimed {
   id: string;
   endpoint_id: string;
   event_id: string;
@@ -39,12 +38,15 @@ export class DeliveryWorker {
   private readonly inFlight = new Map<string, number>();
   private readonly sends = new Set<Promise<void>>();
   private total = 0;
+  private readonly recorder: AttemptRecorder;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly limits: DeliveryLimits = DEFAULT_LIMITS,
     private readonly onSettled: () => void = () => {},
-  ) {}
+  ) {
+    this.recorder = new AttemptRecorder(ctx);
+  }
 
   /** Claims and starts due deliveries; returns how many were started. */
   async round(): Promise<number> {
@@ -117,7 +119,7 @@ export class DeliveryWorker {
           if (n <= 0) this.inFlight.delete(row.endpoint_id);
           else this.inFlight.set(row.endpoint_id, n);
           this.sends.delete(send);
-          this.onSettled();
+          if (this.total === 0 || this.limits.total - this.total >= CLAIM_BATCH) this.onSettled();
         });
       this.sends.add(send);
     }
@@ -145,78 +147,6 @@ export class DeliveryWorker {
       secrets.push(box.open(endpoint.previous_secret_sealed));
     const headers = signatureHeaders(secrets, event.event_id, Math.floor(now / 1000), body);
     const result = await sendWebhook(endpoint.url, body, headers, this.ctx.config.allowInsecureWebhooks);
-    await recordAttempt(this.ctx, row, event.event_type, result);
+    await this.recorder.record({ row, eventType: event.event_type, result });
   }
-}
-
-/** Writes one attempt: the log row, the delivery's next state and the endpoint's breaker. */
-export async function recordAttempt(
-  ctx: AppContext,
-  row: Claimed,
-  eventType: string,
-  result: SendResult,
-): Promise<void> {
-  const now = ctx.clock.now();
-  const attempt = row.attempts + 1;
-  const next = result.ok ? null : nextAttemptAt(now, attempt, result.retryAfterSeconds);
-  await ctx.db.transaction().execute(async (trx) => {
-    await repo.insertAttempt(trx, {
-      delivery_id: row.id,
-      endpoint_id: row.endpoint_id,
-      event_id: row.event_id,
-      event_type: eventType,
-      attempt,
-      status_code: result.statusCode,
-      error: result.error,
-      duration_ms: result.durationMs,
-      attempted_at: now,
-      next_retry_at: next,
-    });
-    await repo.updateDelivery(trx, row.id, {
-      status: result.ok ? 'succeeded' : next === null ? 'failed' : 'pending',
-      attempts: attempt,
-      next_attempt_at: next ?? now,
-      lease_until: 0,
-      last_status_code: result.statusCode,
-      last_error: result.error,
-      updated_at: now,
-    });
-    if (result.ok) {
-      await trx
-        .updateTable('webhook_endpoints')
-        .set({ consecutive_failures: 0 })
-        .where('id', '=', row.endpoint_id)
-        .where('consecutive_failures', '<>', 0)
-        .execute();
-      return;
-    }
-    const counted = await trx
-      .updateTable('webhook_endpoints')
-      .set((eb) => ({ consecutive_failures: eb('consecutive_failures', '+', 1) }))
-      .where('id', '=', row.endpoint_id)
-      .returning(['consecutive_failures', 'status', 'url', 'company_id', 'environment'])
-      .executeTakeFirst();
-    if (counted?.status !== 'active' || counted.consecutive_failures < BREAKER_THRESHOLD) return;
-    const reason = `${counted.consecutive_failures} consecutive failed deliveries; last: ${result.error}`;
-    const disabled = await trx
-      .updateTable('webhook_endpoints')
-      .set({ status: 'disabled', disabled_reason: reason, disabled_at: now, updated_at: now })
-      .where('id', '=', row.endpoint_id)
-      .where('status', '=', 'active')
-      .executeTakeFirst();
-    if (Number(disabled.numUpdatedRows) !== 1) return;
-    await emit(
-      ctx,
-      trx,
-      [{ companyId: counted.company_id, environment: counted.environment }],
-      'system.webhook_endpoint_disabled',
-      {
-        endpointId: row.endpoint_id,
-        endpointHost: new URL(counted.url).host,
-        reason,
-        consecutiveFailures: counted.consecutive_failures,
-        disabledAt: new Date(now).toISOString(),
-      },
-    );
-  });
 }

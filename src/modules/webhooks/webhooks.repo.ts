@@ -76,8 +76,51 @@ export const insertDeliveries = async (ex: Executor, rows: Insertable<WebhookDel
 export const updateDelivery = (ex: Executor, id: string, patch: Updateable<WebhookDeliveriesTable>) =>
   ex.updateTable('webhook_deliveries').set(patch).where('id', '=', id).execute();
 
-export const insertAttempt = (ex: Executor, row: Insertable<WebhookAttemptsTable>) =>
-  ex.insertInto('webhook_attempts').values(row).execute();
+export const markSucceeded = (ex: Executor, ids: string[], statusCode: number, now: number) =>
+  ex
+    .updateTable('webhook_deliveries')
+    .set((eb) => ({
+      status: 'succeeded',
+      attempts: eb('attempts', '+', 1),
+      lease_until: 0,
+      last_status_code: statusCode,
+      last_error: null,
+      updated_at: now,
+    }))
+    .where('id', 'in', ids)
+    .execute();
+
+export const insertAttempts = (ex: Executor, rows: Insertable<WebhookAttemptsTable>[]) =>
+  ex.insertInto('webhook_attempts').values(rows).execute();
+
+/** A success ends a run of failures (no write when there was none). */
+export const resetFailures = (ex: Executor, endpointId: string) =>
+  ex
+    .updateTable('webhook_endpoints')
+    .set({ consecutive_failures: 0 })
+    .where('id', '=', endpointId)
+    .where('consecutive_failures', '<>', 0)
+    .execute();
+
+/** Adds `count` failures to the run, or starts a new run of `count` (after a success). */
+export const addFailures = (ex: Executor, endpointId: string, count: number, restart: boolean) =>
+  ex
+    .updateTable('webhook_endpoints')
+    .set((eb) => ({ consecutive_failures: restart ? count : eb('consecutive_failures', '+', count) }))
+    .where('id', '=', endpointId)
+    .returning(['consecutive_failures', 'status', 'url', 'company_id', 'environment'])
+    .executeTakeFirst();
+
+/** Active to disabled; false when another worker moved it first. */
+export async function disableEndpoint(ex: Executor, endpointId: string, reason: string, now: number) {
+  const moved = await ex
+    .updateTable('webhook_endpoints')
+    .set({ status: 'disabled', disabled_reason: reason, disabled_at: now, updated_at: now })
+    .where('id', '=', endpointId)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  return Number(moved.numUpdatedRows) === 1;
+}
 
 /** The attempt log of one endpoint, newest first, after a keyset position. */
 export function attemptsOf(ex: Executor, endpointId: string, beforeSeq: number | undefined, limit: number) {

@@ -1,0 +1,176 @@
+// Webhooks: signed deliveries per second to a local receiver against bare signed POSTs (the
+// same HMAC and keep-alive HTTP, no database), and commit-to-receipt latency of order.fulfilled,
+// on SQLite and, when reachable, PostgreSQL. The job runner runs in this process as in a server.
+
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { databaseConfigFrom, loadConfig } from '../src/config.js';
+import { createContext } from '../src/context.js';
+import { migrateToLatest, schemaOf } from '../src/db/migrate.js';
+import { listenForWakeups } from '../src/jobs/pg-wakeups.js';
+import { JobRunner } from '../src/jobs/runner.js';
+import { emit } from '../src/modules/events/outbox.service.js';
+import { createCompany } from '../src/modules/identity/identity.service.js';
+import { sendWebhook } from '../src/modules/webhooks/sender.js';
+import { newWebhookSecret, signatureHeaders } from '../src/modules/webhooks/signing.js';
+import { registerWebhookJobs } from '../src/modules/webhooks/webhooks.jobs.js';
+import { createEndpoint } from '../src/modules/webhooks/webhooks.service.js';
+import { dropPgSchema, freshPgSchema } from './checkout.js';
+
+const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 2500);
+const ENDPOINTS = 4;
+const LATENCY_SAMPLES = 200;
+const CONCURRENCY = 32;
+
+function receiver() {
+  const arrivals = new Map<string, number>();
+  let count = 0;
+  const server = createServer((req, res) => {
+    const id = String(req.headers['x-service-event-id']);
+    req.resume();
+    req.on('end', () => {
+      count += 1;
+      if (!arrivals.has(id)) arrivals.set(id, performance.now());
+      res.writeHead(204).end();
+    });
+  });
+  return new Promise<{ url: string; arrivals: Map<string, number>; count: () => number; close(): void }>(
+    (resolve) =>
+      server.listen(0, '127.0.0.1', () =>
+        resolve({
+          url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+          arrivals,
+          count: () => count,
+          close: () => {
+            server.closeAllConnections();
+            server.close();
+          },
+        }),
+      ),
+  );
+}
+
+const waitFor = async (check: () => boolean) => {
+  while (!check()) await new Promise((r) => setTimeout(r, 2));
+};
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+
+/** The baseline: the same signed body POSTed straight to the receiver, CONCURRENCY at a time. */
+async function bareSignedPosts(url: string, total: number): Promise<number> {
+  const secret = newWebhookSecret();
+  const body = JSON.stringify({
+    eventId: 'evt_bench',
+    eventType: 'product.updated',
+    data: { productId: 'p' },
+  });
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < total) {
+        next += 1;
+        const headers = signatureHeaders([secret], `evt_${next}`, Math.floor(Date.now() / 1000), body);
+        await sendWebhook(url, body, headers, true);
+      }
+    }),
+  );
+  return Math.round(total / ((performance.now() - started) / 1000));
+}
+
+async function benchEngine(engine: string, env: Record<string, string>) {
+  const config = {
+    ...loadConfig({ ...env, LOG_LEVEL: 'silent' }),
+    masterKeyHex: '66'.repeat(32),
+    allowInsecureWebhooks: true,
+  };
+  const ctx = await createContext(config);
+  await migrateToLatest(ctx.db, schemaOf(config));
+  const company = await createCompany(ctx, { name: 'Bench Seller', country: 'DE' });
+  const principal = { companyId: company.id, environment: 'production' } as Parameters<
+    typeof createEndpoint
+  >[1];
+  const rx = await receiver();
+  for (let i = 0; i < ENDPOINTS; i++) await createEndpoint(ctx, principal, { url: `${rx.url}?e=${i}` });
+  const recipient = [{ companyId: company.id, environment: 'production' }];
+  const runner = new JobRunner((job, err) => console.error(job, err));
+  registerWebhookJobs(ctx, runner);
+  const wakeups = listenForWakeups(config.database, runner);
+  runner.start();
+  await new Promise((r) => setTimeout(r, 300));
+
+  // Throughput: EVENTS events in transactions of 50, each to every endpoint.
+  const deliveries = EVENTS * ENDPOINTS;
+  const started = performance.now();
+  for (let b = 0; b < EVENTS / 50; b++) {
+    await ctx.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < 50; i++)
+        await emit(ctx, trx, recipient, 'product.updated', {
+          productId: `p${b}-${i}`,
+          updatedAt: new Date().toISOString(),
+        });
+    });
+  }
+  await waitFor(() => rx.count() >= deliveries);
+  const perSecond = Math.round(deliveries / ((performance.now() - started) / 1000));
+
+  // Latency: one order.fulfilled at a time, commit to first receipt.
+  const latencies: number[] = [];
+  for (let i = 0; i < LATENCY_SAMPLES; i++) {
+    const [id] = await ctx.db.transaction().execute((trx) =>
+      emit(ctx, trx, recipient, 'order.fulfilled', {
+        orderReference: `lat-${i}`,
+        skuCode: 'BENCH-001',
+        quantity: 1,
+        pulled: 1,
+        fulfilledAt: new Date().toISOString(),
+      }),
+    );
+    const committed = performance.now();
+    await waitFor(() => rx.arrivals.has(id!));
+    latencies.push(rx.arrivals.get(id!)! - committed);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  latencies.sort((a, b) => a - b);
+  await wakeups.close();
+  for (const [k, v] of [...((globalThis as any).__qstats ?? new Map()).entries()]
+    .sort((a: any, b: any) => b[1][1] - a[1][1])
+    .slice(0, 12))
+    console.error(v[0], v[1].toFixed(0), k);
+  await runner.stop();
+  const bare = await bareSignedPosts(rx.url, deliveries);
+  rx.close();
+  await ctx.close();
+  return {
+    engine,
+    deliveries,
+    perSecond,
+    bare,
+    p50: Number(percentile(latencies, 0.5).toFixed(1)),
+    p99: Number(percentile(latencies, 0.99).toFixed(1)),
+  };
+}
+
+export async function benchWebhooks() {
+  const results = [
+    await benchEngine('sqlite', { DATA_DIR: mkdtempSync(join(tmpdir(), 'sdapi-bench-webhooks-')) }),
+  ];
+  const pgUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const schema = await freshPgSchema(pgUrl);
+  if (schema) {
+    try {
+      results.push(await benchEngine('postgres', { DATABASE_URL: pgUrl, DATABASE_SCHEMA: schema }));
+    } finally {
+      await dropPgSchema(pgUrl, schema);
+    }
+  }
+  return results;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(JSON.stringify(await benchWebhooks()));
+  process.exit(0);
+}

@@ -1,0 +1,152 @@
+import type { AppContext } from '../../context.js';
+import type { Executor } from '../../db/database.js';
+import { emit } from '../events/outbox.service.js';
+import type { Claimed } from './delivery.service.js';
+import { nextAttemptAt } from './retry-schedule.js';
+import type { SendResult } from './sender.js';
+import * as repo from './webhooks.repo.js';
+
+/** Consecutive failed attempts that disable an endpoint (SPEC 3.3). */
+export const BREAKER_THRESHOLD = 10;
+
+export interface AttemptOutcome {
+  row: Claimed;
+  eventType: string;
+  result: SendResult;
+}
+
+/**
+ * Records finished attempts with group commit: outcomes that finish while a transaction is
+ * writing wait for the next one, which writes them all. A batch that fails is written again
+ * one outcome at a time; an outcome that still fails stays leased and is sent again after the
+ * lease (at-least-once).
+ */
+export class AttemptRecorder {
+  private queue: (AttemptOutcome & { done: () => void })[] = [];
+  private flushing = false;
+
+  constructor(private readonly ctx: AppContext) {}
+
+  record(outcome: AttemptOutcome): Promise<void> {
+    return new Promise((done) => {
+      this.queue.push({ ...outcome, done });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    while (this.queue.length > 0) {
+      // One lock order for every process (endpoint rows), keeping each endpoint's own order.
+      const batch = this.queue.splice(0).sort((a, b) => a.row.endpoint_id.localeCompare(b.row.endpoint_id));
+      try {
+        await this.ctx.db.transaction().execute((trx) => writeOutcomes(this.ctx, trx, batch));
+      } catch {
+        for (const one of batch)
+          await this.ctx.db
+            .transaction()
+            .execute((trx) => writeOutcomes(this.ctx, trx, [one]))
+            .catch(() => undefined);
+      }
+      for (const item of batch) item.done();
+    }
+    this.flushing = false;
+  }
+}
+
+/** The log rows, each delivery's next state, and each endpoint's breaker. */
+async function writeOutcomes(ctx: AppContext, trx: Executor, outcomes: AttemptOutcome[]): Promise<void> {
+  const now = ctx.clock.now();
+  const planned = outcomes.map((o) => {
+    const attempt = o.row.attempts + 1;
+    return {
+      ...o,
+      attempt,
+      next: o.result.ok ? null : nextAttemptAt(now, attempt, o.result.retryAfterSeconds),
+    };
+  });
+  await repo.insertAttempts(
+    trx,
+    planned.map(({ row, eventType, result, attempt, next }) => ({
+      delivery_id: row.id,
+      endpoint_id: row.endpoint_id,
+      event_id: row.event_id,
+      event_type: eventType,
+      attempt,
+      status_code: result.statusCode,
+      error: result.error,
+      duration_ms: result.durationMs,
+      attempted_at: now,
+      next_retry_at: next,
+    })),
+  );
+  // Successes in bulk (one statement per status code), failures one by one (their due times differ).
+  const succeeded = new Map<number, string[]>();
+  for (const { row, result, attempt, next } of planned) {
+    if (result.ok) {
+      const code = result.statusCode ?? 200;
+      succeeded.set(code, [...(succeeded.get(code) ?? []), row.id]);
+      continue;
+    }
+    await repo.updateDelivery(trx, row.id, {
+      status: next === null ? 'failed' : 'pending',
+      attempts: attempt,
+      next_attempt_at: next ?? now,
+      lease_until: 0,
+      last_status_code: result.statusCode,
+      last_error: result.error,
+      updated_at: now,
+    });
+  }
+  for (const [code, ids] of succeeded) await repo.markSucceeded(trx, ids, code, now);
+  for (const [endpointId, run] of failureRuns(planned))
+    await countFailures(ctx, trx, endpointId, run.afterSuccess, run.failures, run.lastError, now);
+}
+
+/** Per endpoint, in attempt order: the failures after its last success in this batch. */
+function failureRuns(outcomes: AttemptOutcome[]) {
+  const runs = new Map<string, { afterSuccess: boolean; failures: number; lastError: string | null }>();
+  for (const { row, result } of outcomes) {
+    const run = runs.get(row.endpoint_id) ?? { afterSuccess: false, failures: 0, lastError: null };
+    if (result.ok) Object.assign(run, { afterSuccess: true, failures: 0 });
+    else Object.assign(run, { failures: run.failures + 1, lastError: result.error });
+    runs.set(row.endpoint_id, run);
+  }
+  return runs;
+}
+
+/**
+ * Moves the endpoint's run of consecutive failures (restarted when a success came first); the
+ * 10th disables an active endpoint and tells the company's other endpoints, once per move.
+ */
+async function countFailures(
+  ctx: AppContext,
+  trx: Executor,
+  endpointId: string,
+  restart: boolean,
+  failures: number,
+  error: string | null,
+  now: number,
+) {
+  if (failures === 0) {
+    await repo.resetFailures(trx, endpointId);
+    return;
+  }
+  const counted = await repo.addFailures(trx, endpointId, failures, restart);
+  if (counted?.status !== 'active' || counted.consecutive_failures < BREAKER_THRESHOLD) return;
+  const reason = `${counted.consecutive_failures} consecutive failed deliveries; last: ${error}`;
+  if (!(await repo.disableEndpoint(trx, endpointId, reason, now))) return;
+  await emit(
+    ctx,
+    trx,
+    [{ companyId: counted.company_id, environment: counted.environment }],
+    'system.webhook_endpoint_disabled',
+    {
+      endpointId,
+      endpointHost: new URL(counted.url).host,
+      reason,
+      consecutiveFailures: counted.consecutive_failures,
+      disabledAt: new Date(now).toISOString(),
+    },
+  );
+}
