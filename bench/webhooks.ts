@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { databaseConfigFrom, loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config.js';
 import { createContext } from '../src/context.js';
 import { migrateToLatest, schemaOf } from '../src/db/migrate.js';
 import { listenForWakeups } from '../src/jobs/pg-wakeups.js';
@@ -136,10 +136,6 @@ async function benchEngine(engine: string, env: Record<string, string>) {
   }
   latencies.sort((a, b) => a - b);
   await wakeups.close();
-  for (const [k, v] of [...((globalThis as any).__qstats ?? new Map()).entries()]
-    .sort((a: any, b: any) => b[1][1] - a[1][1])
-    .slice(0, 12))
-    console.error(v[0], v[1].toFixed(0), k);
   await runner.stop();
   const bare = await bareSignedPosts(rx.url, deliveries);
   rx.close();
