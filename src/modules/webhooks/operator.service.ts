@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
 import { decodeCursor, page } from '../../http/pagination.js';
-import { uuidv7 } from '../../lib/ids.js';
+import * as repo from './webhooks.repo.js';
 import type { DeliveryStatus } from './webhooks.table.js';
 
 export interface DeliveryQuery {
@@ -99,28 +99,10 @@ export async function replayEvent(ctx: AppContext, eventId: string, endpointId: 
       );
     if (event.published_seq === null)
       throw fail('VALIDATION_FAILED', 'The event is not published yet; it will be delivered normally.');
-    const id = uuidv7(now);
-    await trx
-      .insertInto('webhook_deliveries')
-      .values({
-        id,
-        endpoint_id: endpointId,
-        company_id: event.company_id,
-        environment: event.environment,
-        event_id: eventId,
-        event_order: event.published_seq,
-        status: 'pending',
-        attempts: 0,
-        next_attempt_at: now,
-        lease_until: 0,
-        last_status_code: null,
-        last_error: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    const delivery = repo.newDelivery(endpointId, { ...event, published_seq: event.published_seq }, now);
+    await repo.insertDeliveries(trx, [delivery]);
     return {
-      deliveryId: id,
+      deliveryId: delivery.id,
       eventId,
       endpointId,
       status: endpoint.status === 'active' ? 'pending' : 'buffered',

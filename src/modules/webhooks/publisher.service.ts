@@ -2,7 +2,6 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { JOBS_CHANNEL } from '../../jobs/pg-wakeups.js';
-import { uuidv7 } from '../../lib/ids.js';
 import { EVENT_TYPES, isEventType } from '../events/event-types.js';
 import * as repo from './webhooks.repo.js';
 
@@ -71,7 +70,9 @@ async function assignOrder(trx: Executor, events: UnpublishedEvent[], now: numbe
     from (values ${sql.join(values)}) as v where outbox_events.seq = v.column1`.execute(trx);
 }
 
-const matches = (endpoint: repo.EndpointRow, event: UnpublishedEvent): boolean => {
+type Subscriber = repo.EndpointRow & { types: Set<string> };
+
+const matches = (endpoint: Subscriber, event: UnpublishedEvent): boolean => {
   if (endpoint.environment !== event.environment || endpoint.company_id !== event.company_id) return false;
   const audience = isEventType(event.event_type) ? EVENT_TYPES[event.event_type].audience : 'seller';
   if (audience === 'endpoint') return endpoint.id === event.target_endpoint_id;
@@ -80,33 +81,23 @@ const matches = (endpoint: repo.EndpointRow, event: UnpublishedEvent): boolean =
     (JSON.parse(event.payload) as { endpointId?: string }).endpointId === endpoint.id
   )
     return false;
-  const types = JSON.parse(endpoint.event_types) as string[];
-  return types.includes('*') || types.includes(event.event_type);
+  return endpoint.types.has('*') || endpoint.types.has(event.event_type);
 };
 
 /** One delivery per (event, matching endpoint); a disabled endpoint's rows wait for enable. */
 async function fanOut(trx: Executor, events: UnpublishedEvent[], now: number): Promise<number> {
-  const endpoints = await repo.endpointsOfCompanies(trx, [...new Set(events.map((e) => e.company_id))]);
-  if (endpoints.length === 0) return 0;
+  const rowsOfEndpoints = await repo.endpointsOfCompanies(trx, [...new Set(events.map((e) => e.company_id))]);
+  if (rowsOfEndpoints.length === 0) return 0;
+  const endpoints: Subscriber[] = rowsOfEndpoints.map((e) => ({
+    ...e,
+    types: new Set(JSON.parse(e.event_types) as string[]),
+  }));
   const rows = events.flatMap((event) =>
     endpoints
       .filter((endpoint) => matches(endpoint, event))
-      .map((endpoint) => ({
-        id: uuidv7(now),
-        endpoint_id: endpoint.id,
-        company_id: event.company_id,
-        environment: event.environment,
-        event_id: event.event_id,
-        event_order: orderOf.get(event)!,
-        status: 'pending' as const,
-        attempts: 0,
-        next_attempt_at: now,
-        lease_until: 0,
-        last_status_code: null,
-        last_error: null,
-        created_at: now,
-        updated_at: now,
-      })),
+      .map((endpoint) =>
+        repo.newDelivery(endpoint.id, { ...event, published_seq: orderOf.get(event)! }, now),
+      ),
   );
   await repo.insertDeliveries(trx, rows);
   return rows.length;

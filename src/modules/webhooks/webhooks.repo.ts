@@ -1,5 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import { uuidv7 } from '../../lib/ids.js';
 import type {
   WebhookAttemptsTable,
   WebhookDeliveriesTable,
@@ -64,6 +65,30 @@ export const endpointsOfCompanies = (ex: Executor, companyIds: readonly string[]
   companyIds.length === 0
     ? Promise.resolve([] as EndpointRow[])
     : ex.selectFrom('webhook_endpoints').selectAll().where('company_id', 'in', companyIds).execute();
+
+/** A new delivery of a published event to one endpoint, due now. */
+export function newDelivery(
+  endpointId: string,
+  event: { company_id: string; environment: string; event_id: string; published_seq: number },
+  now: number,
+): Insertable<WebhookDeliveriesTable> {
+  return {
+    id: uuidv7(now),
+    endpoint_id: endpointId,
+    company_id: event.company_id,
+    environment: event.environment,
+    event_id: event.event_id,
+    event_order: event.published_seq,
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: now,
+    lease_until: 0,
+    last_status_code: null,
+    last_error: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
 
 export const insertDeliveries = async (ex: Executor, rows: Insertable<WebhookDeliveriesTable>[]) => {
   for (let i = 0; i < rows.length; i += 500)
