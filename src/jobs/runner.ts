@@ -3,7 +3,8 @@
  * one round at a time. A round that reports more work runs again at once; otherwise the job
  * sleeps until its idle interval passes or something wakes it (`wake`, for example a
  * PostgreSQL NOTIFY through `listenForWakeups`). A failing round is logged and retried on the
- * next interval; `stop` ends the loops and waits for the rounds in progress.
+ * next interval; `stop` ends the loops, waits for the rounds in progress and lets each job
+ * finish what they started (in-flight webhook sends, at most their 15 s timeout).
  *
  * Jobs must be safe to run in every process at once: they claim their rows in the database
  * (FOR UPDATE SKIP LOCKED and a lease on PostgreSQL, conditional updates elsewhere).
@@ -14,6 +15,8 @@ export interface Job {
   idleMs: number;
   /** One round; `true` when it did work and more may be waiting. */
   run(): Promise<boolean>;
+  /** Finishes work a round started but did not wait for (called by `stop`, after the last round). */
+  stop?(): Promise<void>;
 }
 
 interface Loop {
@@ -55,6 +58,7 @@ export class JobRunner {
     this.running = false;
     this.wake();
     await Promise.all([...this.loops.values()].map((l) => l.done));
+    await Promise.all([...this.loops.values()].map((l) => l.job.stop?.()));
   }
 
   private startLoop(loop: Loop): void {

@@ -22,7 +22,12 @@ export function registerWebhookJobs(ctx: AppContext, runner: JobRunner): Job[] {
         return published > 0;
       },
     },
-    { name: 'webhooks-deliver', idleMs, run: async () => (await worker.round()) > 0 },
+    {
+      name: 'webhooks-deliver',
+      idleMs,
+      run: async () => (await worker.round()) > 0,
+      stop: () => worker.drain(),
+    },
   ];
   for (const job of jobs) runner.add(job);
   return jobs;
