@@ -6,7 +6,14 @@ describe('job runner', () => {
     let rounds = 0;
     let work = 3;
     const runner = new JobRunner();
-    runner.add({ name: 'count', idleMs: 60_000, run: async () => (++rounds, work-- > 0) });
+    runner.add({
+      name: 'count',
+      idleMs: 60_000,
+      run: async () => {
+        rounds += 1;
+        return work-- > 0;
+      },
+    });
     runner.start();
     await new Promise((r) => setTimeout(r, 50));
     expect(rounds).toBe(4); // three with work, one that found none
