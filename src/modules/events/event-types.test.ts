@@ -51,6 +51,8 @@ const SPEC_FIELDS: Record<EventType, string[]> = {
   'contract.activated': ['contractId', 'partnerCompanyId'],
   'contract.superseded': ['contractId', 'supersededBy'],
   'contract.amendment_accepted': ['contractId', 'amendmentId'],
+  'invoice.created': ['invoiceId', 'periodStart', 'periodEnd'],
+  'report.ready': ['reportId', 'reportType', 'readyAt'],
   'system.webhook_endpoint_disabled': [
     'endpointId',
     'endpointHost',
