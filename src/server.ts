@@ -1,13 +1,34 @@
+import { buildAdminApp } from './admin-app.js';
 import { buildApp } from './app.js';
-import { createDemoSellerIfEmpty, demoKeyBanner, withEmbeddedSecrets } from './bootstrap.js';
+import {
+  createDemoSellerIfEmpty,
+  demoKeyBanner,
+  demoKeyRecoveryLine,
+  findDemoSeller,
+  withEmbeddedSecrets,
+} from './bootstrap.js';
 import { loadConfig } from './config.js';
-import { createContext, runInBackground } from './context.js';
+import { type AppContext, createContext, runInBackground } from './context.js';
 import { migrateToLatest, schemaOf } from './db/migrate.js';
 import { archiveDueProducts } from './modules/catalog/products.service.js';
 import { sweepRedemptions } from './modules/checkout/redemptions.service.js';
 import { seedSandboxCatalog } from './modules/sandbox/sandbox.service.js';
+import { exitGracefullyOnSignal } from './shutdown.js';
 
 const SWEEP_INTERVAL_MS = 60_000;
+
+/**
+ * Background work of every process. Keyless redemption notices and scheduled product archives:
+ * each record is claimed in its own transaction, so every process may sweep (docs/checkout.md,
+ * docs/seller-reads.md). `stop()` ends the schedule; work already started is awaited by ctx.close().
+ */
+function startBackgroundWork(ctx: AppContext): { stop(): Promise<void> } {
+  const sweeper = setInterval(() => {
+    void runInBackground(ctx, () => sweepRedemptions(ctx));
+    void runInBackground(ctx, () => archiveDueProducts(ctx));
+  }, SWEEP_INTERVAL_MS);
+  return { stop: async () => clearInterval(sweeper) };
+}
 
 async function main(): Promise<void> {
   const config = withEmbeddedSecrets(loadConfig());
@@ -20,29 +41,34 @@ async function main(): Promise<void> {
     await seedSandboxCatalog(ctx);
     demoToken = await createDemoSellerIfEmpty(ctx);
   }
-  const app = await buildApp(ctx);
-  // Keyless redemption notices and scheduled product archives: each record is claimed in its
-  // own transaction, so every process may sweep (docs/checkout.md, docs/seller-reads.md).
-  const sweeper = setInterval(() => {
-    void runInBackground(ctx, () => sweepRedemptions(ctx));
-    void runInBackground(ctx, () => archiveDueProducts(ctx));
-  }, SWEEP_INTERVAL_MS);
 
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    clearInterval(sweeper);
-    await app.close();
-    await ctx.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  let draining = false;
+  const seller = await buildApp(ctx);
+  const operator = await buildAdminApp(ctx, { isDraining: () => draining });
+  const background = startBackgroundWork(ctx);
 
-  await app.listen({ port: config.port, host: config.host });
+  // In order: go unready, stop background work, let in-flight seller requests finish (new
+  // connections are refused), close the operator listener (it answers /health/ready 503 until
+  // then), close Redis and the database once the tracked background tasks have settled.
+  exitGracefullyOnSignal(
+    [
+      { name: 'unready', run: async () => (draining = true) },
+      { name: 'background work', run: () => background.stop() },
+      { name: 'seller listener', run: () => seller.close() },
+      { name: 'operator listener', run: () => operator.close() },
+      { name: 'database and Redis', run: () => ctx.close() },
+    ],
+    config.shutdownSeconds,
+    seller.log,
+  );
+
+  await seller.listen({ port: config.port, host: config.host });
+  await operator.listen({ port: config.adminPort, host: config.adminHost });
   if (demoToken) process.stdout.write(demoKeyBanner(demoToken, config));
+  else {
+    const demo = await findDemoSeller(ctx);
+    if (demo) process.stdout.write(demoKeyRecoveryLine(demo));
+  }
 }
 
 main().catch((err) => {
