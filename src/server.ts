@@ -13,7 +13,7 @@ import { migrateToLatest, schemaOf } from './db/migrate.js';
 import { archiveDueProducts } from './modules/catalog/products.service.js';
 import { sweepRedemptions } from './modules/checkout/redemptions.service.js';
 import { seedSandboxCatalog } from './modules/sandbox/sandbox.service.js';
-import { exitGracefullyOnSignal } from './shutdown.js';
+import { drainListener, exitGracefullyOnSignal } from './shutdown.js';
 
 const SWEEP_INTERVAL_MS = 60_000;
 
@@ -54,8 +54,8 @@ async function main(): Promise<void> {
     [
       { name: 'unready', run: async () => (draining = true) },
       { name: 'background work', run: () => background.stop() },
-      { name: 'seller listener', run: () => seller.close() },
-      { name: 'operator listener', run: () => operator.close() },
+      { name: 'seller listener', run: () => drainListener(seller) },
+      { name: 'operator listener', run: () => drainListener(operator) },
       { name: 'database and Redis', run: () => ctx.close() },
     ],
     config.shutdownSeconds,
