@@ -1,13 +1,31 @@
 import type { FastifyInstance } from 'fastify';
 
+const inFlight = new WeakMap<FastifyInstance, { count: number }>();
+
+/** Counts the requests an application is answering (from onRequest until the response closes). */
+export function trackRequestsInFlight(app: FastifyInstance): void {
+  const tracker = { count: 0 };
+  inFlight.set(app, tracker);
+  app.addHook('onRequest', async (_request, reply) => {
+    tracker.count += 1;
+    reply.raw.once('close', () => {
+      tracker.count -= 1;
+    });
+  });
+}
+
 /**
- * Closes a listener once its requests in flight are answered. Fastify closes the connections
- * idle when it starts closing; a kept-alive connection whose request was still running then
- * turns idle afterwards and would hold the close until its keep-alive timeout (72 s), so idle
- * connections are closed again every 100 ms until the server has closed.
+ * Closes a listener once its requests in flight are answered. New connections are refused at
+ * once; a connection still open once no request is in flight (a kept-alive one turned idle
+ * after the close began, or one whose request never fully arrived) is closed then, rather than
+ * holding the exit until its keep-alive timeout (72 s).
  */
 export async function drainListener(app: FastifyInstance): Promise<void> {
-  const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+  const tracker = inFlight.get(app);
+  const sweep = setInterval(() => {
+    if (!tracker || tracker.count === 0) app.server.closeAllConnections();
+    else app.server.closeIdleConnections();
+  }, 100);
   try {
     await app.close();
   } finally {

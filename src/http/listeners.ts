@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import type { AppContext } from '../context.js';
 import { installRequestObservability, type Listener } from '../observability/request-observability.js';
+import { trackRequestsInFlight } from '../shutdown.js';
 import { installContractHooks } from './contract-hooks.js';
 import { edgeServerOptions, installEdgeErrors, newRequestId } from './edge-errors.js';
 import { installErrorHandling } from './error-handler.js';
@@ -42,5 +43,6 @@ export function createListenerApp(ctx: AppContext, listener: Listener) {
   installContractHooks(app, ctx);
   installEdgeErrors(app, ctx.config.publicUrl);
   installRequestObservability(app, ctx.metrics, listener);
+  trackRequestsInFlight(app);
   return app;
 }
