@@ -1,6 +1,7 @@
 // npm run bench: every scenario against the bare Fastify baseline measured in the same run.
 import type { benchActivityCsv } from './activity-csv.js';
 import { benchCheckout } from './checkout.js';
+import { benchCli } from './cli.js';
 import type { FuzzBenchResult } from './fuzz.js';
 import type { benchKeyImport } from './key-import.js';
 import { measure, measurePaired, report, runInFreshProcess, startServer, stealMeter } from './lib.js';
@@ -150,6 +151,16 @@ console.table(
     ratio: `${(w.perSecond / w.bare).toFixed(2)} of bare signed POSTs (${w.bare}/s)`,
     'order.fulfilled commit-to-receipt p50/p99 ms': `${w.p50} / ${w.p99}`,
     aim: `>= 2,000/s ${w.perSecond >= 2000 ? 'met' : 'MISSED'}; p50 <= 50 ${w.p50 <= 50 ? 'met' : 'MISSED'}; p99 <= 250 ${w.p99 <= 250 ? 'met' : 'MISSED'}`,
+  })),
+);
+const cli = benchCli();
+const cliBaseline = cli[0]!.median;
+console.table(
+  cli.map((c, i) => ({
+    scenario: c.name,
+    'wall ms min/median/max': `${c.min} / ${c.median} / ${c.max}`,
+    ratio: i === 0 ? '1.00' : `${(c.median / cliBaseline).toFixed(2)} of baseline`,
+    aim: i === 0 ? '' : `< 1000 ms ${c.max < 1000 ? 'met' : 'MISSED'}`,
   })),
 );
 console.log(`CPU time stolen by the host during the run: ${steal()}`);

@@ -1,6 +1,10 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx's loader, so the operator tool needs no build step.
-import { register } from 'tsx/esm/api';
+// The operator CLI, compiled (npm run build; `npm ci` builds it through `prepare`).
+import { existsSync } from 'node:fs';
 
-register();
-await import('../src/cli/main.ts');
+const entry = new URL('../dist/cli/main.js', import.meta.url);
+if (!existsSync(entry)) {
+  process.stderr.write('sdapi: dist/ is missing; run `npm run build` in the project first.\n');
+  process.exit(2);
+}
+await import(entry.href);

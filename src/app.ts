@@ -1,15 +1,9 @@
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './context.js';
-import { installContractHooks } from './http/contract-hooks.js';
-import { edgeServerOptions, installEdgeErrors, newRequestId } from './http/edge-errors.js';
-import { installErrorHandling } from './http/error-handler.js';
-import { installJsonBodyParser } from './http/input-limits.js';
-import { rememberRoute } from './http/method-router.js';
+import { createListenerApp, SELLER_PREFIX } from './http/listeners.js';
 import { registerVersionRedirect } from './http/redirect.js';
-import { ApiErrorSchema } from './http/schemas.js';
-import { installValidators } from './http/validation.js';
 import { registerAfterSaleRoutes } from './modules/after-sale/after-sale.routes.js';
 import { registerAllocationRoutes } from './modules/allocations/allocations.routes.js';
 import { registerAvailabilityRoutes } from './modules/allocations/availability.routes.js';
@@ -27,37 +21,21 @@ import { registerFinanceRoutes } from './modules/finance/finance.routes.js';
 import { registerReportRoutes } from './modules/finance/reports.routes.js';
 import { installUsageCounting } from './modules/finance/usage-counter.js';
 import { registerIdentityRoutes } from './modules/identity/identity.routes.js';
-import { registerOperatorRoutes } from './modules/operator/operator.routes.js';
 import { registerPartnerRoutes } from './modules/partners/partners.routes.js';
 import { registerPromotionRoutes } from './modules/promotions/promotions.routes.js';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
 
-export const SELLER_PREFIX = '/api/seller/v1';
-export const ADMIN_PREFIX = '/admin/v1';
-export const BODY_LIMIT_BYTES = 1024 * 1024;
+export { ADMIN_PREFIX, BODY_LIMIT_BYTES, SELLER_PREFIX } from './http/listeners.js';
 
 export type App = FastifyInstance;
 
-/** The Fastify application with every module registered; the caller decides whether to listen. */
+/**
+ * The seller application (the public port) with every seller module registered; the caller
+ * decides whether to listen. The operator API is another application on its own listener
+ * (admin-app.ts): nothing under /admin/v1 exists here.
+ */
 export async function buildApp(ctx: AppContext): Promise<App> {
-  const app = Fastify({
-    // `silent` means no logger at all: a silent pino still builds a child logger per request.
-    logger: ctx.config.logLevel === 'silent' ? false : { level: ctx.config.logLevel },
-    genReqId: newRequestId,
-    requestIdHeader: false,
-    bodyLimit: BODY_LIMIT_BYTES,
-    ...edgeServerOptions(ctx.config.publicUrl),
-  }).withTypeProvider<TypeBoxTypeProvider>();
-
-  app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) rememberRoute(method, route.url);
-  });
-  app.addSchema(ApiErrorSchema);
-  installValidators(app);
-  installErrorHandling(app, ctx.config.publicUrl);
-  installJsonBodyParser(app);
-  installContractHooks(app, ctx);
-  installEdgeErrors(app, ctx.config.publicUrl);
+  const app = createListenerApp(ctx, 'seller');
   const usage = installUsageCounting(app, ctx);
 
   let sellerDocument: () => unknown = () => ({});
@@ -89,16 +67,6 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     { prefix: SELLER_PREFIX },
   );
   registerDocsPage(app, () => sellerDocument());
-
-  await app.register(
-    async (admin) => {
-      await admin.register(swagger, {
-        openapi: { openapi: '3.1.0', info: { title: 'Seller Distribution API: operator', version: '1' } },
-      });
-      registerOperatorRoutes(admin.withTypeProvider<TypeBoxTypeProvider>(), ctx, () => admin.swagger());
-    },
-    { prefix: ADMIN_PREFIX },
-  );
 
   registerVersionRedirect(app);
   return app;

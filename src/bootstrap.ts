@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { randomToken } from './lib/crypto.js';
 import { mintKey } from './modules/api-keys/api-keys.service.js';
+import { findFirstSellerNamed } from './modules/identity/identity.repo.js';
 import { createCompany, isEmptyInstallation } from './modules/identity/identity.service.js';
 
 function loadOrCreateSecret(dataDir: string, file: string, generate: () => string): string {
@@ -33,10 +34,12 @@ export function withEmbeddedSecrets(config: Config): Config {
   };
 }
 
+const DEMO_SELLER_NAME = 'Demo Seller';
+
 /** On an empty installation: a demo seller with a sandbox key holding every scope, printed once. */
 export async function createDemoSellerIfEmpty(ctx: AppContext): Promise<string | null> {
   if (!(await isEmptyInstallation(ctx))) return null;
-  const company = await createCompany(ctx, { name: 'Demo Seller', country: 'US' });
+  const company = await createCompany(ctx, { name: DEMO_SELLER_NAME, country: 'US' });
   const key = await mintKey(ctx, { companyId: company.id, environment: 'sandbox', name: 'demo sandbox key' });
   return key.key;
 }
@@ -57,4 +60,14 @@ export function demoKeyBanner(token: string, config: Config): string {
     `API docs: http://localhost:${config.port}/docs`,
     '',
   ].join('\n');
+}
+
+/** The demo seller created on the first start, if this installation has one. */
+export async function findDemoSeller(ctx: AppContext): Promise<{ id: string } | undefined> {
+  return findFirstSellerNamed(ctx.db, DEMO_SELLER_NAME);
+}
+
+/** Printed at every start after the first: the demo key is shown once, so this is how to get another. */
+export function demoKeyRecoveryLine(demo: { id: string }): string {
+  return `Demo seller ${demo.id}: lost its key? npx sdapi key create --company ${demo.id} --environment sandbox\n`;
 }

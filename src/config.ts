@@ -4,6 +4,9 @@ import { Value } from '@sinclair/typebox/value';
 const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
   HOST: Type.String({ default: '0.0.0.0' }),
+  ADMIN_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8081 }),
+  ADMIN_HOST: Type.String({ default: '127.0.0.1' }),
+  SDAPI_SHUTDOWN_SECONDS: Type.Integer({ minimum: 1, maximum: 600, default: 25 }),
   DATABASE_URL: Type.Optional(Type.String()),
   DATABASE_SCHEMA: Type.Optional(Type.String({ pattern: '^[a-z_][a-z0-9_]{0,62}$' })),
   DATA_DIR: Type.String({ default: './data' }),
@@ -25,6 +28,9 @@ const EnvSchema = Type.Object({
 
 export type Env = Static<typeof EnvSchema>;
 
+/** Every variable the service reads (the compose file and README document exactly these). */
+export const ENV_VARIABLES = Object.keys(EnvSchema.properties) as (keyof Env)[];
+
 export type DatabaseConfig =
   | { engine: 'sqlite'; path: string }
   | { engine: 'postgres'; url: string; schema?: string };
@@ -32,6 +38,11 @@ export type DatabaseConfig =
 export interface Config {
   port: number;
   host: string;
+  /** The operator listener: /admin/v1, /metrics, /health (loopback by default). */
+  adminPort: number;
+  adminHost: string;
+  /** How long SIGTERM waits for in-flight requests and background work before forcing the exit. */
+  shutdownSeconds: number;
   database: DatabaseConfig;
   dataDir: string;
   redisUrl?: string;
@@ -74,6 +85,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: env.PORT,
     host: env.HOST,
+    adminPort: env.ADMIN_PORT,
+    adminHost: env.ADMIN_HOST,
+    shutdownSeconds: env.SDAPI_SHUTDOWN_SECONDS,
     database: databaseConfigFrom(env.DATABASE_URL, env.DATA_DIR, env.DATABASE_SCHEMA),
     dataDir: env.DATA_DIR,
     redisUrl: env.REDIS_URL,

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { sql } from 'kysely';
 import type { Config } from './config.js';
 import { type Db, type DbHandle, type Engine, openDatabase } from './db/database.js';
 import { AuthCache } from './http/auth/auth-cache.js';
@@ -10,6 +10,7 @@ import type { RateLimitStore } from './lib/rate-limit/store.js';
 import { SecretBox } from './lib/secret-box.js';
 import { TtlCache } from './lib/ttl-cache.js';
 import { testClockStore } from './modules/operator/test-clock.repo.js';
+import { Metrics } from './observability/metrics.js';
 
 /** Everything a service needs from the outside world, built once per process (or per test app). */
 export interface AppContext {
@@ -27,6 +28,10 @@ export interface AppContext {
   /** Company-level facts read on hot paths (whoami), ~60 s like the auth cache. */
   companyCache: TtlCache;
   rateLimits: RateLimitStore;
+  /** The process's Prometheus series (`GET /metrics` on the operator listener); modules may add their own. */
+  metrics: Metrics;
+  /** Readiness checks of the dependencies (`GET /health/ready`): each resolves when its dependency answers. */
+  probes: Record<string, () => Promise<unknown>>;
   /** Work started by a request that outlives it (export jobs); close() waits for it. */
   background: Set<Promise<unknown>>;
   close(): Promise<void>;
@@ -49,14 +54,18 @@ export async function createContext(config: Config, handle?: DbHandle): Promise<
   const closers: (() => Promise<unknown>)[] = [];
   let rateLimits: RateLimitStore = new MemoryRateLimitStore();
   const background = new Set<Promise<unknown>>();
+  const probes: AppContext['probes'] = { database: () => sql`select 1`.execute(database.db) };
 
   if (config.redisUrl) {
+    // Loaded only when configured: the CLI and embedded mode start without it.
+    const { Redis } = await import('ioredis');
     const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
     const subscriber = redis.duplicate();
     await subscriber.subscribe(AUTH_INVALIDATION_CHANNEL);
     subscriber.on('message', (_channel: string, target: string) => authCache.drop(target));
     authCache.onInvalidate((target) => void redis.publish(AUTH_INVALIDATION_CHANNEL, target));
     rateLimits = new RedisRateLimitStore(redis);
+    probes.redis = () => redis.ping();
     closers.push(
       () => subscriber.quit(),
       () => redis.quit(),
@@ -74,6 +83,8 @@ export async function createContext(config: Config, handle?: DbHandle): Promise<
     secrets: config.masterKeyHex ? new SecretBox(config.masterKeyHex) : undefined,
     geoIp: openGeoIp(config.geoIpDb),
     rateLimits,
+    metrics: new Metrics(database.poolUse),
+    probes,
     background,
     async close() {
       await Promise.allSettled([...background]);

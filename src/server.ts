@@ -1,10 +1,18 @@
+import { buildAdminApp } from './admin-app.js';
 import { buildApp } from './app.js';
-import { createDemoSellerIfEmpty, demoKeyBanner, withEmbeddedSecrets } from './bootstrap.js';
+import {
+  createDemoSellerIfEmpty,
+  demoKeyBanner,
+  demoKeyRecoveryLine,
+  findDemoSeller,
+  withEmbeddedSecrets,
+} from './bootstrap.js';
 import { loadConfig } from './config.js';
 import { createContext } from './context.js';
 import { migrateToLatest, schemaOf } from './db/migrate.js';
 import { startProcessJobs } from './jobs/process-jobs.js';
 import { seedSandboxCatalog } from './modules/sandbox/sandbox.service.js';
+import { drainListener, exitGracefullyOnSignal } from './shutdown.js';
 
 async function main(): Promise<void> {
   const config = withEmbeddedSecrets(loadConfig());
@@ -17,25 +25,35 @@ async function main(): Promise<void> {
     await seedSandboxCatalog(ctx);
     demoToken = await createDemoSellerIfEmpty(ctx);
   }
-  const app = await buildApp(ctx);
+
+  let draining = false;
+  const seller = await buildApp(ctx);
+  const operator = await buildAdminApp(ctx, { isDraining: () => draining });
   // Webhook delivery and the sweeps, under one job runner (src/jobs, docs/events.md).
-  const jobs = startProcessJobs(ctx, app.log);
+  const jobs = startProcessJobs(ctx, seller.log);
 
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    await jobs.stop();
-    await app.close();
-    await ctx.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // In order: go unready, stop background work, let in-flight seller requests finish (new
+  // connections are refused), close the operator listener (it answers /health/ready 503 until
+  // then), close Redis and the database once the tracked background tasks have settled.
+  exitGracefullyOnSignal(
+    [
+      { name: 'unready', run: async () => (draining = true) },
+      { name: 'background jobs', run: () => jobs.stop() },
+      { name: 'seller listener', run: () => drainListener(seller) },
+      { name: 'operator listener', run: () => drainListener(operator) },
+      { name: 'database and Redis', run: () => ctx.close() },
+    ],
+    config.shutdownSeconds,
+    seller.log,
+  );
 
-  await app.listen({ port: config.port, host: config.host });
+  await seller.listen({ port: config.port, host: config.host });
+  await operator.listen({ port: config.adminPort, host: config.adminHost });
   if (demoToken) process.stdout.write(demoKeyBanner(demoToken, config));
+  else {
+    const demo = await findDemoSeller(ctx);
+    if (demo) process.stdout.write(demoKeyRecoveryLine(demo));
+  }
 }
 
 main().catch((err) => {

@@ -13,7 +13,7 @@ export async function admin(
   body?: unknown,
   status?: number,
 ) {
-  const response = await t.app.inject({
+  const response = await t.adminApp.inject({
     method,
     url: `/admin/v1${url}`,
     headers: adminHeaders,

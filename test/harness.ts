@@ -1,7 +1,9 @@
+import type { InjectOptions } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
+import { buildAdminApp } from '../src/admin-app.js';
 import type { App } from '../src/app.js';
-import { buildApp } from '../src/app.js';
+import { ADMIN_PREFIX, buildApp } from '../src/app.js';
 import { type Config, databaseConfigFrom, loadConfig } from '../src/config.js';
 import { type AppContext, createContext } from '../src/context.js';
 import { type DbHandle, openDatabase } from '../src/db/database.js';
@@ -15,7 +17,15 @@ export const TEST_DATABASE_URL = process.env.DATABASE_URL;
 export const ENGINE = TEST_DATABASE_URL?.startsWith('postgres') ? 'postgres' : 'sqlite';
 
 export interface TestApp {
+  /**
+   * The seller application. Its `inject` also reaches the operator application for paths under
+   * /admin/v1 (and /metrics, /health), so tests call both through one handle as the CLI does
+   * in-process; that the seller port itself never serves them is proven over real sockets
+   * (src/observability/listeners.test.ts).
+   */
   app: App;
+  /** The operator application (ADMIN_PORT): /admin/v1, /metrics, /health/live, /health/ready. */
+  adminApp: App;
   ctx: AppContext;
   config: Config;
   handle: DbHandle;
@@ -69,21 +79,47 @@ export async function createTestApp(
   const handle = openDatabase(config.database);
   await migrateToLatest(handle.db, schemaOf(config));
   const ctx = await createContext(config, handle);
-  const app = await buildApp(ctx);
-  extraRoutes?.(app);
-  await app.ready();
+  const sellerApp = await buildApp(ctx);
+  extraRoutes?.(sellerApp);
+  await sellerApp.ready();
+  const adminApp = await buildAdminApp(ctx);
+  await adminApp.ready();
   return {
-    app,
+    app: injectingBoth(sellerApp, adminApp),
+    adminApp,
     ctx,
     config,
     handle,
     async close() {
-      await app.close();
+      await sellerApp.close();
+      await adminApp.close();
       await ctx.close();
       await handle.close();
       await dropSchema();
     },
   };
+}
+
+const OPERATOR_PATHS = [ADMIN_PREFIX, '/metrics', '/health/'];
+
+function isOperatorPath(options: unknown): boolean {
+  const url = typeof options === 'string' ? options : (options as { url?: unknown; path?: unknown })?.url;
+  const path = typeof url === 'string' ? url : ((options as { path?: unknown })?.path ?? '');
+  return typeof path === 'string' && OPERATOR_PATHS.some((prefix) => path.startsWith(prefix));
+}
+
+/** The seller app, whose `inject` hands operator paths to the operator app (see TestApp.app). */
+function injectingBoth(seller: App, operator: App): App {
+  return new Proxy(seller, {
+    get(target, prop, receiver) {
+      if (prop === 'inject') {
+        return (options: InjectOptions | string) =>
+          isOperatorPath(options) ? operator.inject(options) : target.inject(options);
+      }
+      const value = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 /** One app per test file; each test makes its own companies and keys. */

@@ -27,7 +27,7 @@ const json = async (...args: string[]) => JSON.parse((await sdapi(...args, '--js
 describe('sdapi CLI (embedded SQLite)', () => {
   it('creates a company and a key whose token has the typed prefix', async () => {
     const company = await json('company', 'create', '--name', 'CLI Store', '--country', 'de');
-    expect(await json('webhooks', 'deliveries', '--company', company.id)).toEqual({ deliveries: [] });
+    expect(await json('webhooks', 'deliveries', '--company', company.id)).toMatchObject({ data: [] });
     expect(company).toMatchObject({ name: 'CLI Store', country: 'DE', kind: 'seller' });
     const key = await json(
       'key',
@@ -75,10 +75,95 @@ describe('sdapi CLI (embedded SQLite)', () => {
       await json('admin', 'POST', '/pools', '--data', JSON.stringify({ kind: 'shared', skuId: sku.id }))
     ).data;
     const file = join(dataDir, 'keys.txt');
-    writeFileSync(file, 'CLI-KEY-1\nCLI-KEY-2\nCLI-KEY-1\n');
+    writeFileSync(file, 'CLI-KEY-1\nCLI-KEY-2\nCLI-KEY-1\nCLI KEY 3\nCLI-\u0007KEY-4\n');
     const { stdout, stderr } = await sdapi('keys', 'import', '--pool', pool.id, '--file', file, '--json');
-    expect(JSON.parse(stdout)).toMatchObject({ imported: 2, duplicates: 1, rejected: 0 });
+    expect(JSON.parse(stdout)).toMatchObject({
+      imported: 2,
+      duplicates: 1,
+      rejected: 2,
+      rejectedLines: [
+        { line: 4, reason: 'whitespace inside the key' },
+        { line: 5, reason: 'control character in the key' },
+      ],
+    });
     expect(stderr).toContain('100%');
+    expect(stderr).toContain('refused line 4: whitespace inside the key');
+
+    const pools = await json('pools', 'list', '--sku', 'CLI-001');
+    expect(pools.data).toEqual([
+      expect.objectContaining({ id: pool.id, skuCode: 'CLI-001', availableKeys: 2 }),
+    ]);
+    expect((await json('pools', 'list', '--sku', sku.id)).data.map((p: { id: string }) => p.id)).toEqual([
+      pool.id,
+    ]);
+  }, 60_000);
+
+  it("lists companies a page at a time, and a seller's API keys without their tokens", async () => {
+    const created = [];
+    for (const name of ['List A', 'List B', 'List C'])
+      created.push(await json('company', 'create', '--name', name, '--country', 'FR'));
+    const first = await json('companies', 'list', '--country', 'fr', '--limit', '2');
+    expect(first.data.map((c: { name: string }) => c.name)).toEqual(['List C', 'List B']);
+    expect(first.meta).toMatchObject({ hasMore: true, nextCursor: expect.any(String) });
+    const second = await json(
+      'companies',
+      'list',
+      '--country',
+      'FR',
+      '--limit',
+      '2',
+      '--cursor',
+      first.meta.nextCursor,
+    );
+    expect(second.data.map((c: { name: string }) => c.name)).toEqual(['List A']);
+    expect(second.meta.hasMore).toBe(false);
+    const table = (await sdapi('companies', 'list', '--country', 'FR')).stdout;
+    expect(table.split('\n')[0]).toMatch(/^id +name +kind +country/);
+    expect(table).toContain('(3 in all)');
+
+    const seller = created[0];
+    const key = await json('key', 'create', '--company', seller.id, '--environment', 'sandbox');
+    const keys = await sdapi('keys', 'list', '--company', seller.id);
+    expect(keys.stdout).toContain(key.id);
+    expect(keys.stdout).not.toContain(key.key);
+    expect((await json('keys', 'list', '--company', seller.id)).data).toEqual([
+      expect.objectContaining({ id: key.id, environment: 'sandbox', revokedAt: null }),
+    ]);
+    expect((await json('allocations', 'list', '--company', seller.id)).data).toEqual([]);
+  }, 60_000);
+
+  it('validates as the admin API does: a country must be a code, an unknown company is 404', async () => {
+    const refused = sdapi('company', 'create', '--name', 'Bad Country', '--country', 'Germany');
+    await expect(refused).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/^VALIDATION_FAILED: body country/),
+    });
+    await expect(sdapi('companies', 'list', '--limit', '0')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/^VALIDATION_FAILED: query limit/),
+    });
+    await expect(
+      sdapi('allocations', 'list', '--company', '0190a1b2-0000-7000-8000-000000000000'),
+    ).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/^NOT_FOUND/) });
+  }, 60_000);
+
+  it('answers a mistyped option with one line and the usage, never a stack trace', async () => {
+    for (const args of [
+      ['companies', 'list', '--contry', 'DE'],
+      ['companies', 'list', '--pool', 'x'],
+      ['pools', 'list', '--sku'],
+    ]) {
+      const failure = await sdapi(...args).then(
+        () => null,
+        (err: { code: number; stderr: string }) => err,
+      );
+      expect(failure?.code, args.join(' ')).toBe(2);
+      const [first, blank, usage] = failure?.stderr.split('\n') ?? [];
+      expect(first).toMatch(/^sdapi: /);
+      expect(blank).toBe('');
+      expect(usage).toMatch(/^sdapi: operator CLI/);
+      expect(failure?.stderr).not.toMatch(/\n\s+at /);
+    }
   }, 60_000);
 
   it('answers an unknown command with usage and a non-zero exit', async () => {

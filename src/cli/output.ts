@@ -1,6 +1,7 @@
 import { isApiError } from '../http/errors.js';
+import type { OperatorReply } from './operator-call.js';
 
-export function printResult(value: Record<string, unknown>, json: boolean): void {
+export function printResult(value: Record<string, unknown>, json: boolean | undefined): void {
   if (json) {
     process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
     return;
@@ -11,6 +12,54 @@ export function printResult(value: Record<string, unknown>, json: boolean): void
       `${key.padEnd(width)}  ${typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}\n`,
     );
   }
+}
+
+/** The columns each list shows as a table (`--json` prints every field and the page meta). */
+const COLUMNS: Record<string, string[]> = {
+  'companies list': ['id', 'name', 'kind', 'country', 'productionAccess', 'createdAt'],
+  'pools list': ['id', 'skuCode', 'kind', 'environment', 'availableKeys', 'allocationId'],
+  'allocations list': [
+    'id',
+    'readableId',
+    'skuCode',
+    'environment',
+    'status',
+    'quantityLimit',
+    'quantityPulled',
+  ],
+  'keys list': ['id', 'name', 'environment', 'keyHint', 'createdAt', 'revokedAt'],
+  'webhooks deliveries': ['id', 'status', 'eventType', 'eventId', 'endpointUrl', 'attempts', 'nextAttemptAt'],
+};
+
+const cell = (value: unknown) =>
+  value === null || value === undefined
+    ? '-'
+    : typeof value === 'object'
+      ? JSON.stringify(value)
+      : String(value);
+
+/** A page of a list as a table, then how to read the next page. */
+export function printList(command: string, reply: OperatorReply, json: boolean): void {
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ data: reply.data, meta: reply.meta }, null, 2)}\n`);
+    return;
+  }
+  const rows = reply.data as Record<string, unknown>[];
+  const columns = COLUMNS[command] ?? Object.keys(rows[0] ?? {});
+  const table = [columns, ...rows.map((row) => columns.map((c) => cell(row[c])))];
+  const widths = columns.map((_, i) => Math.max(...table.map((line) => line[i]?.length ?? 0)));
+  for (const line of table) {
+    process.stdout.write(
+      `${line
+        .map((text, i) => text.padEnd(widths[i] ?? 0))
+        .join('  ')
+        .trimEnd()}\n`,
+    );
+  }
+  const next = reply.meta?.nextCursor;
+  process.stdout.write(
+    next ? `(${rows.length} shown; next page: --cursor ${String(next)})\n` : `(${rows.length} in all)\n`,
+  );
 }
 
 export function printFailure(err: unknown): number {

@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
+import type { PoolUse } from '../observability/metrics.js';
 import { preparedNameOf } from './compiled-once.js';
 import type { Database } from './schema.js';
 
@@ -15,6 +16,8 @@ export type Executor = Kysely<Database> | Transaction<Database>;
 export interface DbHandle {
   db: Db;
   engine: Engine;
+  /** Connection-pool use (PostgreSQL), read by the metrics at scrape time. */
+  poolUse?: () => PoolUse;
   close(): Promise<void>;
 }
 
@@ -79,7 +82,12 @@ export function openDatabase(config: DatabaseConfig, options: { poolSize?: numbe
   });
   pool.on('connect', runCompiledOnceAsPrepared);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, engine: 'postgres', close: () => db.destroy() };
+  return {
+    db,
+    engine: 'postgres',
+    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    close: () => db.destroy(),
+  };
 }
 
 /** Unique-constraint violation on either engine. */

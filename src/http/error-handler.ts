@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ApiError, ERROR_CODES, type ErrorCode, fail, isApiError, isTransient } from './errors.js';
-import { allowedMethodsFor } from './method-router.js';
+import { MethodRouter } from './method-router.js';
 
 interface ValidationIssue {
   field: string;
@@ -124,6 +124,7 @@ export function sendApiError(
   publicUrl: string,
 ) {
   request.transientFailure = isTransient(apiError);
+  request.errorCode = apiError.code;
   for (const [name, value] of Object.entries(apiError.headers)) reply.header(name, value);
   return reply
     .code(apiError.status)
@@ -133,6 +134,10 @@ export function sendApiError(
 
 /** One handler renders the flat ApiError envelope for every failure, 404 and 405 included. */
 export function installErrorHandling(app: FastifyInstance, publicUrl: string): void {
+  const routes = new MethodRouter();
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.remember(method, route.url);
+  });
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const apiError = toApiError(err);
     if (apiError) return sendApiError(reply, request, apiError, publicUrl);
@@ -154,7 +159,7 @@ export function installErrorHandling(app: FastifyInstance, publicUrl: string): v
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
-    const allowed = allowedMethodsFor(path);
+    const allowed = routes.allowedMethodsFor(path);
     if (allowed.length > 0) {
       reply.header('Allow', allowed.join(', '));
       const error = fail('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}.`, { allowed });

@@ -90,7 +90,13 @@ export function registerCheckoutRoutes(app: TypedApp, ctx: AppContext): void {
       response: { 200: Type.Object({ data: FulfilledSchema }), ...errorResponses(404, 409, 412, 503) },
     },
     handler: async (request) => {
-      const { view } = await placeOrder(ctx, await actorOf(ctx, request), request.body, factsOf(request));
+      const { view, replayed } = await placeOrder(
+        ctx,
+        await actorOf(ctx, request),
+        request.body,
+        factsOf(request),
+      );
+      if (!replayed) ctx.metrics.recordFulfilment(principalOf(request).environment, 'order', view);
       return { data: view };
     },
   });
@@ -150,6 +156,10 @@ export function registerCheckoutRoutes(app: TypedApp, ctx: AppContext): void {
         strict,
         factsOf(request),
       );
+      const environment = principalOf(request).environment;
+      for (const item of items) {
+        if (item.data && !item.replayed) ctx.metrics.recordFulfilment(environment, 'bulk_line', item.data);
+      }
       const fulfilled = items.filter((i) => i.status === 'fulfilled').length;
       return {
         data: { items },

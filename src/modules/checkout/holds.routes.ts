@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
+import { principalOf } from '../../http/request-context.js';
 import { errorResponses, Nullable, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { actorOf } from './checkout.routes.js';
@@ -41,7 +42,11 @@ export function registerHoldRoutes(app: TypedApp, ctx: AppContext): void {
       body: HoldBody,
       response: { 200: Type.Object({ data: HoldSchema }), ...errorResponses(404, 409, 412, 503) },
     },
-    handler: async (request) => ({ data: await placeHold(ctx, await actorOf(ctx, request), request.body) }),
+    handler: async (request) => {
+      const hold = await placeHold(ctx, await actorOf(ctx, request), request.body);
+      ctx.metrics.holdsPlaced.inc({ environment: principalOf(request).environment });
+      return { data: hold };
+    },
   });
 
   app.delete('/orders/hold', {

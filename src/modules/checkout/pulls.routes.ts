@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
+import { principalOf } from '../../http/request-context.js';
 import { errorResponses } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { zipFiles } from '../../lib/zip.js';
@@ -24,13 +25,14 @@ export function registerPullRoutes(app: TypedApp, ctx: AppContext): void {
       response: { 200: Type.Object({ data: FulfilledSchema }), ...errorResponses(404, 409, 503) },
     },
     handler: async (request) => {
-      const { view } = await pullKeys(
+      const { view, replayed } = await pullKeys(
         ctx,
         await actorOf(ctx, request),
         request.body,
         'pull',
         factsOf(request),
       );
+      if (!replayed) ctx.metrics.recordFulfilment(principalOf(request).environment, 'pull', view);
       return { data: view };
     },
   });
@@ -54,13 +56,14 @@ export function registerPullRoutes(app: TypedApp, ctx: AppContext): void {
       },
     },
     handler: async (request, reply) => {
-      const { view } = await pullKeys(
+      const { view, replayed } = await pullKeys(
         ctx,
         await actorOf(ctx, request),
         request.body,
         'export',
         factsOf(request),
       );
+      if (!replayed) ctx.metrics.recordFulfilment(principalOf(request).environment, 'export', view);
       if (view.keys.length === 0) return { data: view };
       const archive = zipFiles([
         { name: 'keys.txt', content: `${view.keys.join('\n')}\n`, modifiedAt: new Date(ctx.clock.now()) },

@@ -56,3 +56,16 @@ export async function updateCompany(
 ): Promise<void> {
   await ex.updateTable('companies').set(patch).where('id', '=', id).execute();
 }
+
+/** The oldest seller company of this name (the demo seller is found by its fixed name). */
+export function findFirstSellerNamed(ex: Executor, name: string): Promise<{ id: string } | undefined> {
+  return ex
+    .selectFrom('companies')
+    .select('id')
+    .where('kind', '=', 'seller')
+    .where('name', '=', name)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+}

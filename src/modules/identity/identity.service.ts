@@ -29,7 +29,7 @@ export interface CreateCompanyInput {
   apiAgreementSigned?: boolean;
 }
 
-const toCompany = (row: repo.CompanyRow): Company => ({
+export const toCompany = (row: repo.CompanyRow): Company => ({
   id: row.id,
   name: row.name,
   kind: row.kind,

@@ -32,7 +32,17 @@ export const ROWS_PER_TRANSACTION = 40_000;
 /** Keys handed to sealing at a time: slices short-lived enough to die young on the main thread. */
 const KEYS_PER_SLICE = 2_000;
 const MAX_LISTED_REJECTIONS = 100;
-const VALID_KEY = /^[\x21-\x7e](?:[\x20-\x7e]{0,254}[\x21-\x7e])?$/;
+/** A plausible key: 1-256 printable ASCII characters, no whitespace inside. */
+const VALID_KEY = /^[\x21-\x7e]{1,256}$/;
+
+/** Why a trimmed, non-empty value is not a plausible key (the reason listed with its line number). */
+function implausibility(key: string): string {
+  if (/\s/.test(key)) return 'whitespace inside the key';
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+  if (/[\x00-\x1f\x7f]/.test(key)) return 'control character in the key';
+  if (key.length > 256) return 'key longer than 256 characters';
+  return 'key must be printable ASCII characters';
+}
 
 /** One CSV record's cells (RFC 4180 quoting, on a single line). */
 function csvCells(line: string): string[] {
@@ -83,7 +93,7 @@ class KeyExtractor {
     }
     const key = value.trim();
     if (key === '') return { reason: 'empty key' };
-    if (!VALID_KEY.test(key)) return { reason: 'key must be 1-256 printable ASCII characters' };
+    if (!VALID_KEY.test(key)) return { reason: implausibility(key) };
     return { key };
   }
 }

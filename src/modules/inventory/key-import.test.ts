@@ -25,17 +25,20 @@ describe('key import', () => {
   it('reads a CSV by its key column, keeps file order, and reports bad lines by number', async () => {
     const poolId = await newPool();
     const csv =
-      'order,key,note\n1,"KEY-A-001",x\n2,KEY-A-002,y\n3,,empty\n4,"KEY, WITH COMMA",z\r\n5,KEY-A-003,w\n';
+      'order,key,note\n1,"KEY-A-001",x\n2,KEY-A-002,y\n3,,empty\n4,"KEY,WITH,COMMA",z\r\n5,KEY-A-003,w\n6,"KEY A 004",v\n';
     const summary = await importKeys(t.ctx, poolId, Readable.from(csv), { format: 'csv' });
     expect(summary).toEqual({
       poolId,
-      linesRead: 6,
+      linesRead: 7,
       imported: 4,
       duplicates: 0,
-      rejected: 1,
-      rejectedLines: [{ line: 4, reason: 'empty key' }],
+      rejected: 2,
+      rejectedLines: [
+        { line: 4, reason: 'empty key' },
+        { line: 7, reason: 'whitespace inside the key' },
+      ],
     });
-    expect(await stored(poolId)).toEqual(['KEY-A-001', 'KEY-A-002', 'KEY, WITH COMMA', 'KEY-A-003']);
+    expect(await stored(poolId)).toEqual(['KEY-A-001', 'KEY-A-002', 'KEY,WITH,COMMA', 'KEY-A-003']);
   });
 
   it('skips keys already stored, in the same file and across imports and pools', async () => {

@@ -47,6 +47,15 @@ export function adminView(row: Record<string, unknown>): Record<string, unknown>
   return view;
 }
 
+/** The error responses every operator route declares. */
+export const adminErrors = {
+  401: ApiErrorRef,
+  403: ApiErrorRef,
+  404: ApiErrorRef,
+  422: ApiErrorRef,
+  500: ApiErrorRef,
+};
+
 /** Operator replies: `{data}` with the resource, and the shared error responses. */
 export const adminResponses = (status = 200) => ({
   [status]: Type.Object({ data: Type.Any() }),

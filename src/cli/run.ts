@@ -1,0 +1,174 @@
+import { withEmbeddedSecrets } from '../bootstrap.js';
+import { loadConfig } from '../config.js';
+import { type AppContext, createContext } from '../context.js';
+import { migrateToLatest, schemaOf } from '../db/migrate.js';
+import { fail } from '../http/errors.js';
+import { randomToken } from '../lib/crypto.js';
+import { registerCompanyAdminRoutes } from '../modules/operator/companies.admin.js';
+import { registerListAdminRoutes } from '../modules/operator/lists.admin.js';
+import { registerWebhookAdminRoutes } from '../modules/operator/webhooks.admin.js';
+import type { Values } from './main.js';
+import { operatorCall } from './operator-call.js';
+import { printFailure, printList, printResult } from './output.js';
+
+const list = (value: string | undefined) =>
+  value
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+function required(
+  values: Values,
+  name: 'name' | 'company' | 'environment' | 'pool' | 'file' | 'event' | 'endpoint',
+): string {
+  const value = values[name];
+  if (!value) throw fail('VALIDATION_FAILED', `--${name} is required.`);
+  return value;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type AdminRoutes = (admin: Parameters<typeof registerListAdminRoutes>[0], ctx: AppContext) => void;
+
+/**
+ * The list commands: the admin list endpoint each reads, the query its options make, and the
+ * admin routes that serve it (the generic lists unless named).
+ */
+const LISTS: Record<
+  string,
+  (values: Values) => { path: string; query: Record<string, string | undefined>; routes?: AdminRoutes }
+> = {
+  'companies list': (v) => ({
+    path: '/companies',
+    query: { kind: v.kind, country: v.country?.toUpperCase() },
+  }),
+  'pools list': (v) => ({
+    path: '/pools',
+    query: {
+      environment: v.environment,
+      ...(v.sku && UUID.test(v.sku) ? { skuId: v.sku } : { skuCode: v.sku }),
+    },
+  }),
+  'allocations list': (v) => ({
+    path: `/companies/${encodeURIComponent(required(v, 'company'))}/allocations`,
+    query: { environment: v.environment, status: v.status },
+  }),
+  'keys list': (v) => ({
+    path: `/companies/${encodeURIComponent(required(v, 'company'))}/keys`,
+    query: { environment: v.environment, includeRevoked: v['include-revoked'] ? 'true' : undefined },
+  }),
+  'webhooks deliveries': (v) => ({
+    path: '/webhooks/deliveries',
+    query: { companyId: required(v, 'company'), status: v.status },
+    routes: registerWebhookAdminRoutes,
+  }),
+};
+
+async function run(ctx: AppContext, command: string, positionals: string[], values: Values) {
+  const companies = (admin: Parameters<typeof registerCompanyAdminRoutes>[0]) =>
+    registerCompanyAdminRoutes(admin, ctx);
+  const lister = LISTS[command];
+  if (lister) {
+    const { path, query, routes = registerListAdminRoutes } = lister(values);
+    const reply = await operatorCall(ctx, (admin) => routes(admin, ctx), {
+      method: 'GET',
+      path,
+      query: { ...query, limit: values.limit, cursor: values.cursor },
+    });
+    return printList(command, reply, values.json ?? false);
+  }
+  switch (command) {
+    case 'admin': {
+      const [, method, path] = positionals;
+      if (!method || !path) throw fail('VALIDATION_FAILED', 'usage: sdapi admin METHOD PATH [--data JSON]');
+      const { registerAdminApi } = await import('../admin-app.js');
+      const reply = await operatorCall(ctx, (admin) => registerAdminApi(admin, ctx), {
+        method,
+        path,
+        payload: values.data,
+      });
+      return printResult({ data: reply.data, ...(reply.meta ? { meta: reply.meta } : {}) }, values.json);
+    }
+    // Seeding and key import load their modules only when asked for (a list starts faster).
+    case 'seed sandbox': {
+      const { seedSandbox } = await import('./seeding.js');
+      return printResult(await seedSandbox(ctx), values.json);
+    }
+    case 'seed demo': {
+      const { seedDemoWorld } = await import('./seeding.js');
+      return printResult(await seedDemoWorld(ctx, values['allowed-ip']), values.json);
+    }
+    case 'keys import': {
+      const { importKeyFile } = await import('./key-file.js');
+      const summary = await importKeyFile(
+        ctx,
+        required(values, 'pool'),
+        required(values, 'file'),
+        values.format,
+      );
+      return printResult({ ...summary }, values.json);
+    }
+    case 'webhooks replay': {
+      const reply = await operatorCall(ctx, (admin) => registerWebhookAdminRoutes(admin, ctx), {
+        method: 'POST',
+        path: '/webhooks/replay',
+        payload: JSON.stringify({
+          eventId: required(values, 'event'),
+          endpointId: required(values, 'endpoint'),
+        }),
+      });
+      return printResult(reply.data as Record<string, unknown>, values.json);
+    }
+    case 'migrate':
+      return printResult({ applied: await migrateToLatest(ctx.db, schemaOf(ctx.config)) }, values.json);
+    case 'company create': {
+      const reply = await operatorCall(ctx, companies, {
+        method: 'POST',
+        path: '/companies',
+        payload: JSON.stringify({
+          name: required(values, 'name'),
+          kind: values.kind,
+          country: values.country?.toUpperCase(),
+          productionAccess: values['production-access'],
+          apiAgreementSigned: values['api-agreement-signed'],
+        }),
+      });
+      return printResult(reply.data as Record<string, unknown>, values.json);
+    }
+    case 'key create': {
+      const reply = await operatorCall(ctx, companies, {
+        method: 'POST',
+        path: `/companies/${encodeURIComponent(required(values, 'company'))}/keys`,
+        payload: JSON.stringify({
+          environment: required(values, 'environment'),
+          name: values.name,
+          scopes: list(values.scopes),
+          allowedIps: list(values['allowed-ips']),
+          expiresAt: values['expires-at'],
+        }),
+      });
+      return printResult(reply.data as Record<string, unknown>, values.json);
+    }
+  }
+  throw new Error(`no handler for '${command}'`);
+}
+
+/** Runs one parsed command against the database DATABASE_URL names; the exit status. */
+export async function runCommand(command: string, positionals: string[], values: Values): Promise<number> {
+  const config = withEmbeddedSecrets(loadConfig());
+  // The in-process operator client needs a token even where the server's is not configured.
+  const ctx = await createContext({
+    ...config,
+    adminToken: config.adminToken ?? randomToken(24),
+    logLevel: 'silent',
+  });
+  try {
+    if (command !== 'migrate') await migrateToLatest(ctx.db, schemaOf(ctx.config));
+    await run(ctx, command, positionals, values);
+    return 0;
+  } catch (err) {
+    return printFailure(err);
+  } finally {
+    await ctx.close();
+  }
+}

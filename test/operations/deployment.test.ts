@@ -1,0 +1,126 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { ENV_VARIABLES, loadConfig } from '../../src/config.js';
+
+// No Docker here: these read the deployment files as Docker and Compose would and check what
+// they promise (docs/operations.md).
+
+interface Service {
+  build?: string;
+  image?: string;
+  command?: string[];
+  environment?: Record<string, string>;
+  ports?: string[];
+  depends_on?: Record<string, { condition: string }>;
+  healthcheck?: unknown;
+  stop_grace_period?: string;
+  networks?: unknown;
+}
+
+const compose = parse(readFileSync('compose.yaml', 'utf8'), { merge: true }) as {
+  services: Record<string, Service>;
+};
+const services = compose.services;
+const apis = ['api-1', 'api-2'].map((name) => services[name]!);
+const dockerfile = readFileSync('Dockerfile', 'utf8');
+const nginx = readFileSync('deploy/nginx.conf', 'utf8');
+
+/** Variable names of the README's configuration table. */
+function documentedVariables(): string[] {
+  const readme = readFileSync('README.md', 'utf8');
+  const table = readme.slice(readme.indexOf('## Configuration'));
+  const rows = table.split('\n').filter((line) => line.startsWith('| `'));
+  return rows.flatMap((row) => [...(row.split('|')[1] ?? '').matchAll(/`([A-Z_]+)`/g)].map((m) => m[1]!));
+}
+
+describe('compose.yaml', () => {
+  it('runs PostgreSQL, Redis, a one-shot migration and two API processes behind one entry', () => {
+    expect(Object.keys(services).sort()).toEqual(['api-1', 'api-2', 'entry', 'migrate', 'postgres', 'redis']);
+    for (const api of apis) {
+      expect(api.build).toBe('.');
+      expect(api.command).toBeUndefined(); // the image's CMD: node dist/server.js
+      expect(api.environment?.DATABASE_URL).toMatch(
+        /^postgres:\/\/sdapi:\$\{POSTGRES_PASSWORD:\?[^}]+\}@postgres:5432\//,
+      );
+      expect(api.environment?.REDIS_URL).toBe('redis://redis:6379');
+      expect(api.depends_on).toMatchObject({
+        migrate: { condition: 'service_completed_successfully' },
+        redis: { condition: 'service_healthy' },
+      });
+      // The operator listener is published on the host's loopback only; the seller port not at all.
+      expect(
+        api.ports?.every((p) => p.startsWith('127.0.0.1:') && p.endsWith(`:${api.environment?.ADMIN_PORT}`)),
+      ).toBe(true);
+    }
+    expect(services.migrate?.command).toEqual(['node', 'bin/sdapi.js', 'migrate']);
+    expect(services.migrate?.depends_on).toMatchObject({ postgres: { condition: 'service_healthy' } });
+    expect(services.entry?.ports).toEqual(['8080:8080']);
+    expect(services.entry?.depends_on).toMatchObject({
+      'api-1': { condition: 'service_healthy' },
+      'api-2': { condition: 'service_healthy' },
+    });
+    for (const api of ['api-1', 'api-2'])
+      expect(nginx).toMatch(new RegExp(`^\\s*server ${api}:${apis[0]!.environment?.PORT}[ ;]`, 'm'));
+    expect(nginx).toMatch(/listen 8080;/);
+    expect(nginx).toMatch(/proxy_set_header X-Forwarded-For \$remote_addr;/);
+    expect(nginx).not.toMatch(/log_format[^;]*remote_addr/);
+  });
+
+  it('passes secrets by environment, and every variable it sets is one the config schema reads and accepts', () => {
+    for (const api of apis) {
+      const env = api.environment ?? {};
+      for (const name of Object.keys(env)) expect(ENV_VARIABLES, name).toContain(name);
+      for (const secret of ['SDAPI_ADMIN_TOKEN', 'SDAPI_MASTER_KEY', 'SDAPI_IP_PEPPER']) {
+        expect(env[secret], secret).toMatch(new RegExp(`^\\$\\{${secret}:\\?`));
+      }
+      // With the secrets filled in as deploy/env.example says, the schema accepts the whole set.
+      const filled = Object.fromEntries(
+        Object.entries(env).map(([k, v]) => [
+          k,
+          v
+            .replace(/\$\{SDAPI_MASTER_KEY:\?[^}]*\}/, 'ab'.repeat(32))
+            .replace(/\$\{(\w+):[?-]([^}]*)\}/g, (_, name: string, fallback: string) =>
+              name === 'PUBLIC_URL' ? fallback : `${name.toLowerCase()}-0123456789abcdef`,
+            ),
+        ]),
+      );
+      const config = loadConfig(filled);
+      expect(config).toMatchObject({ adminHost: '0.0.0.0', adminPort: 8081, port: 8080, seedOnStart: false });
+      expect(config.database.engine).toBe('postgres');
+    }
+    const example = readFileSync('deploy/env.example', 'utf8');
+    const referenced = new Set(
+      [...readFileSync('compose.yaml', 'utf8').matchAll(/\$\{(\w+)/g)].map((m) => m[1]),
+    );
+    for (const name of referenced) expect(example, name).toMatch(new RegExp(`^${name}=`, 'm'));
+  });
+});
+
+describe('Dockerfile', () => {
+  it('is multi-stage, runs as a non-root user, starts node dist/server.js and checks readiness', () => {
+    expect(dockerfile.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(2);
+    expect(dockerfile).toMatch(/npm prune --omit=dev/);
+    expect(dockerfile).toMatch(/^USER node$/m);
+    expect(dockerfile).toMatch(/^CMD \["node", "dist\/server\.js"\]$/m);
+    expect(dockerfile).toMatch(/^HEALTHCHECK .*\n?.*\/health\/ready/m);
+    expect(readFileSync('.dockerignore', 'utf8').split('\n')).toEqual(
+      expect.arrayContaining(['node_modules', 'dist', 'data']),
+    );
+  });
+});
+
+describe('documented environment', () => {
+  it('the README documents exactly the variables the config schema reads', () => {
+    expect(documentedVariables().sort()).toEqual([...ENV_VARIABLES].sort());
+  });
+
+  it('the operator listener binds to loopback unless told otherwise', () => {
+    expect(loadConfig({})).toMatchObject({
+      adminHost: '127.0.0.1',
+      adminPort: 8081,
+      host: '0.0.0.0',
+      port: 8080,
+    });
+  });
+});
