@@ -1,24 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { adminHeaders } from '../../../test/admin.js';
 import { makeSeller, type TestSeller } from '../../../test/factories.js';
 import { sellerGet } from '../../../test/finance.js';
 import { useTestApp } from '../../../test/harness.js';
 import { call } from '../../../test/route-contract.js';
-import { deliverAll, startReceiver } from '../../../test/webhook-receiver.js';
+import { deliverAll, useReceivers } from '../../../test/webhook-receiver.js';
 import { publishDue } from '../webhooks/publisher.service.js';
 import { MAX_ATTEMPTS } from '../webhooks/retry-schedule.js';
 
 const t = useTestApp({ allowInsecureWebhooks: true });
-const receivers: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const r of receivers.splice(0)) await r.close();
-});
-
-async function receiver(...args: Parameters<typeof startReceiver>) {
-  const r = await startReceiver(...args);
-  receivers.push(r);
-  return r;
-}
+const receiver = useReceivers();
 
 const post = async (seller: TestSeller, path: string, payload?: object) => {
   const res = await call(t, { method: 'POST', url: `/api/seller/v1${path}`, headers: seller.auth, payload });
@@ -30,6 +21,15 @@ const statusOf = async (seller: TestSeller) => {
   const res = await sellerGet(t, seller, '/integration/status');
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data;
+};
+/** An active endpoint whose latest attempt succeeded. */
+const healthyEndpoint = {
+  status: 'active',
+  disabledReason: null,
+  disabledAt: null,
+  enableWith: null,
+  consecutiveFailures: 0,
+  lastSuccessfulDeliveryAt: expect.any(String),
 };
 const webhooksCheck = (data: { checks: { check: string }[] }) =>
   data.checks.find((c) => c.check === 'webhooks');
@@ -58,17 +58,7 @@ describe('GET /integration/status: webhook endpoint health', () => {
     const queued = await statusOf(seller);
     const host = `127.0.0.1:${hook.port}`;
     expect(queued.webhooks.endpoints).toEqual([
-      {
-        id,
-        host,
-        status: 'active',
-        disabledReason: null,
-        disabledAt: null,
-        enableWith: null,
-        consecutiveFailures: 0,
-        lastSuccessfulDeliveryAt: expect.any(String),
-        deliveries: { pending: 1, failed: 0 },
-      },
+      { id, host, ...healthyEndpoint, deliveries: { pending: 1, failed: 0 } },
     ]);
     expect(hook.received).toHaveLength(1);
     const lastSuccess = Date.parse(queued.webhooks.endpoints[0].lastSuccessfulDeliveryAt);
@@ -118,13 +108,10 @@ describe('GET /integration/status: webhook endpoint health', () => {
     await post(seller, `/webhooks/${id}/enable`);
     await deliverAll(t);
     const healed = await statusOf(seller);
-    expect(healed.webhooks.endpoints[0]).toMatchObject({
-      status: 'active',
-      disabledReason: null,
-      disabledAt: null,
-      enableWith: null,
-      consecutiveFailures: 0,
-      lastSuccessfulDeliveryAt: expect.any(String),
+    expect(healed.webhooks.endpoints[0]).toEqual({
+      id,
+      host: expect.any(String),
+      ...healthyEndpoint,
       deliveries: { pending: 0, failed: 0 },
     });
     expect(webhooksCheck(healed)).toMatchObject({ status: 'ok', action: null });
