@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 import {
   DEFAULT_LIMITS,
   type DeliveryLimits,
@@ -58,4 +59,17 @@ export async function deliverAll(t: TestApp, limits: DeliveryLimits = DEFAULT_LI
     await worker.drain();
     if (published === 0 && started === 0) return;
   }
+}
+
+/** `startReceiver` for one test file: every receiver it starts is closed after each test. */
+export function useReceivers() {
+  const open: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const r of open.splice(0)) await r.close();
+  });
+  return async (...args: Parameters<typeof startReceiver>) => {
+    const r = await startReceiver(...args);
+    open.push(r);
+    return r;
+  };
 }

@@ -100,9 +100,29 @@ export const IntegrationStatusSchema = Type.Object({
     currencies: Type.Array(Type.String()),
     countriesWithoutReferenceRate: Type.Array(Type.String()),
   }),
+  webhooks: Type.Object({
+    endpointCount: Type.Integer(),
+    activeCount: Type.Integer(),
+    endpoints: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        host: Type.String(),
+        status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]),
+        disabledReason: Nullable(Type.String({ description: 'why the circuit breaker disabled it' })),
+        disabledAt: Nullable(DateTime),
+        enableWith: Nullable(Type.String({ description: 'the request that re-enables a disabled endpoint' })),
+        consecutiveFailures: Type.Integer(),
+        lastSuccessfulDeliveryAt: Nullable(DateTime),
+        deliveries: Type.Object({
+          pending: Type.Integer({ description: 'awaiting delivery, buffered while disabled included' }),
+          failed: Type.Integer({ description: 'retries exhausted' }),
+        }),
+      }),
+    ),
+  }),
   checks: Type.Array(
     Type.Object({
-      check: Type.String({ description: 'blockers, active_agreement, footprint or first_order' }),
+      check: Type.String({ description: 'blockers, active_agreement, footprint, first_order or webhooks' }),
       status: Type.String({ description: 'ok, action_required or pending' }),
       action: Nullable(Type.String()),
     }),

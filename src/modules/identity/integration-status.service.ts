@@ -3,6 +3,7 @@ import type { Principal } from '../../http/auth/principal.js';
 import { isoOrNull } from '../../lib/clock.js';
 import { firstOrderOf } from '../finance/finance.service.js';
 import { sellerScope } from '../sandbox/sandbox.service.js';
+import { type WebhookEndpointHealth, webhookEndpointHealth } from '../webhooks/endpoint-health.service.js';
 import { whoami } from './whoami.service.js';
 
 type CheckStatus = 'ok' | 'action_required' | 'pending';
@@ -11,11 +12,17 @@ type CheckStatus = 'ok' | 'action_required' | 'pending';
  * GET /integration/status (SPEC 4.4): how far this company's integration is in this environment.
  * Every check is derived from what is stored: whoami's blockers, an in-force agreement, a
  * complete footprint (at least one country and one currency), and a first order completed (the
- * first sale or custody pull). `ready` is true when no check asks for an action.
+ * first sale or custody pull), and webhook endpoint health. `ready` is true when no check asks
+ * for an action. Identity composes the webhooks read service here (webhooks imports nothing from
+ * identity, so the import cannot cycle).
  */
 export async function integrationStatus(ctx: AppContext, principal: Principal) {
   const scope = await sellerScope(ctx, principal);
-  const [identity, first] = await Promise.all([whoami(ctx, principal), firstOrderOf(ctx.db, scope)]);
+  const [identity, first, webhooks] = await Promise.all([
+    whoami(ctx, principal),
+    firstOrderOf(ctx.db, scope),
+    webhookEndpointHealth(ctx, { companyId: principal.companyId, environment: principal.environment }),
+  ]);
   const footprint = identity.footprint;
   const footprintComplete = footprint.countries.length > 0 && footprint.currencies.length > 0;
   const checks: { check: string; status: CheckStatus; action: string | null }[] = [
@@ -35,6 +42,7 @@ export async function integrationStatus(ctx: AppContext, principal: Principal) {
       action: footprintComplete ? null : 'declare_footprint',
     },
     { check: 'first_order', status: first ? 'ok' : 'pending', action: first ? null : 'place_first_order' },
+    webhooksCheck(webhooks),
   ];
   return {
     environment: identity.environment,
@@ -50,6 +58,23 @@ export async function integrationStatus(ctx: AppContext, principal: Principal) {
       currencies: footprint.currencies,
       countriesWithoutReferenceRate: footprint.countriesWithoutReferenceRate,
     },
+    webhooks,
     checks,
   };
+}
+
+/**
+ * No endpoint is only `pending` (events can be polled from GET /events); an endpoint the circuit
+ * breaker disabled (so also: no active endpoint left) needs POST /webhooks/{id}/enable.
+ */
+function webhooksCheck(webhooks: WebhookEndpointHealth): {
+  check: string;
+  status: CheckStatus;
+  action: string | null;
+} {
+  if (webhooks.endpointCount === 0)
+    return { check: 'webhooks', status: 'pending', action: 'create_webhook_endpoint' };
+  if (webhooks.activeCount < webhooks.endpointCount)
+    return { check: 'webhooks', status: 'action_required', action: 'enable_webhook_endpoint' };
+  return { check: 'webhooks', status: 'ok', action: null };
 }

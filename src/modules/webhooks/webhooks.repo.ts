@@ -162,3 +162,42 @@ export const releaseBuffered = (ex: Executor, endpointId: string, now: number) =
     .where('endpoint_id', '=', endpointId)
     .where('status', '=', 'pending')
     .execute();
+
+/**
+ * The tenant's endpoints with what their health needs, in one statement: per endpoint its last
+ * successful attempt (newest first on the (endpoint_id, seq) index) and its deliveries awaiting
+ * delivery (pending or held) and given up (failed), counted on the (endpoint_id, status) index.
+ */
+export function endpointHealthOf(ex: Executor, tenant: Tenant) {
+  return ex
+    .selectFrom('webhook_endpoints as e')
+    .select(['e.id', 'e.url', 'e.status', 'e.disabled_reason', 'e.disabled_at', 'e.consecutive_failures'])
+    .select((eb) => [
+      eb
+        .selectFrom('webhook_attempts as a')
+        .select('a.attempted_at')
+        .whereRef('a.endpoint_id', '=', 'e.id')
+        .where('a.status_code', '>=', 200)
+        .where('a.status_code', '<', 300)
+        .orderBy('a.seq', 'desc')
+        .limit(1)
+        .as('last_success_at'),
+      eb
+        .selectFrom('webhook_deliveries as p')
+        .select((c) => c.fn.countAll<number>().as('n'))
+        .whereRef('p.endpoint_id', '=', 'e.id')
+        .where('p.status', 'in', ['pending', 'held'])
+        .as('pending_count'),
+      eb
+        .selectFrom('webhook_deliveries as f')
+        .select((c) => c.fn.countAll<number>().as('n'))
+        .whereRef('f.endpoint_id', '=', 'e.id')
+        .where('f.status', '=', 'failed')
+        .as('failed_count'),
+    ])
+    .where('e.company_id', '=', tenant.companyId)
+    .where('e.environment', '=', tenant.environment)
+    .orderBy('e.created_at')
+    .orderBy('e.id')
+    .execute();
+}

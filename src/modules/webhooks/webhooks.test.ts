@@ -1,23 +1,14 @@
 import { createHmac } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { adminHeaders } from '../../../test/admin.js';
 import { alwaysOrder, post } from '../../../test/checkout.js';
 import { makeSeller, type TestSeller } from '../../../test/factories.js';
 import { useTestApp } from '../../../test/harness.js';
-import { deliverAll, type Received, startReceiver } from '../../../test/webhook-receiver.js';
+import { deliverAll, type Received, useReceivers } from '../../../test/webhook-receiver.js';
 
 const t = useTestApp({ allowInsecureWebhooks: true });
 const url = (path: string) => `/api/seller/v1${path}`;
-const receivers: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const r of receivers.splice(0)) await r.close();
-});
-
-async function receiver(...args: Parameters<typeof startReceiver>) {
-  const r = await startReceiver(...args);
-  receivers.push(r);
-  return r;
-}
+const receiver = useReceivers();
 
 const call = (
   seller: TestSeller,
