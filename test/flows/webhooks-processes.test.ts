@@ -24,6 +24,8 @@ function startServer(schema: string): Promise<ChildProcess> {
       SDAPI_SEED_ON_START: 'false',
       SDAPI_TEST_CLOCK: 'false',
       PORT: '0',
+      // Two processes on one machine: each operator listener on a port of its own.
+      ADMIN_PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
     },
