@@ -1,6 +1,7 @@
 import { type Compilable, CompiledQuery, type Kysely, type QueryResult } from 'kysely';
 import type { Executor } from './database.js';
 import { isPostgres } from './dialect.js';
+import { markLastOfTransaction } from './pipelined-commit.js';
 import type { Database } from './schema.js';
 
 /** SQL texts of compiled-once queries: PostgreSQL runs them as named prepared statements. */
@@ -18,11 +19,13 @@ const MARK = '\u0000param:';
  * compiling per request; SQLite reuses its prepared statement (the statement cache of
  * database.ts) and PostgreSQL a named prepared statement of each connection (parse and plan
  * once). Every value the query varies on must be one of `names`: anything else is a constant
- * of the compiled text.
+ * of the compiled text. `lastOfTransaction` (PostgreSQL): the statement ends its transaction,
+ * which commits right behind it (pipelined-commit.ts).
  */
 export function compiledOnce<N extends string, R>(
   names: readonly N[],
   build: (db: Kysely<Database>, values: Record<N, string>) => Compilable<R>,
+  options: { lastOfTransaction?: boolean } = {},
 ): (ex: Executor, values: Record<N, unknown>) => Promise<QueryResult<R>> {
   const byEngine = new Map<boolean, { sql: string; slots: (N | { constant: unknown })[] }>();
   const compile = (ex: Executor, postgres: boolean) => {
@@ -33,6 +36,7 @@ export function compiledOnce<N extends string, R>(
     );
     const entry = { sql: compiled.sql, slots };
     if (postgres) preparedNames.set(compiled.sql, `hot_${preparedNames.size + 1}`);
+    if (postgres && options.lastOfTransaction) markLastOfTransaction(compiled.sql);
     byEngine.set(postgres, entry);
     return entry;
   };
@@ -42,4 +46,18 @@ export function compiledOnce<N extends string, R>(
     const parameters = slots.map((slot) => (typeof slot === 'string' ? values[slot] : slot.constant));
     return ex.executeQuery<R>(CompiledQuery.raw(sql, parameters));
   };
+}
+
+/**
+ * A hot PostgreSQL statement written in SQL (what the query builder cannot say, e.g. several
+ * data-modifying CTEs), run as a named prepared statement of each connection like the
+ * compiled-once queries; `lastOfTransaction` as in `compiledOnce`.
+ */
+export function postgresOnce<R>(
+  text: string,
+  options: { lastOfTransaction?: boolean } = {},
+): (ex: Executor, parameters: readonly unknown[]) => Promise<QueryResult<R>> {
+  preparedNames.set(text, `hot_${preparedNames.size + 1}`);
+  if (options.lastOfTransaction) markLastOfTransaction(text);
+  return (ex, parameters) => ex.executeQuery<R>(CompiledQuery.raw(text, [...parameters]));
 }

@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import type { PoolUse } from '../observability/metrics.js';
 import { preparedNameOf } from './compiled-once.js';
+import { queueCommitsBehindLastStatements } from './pipelined-commit.js';
 import type { Database } from './schema.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -52,14 +53,16 @@ function withStatementCache(sqlite: SqliteDatabase.Database) {
 
 /**
  * Compiled-once queries (compiled-once.ts) run as named prepared statements of each
- * connection: PostgreSQL parses and plans them once per connection, not per request.
+ * connection: PostgreSQL parses and plans them once per connection, not per request. A
+ * transaction's registered last statement has its COMMIT queued behind it (pipelined-commit.ts).
  */
-function runCompiledOnceAsPrepared(client: pg.PoolClient) {
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  client.query = ((text: unknown, values?: unknown, ...rest: unknown[]) => {
+function prepareCompiledOnce(client: pg.PoolClient) {
+  const query = client.query.bind(client) as (...args: unknown[]) => Promise<pg.QueryResult>;
+  const named = (text: unknown, values?: unknown, ...rest: unknown[]) => {
     const name = typeof text === 'string' ? preparedNameOf(text) : undefined;
     return name ? query({ name, text, values }, ...rest) : query(text, values, ...rest);
-  }) as typeof client.query;
+  };
+  client.query = queueCommitsBehindLastStatements(named as never) as typeof client.query;
 }
 
 export function openDatabase(config: DatabaseConfig, options: { poolSize?: number } = {}): DbHandle {
@@ -80,7 +83,7 @@ export function openDatabase(config: DatabaseConfig, options: { poolSize?: numbe
     max: options.poolSize ?? 20,
     options: config.schema ? `-c search_path=${config.schema}` : undefined,
   });
-  pool.on('connect', runCompiledOnceAsPrepared);
+  pool.on('connect', prepareCompiledOnce);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

@@ -58,6 +58,12 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly orderFastPathRetries = new Counter({
+    name: 'sdapi_order_fast_path_retries_total',
+    help: 'Orders whose one-statement commit (PostgreSQL) found the grant moved since their quote and ran again on the locked path.',
+    registers: [this.registry],
+  });
+
   readonly holdsPlaced = new Counter({
     name: 'sdapi_checkout_holds_placed_total',
     help: 'Checkout holds (stock reservations with a TTL) placed, by environment.',

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
+import { isPostgres } from '../../db/dialect.js';
 import { fail } from '../../http/errors.js';
 import type { SimulateValue } from '../../http/simulate.js';
 import { readableId, uuidv7 } from '../../lib/ids.js';
@@ -15,6 +16,7 @@ import { emitEventList, type PendingEvent } from '../events/outbox.service.js';
 import { recordActivity, recordSale } from '../finance/finance.service.js';
 import { type ClaimedKey, claimKeys, openKeys, stockUpTo } from '../inventory/claims.service.js';
 import type { Delivery, OrderKind } from './checkout.table.js';
+import { pullAndEmitLast } from './fast-commit.js';
 import { endLiveHold, findHold } from './holds.repo.js';
 import { type HoldOutcome, holdOutcome } from './holds.service.js';
 import * as repo from './orders.repo.js';
@@ -37,6 +39,11 @@ export interface FulfilRequest {
   attestId?: string;
   contractDate: string;
   simulate: SimulateValue | null;
+  /**
+   * The fulfilment is its transaction's whole work: on PostgreSQL the fast path's statement
+   * may end it, with the commit queued behind (fast-commit.ts).
+   */
+  endsTransaction?: boolean;
 }
 
 export interface Fulfilment {
@@ -100,9 +107,13 @@ export async function fulfil(ctx: AppContext, trx: Executor, req: FulfilRequest)
   await recordFinance(trx, req, order.id, quote.allocation, now);
   const redemption = req.delivery === 'keyless' ? await openRedemption(trx, req, order.id, now) : null;
 
+  const delay = req.simulate === 'webhook_delay_30s' ? { deliverAfterMs: now + WEBHOOK_DELAY_MS } : {};
+  if (unpromised && req.endsTransaction && isPostgres(trx)) {
+    await pullAndEmitLast(ctx, trx, req, orderEvent(req, now), delay.deliverAfterMs);
+    return { order, keys, plaintext, hold: null, redemption };
+  }
   const committed =
     (unpromised && (await pullFast(trx, req, now))) || (await commitToAllocation(trx, req, order.id, now));
-  const delay = req.simulate === 'webhook_delay_30s' ? { deliverAfterMs: now + WEBHOOK_DELAY_MS } : {};
   await emitEventList(ctx, trx, [orderEvent(req, now), ...committed.events], delay);
   return { order, keys, plaintext, hold: committed.hold, redemption };
 }

@@ -8,6 +8,7 @@ import { KEYLESS_FIXTURE } from '../sandbox/fixtures.js';
 import { skuForCheckout } from './checkout.repo.js';
 import type { OrderBody } from './checkout.schemas.js';
 import type { Delivery, OrderKind } from './checkout.table.js';
+import { isFastPathMissed } from './fast-commit.js';
 import { type Fulfilment, type FulfilRequest, fulfil, referenceOwner } from './fulfil.service.js';
 import { effectiveStatus, type HoldOutcome, requireOwnHold } from './holds.service.js';
 import { fulfilledView } from './order-view.js';
@@ -126,13 +127,30 @@ export async function commitLine(ctx: AppContext, prepared: Prepared) {
   if ('replay' in prepared) return { view: prepared.replay, replayed: true };
   const { request } = prepared;
   try {
-    const done = await ctx.db.transaction().execute((trx) => fulfil(ctx, trx, request));
+    const done = await fulfilAlone(ctx, request);
     return { view: fulfilmentView(request, done), replayed: false };
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
     const winner = await findByReference(ctx, request.actor, request.orderReference);
     if (!winner) throw err;
     return { view: await replayOrConflict(ctx, winner, request), replayed: true };
+  }
+}
+
+/**
+ * One fulfilment in a transaction of its own, which the fast path's statement may end
+ * (PostgreSQL, fast-commit.ts); when that statement finds the grant moved since the quote
+ * read it, nothing was written and the fulfilment runs again, on the locked path.
+ */
+async function fulfilAlone(ctx: AppContext, request: FulfilRequest) {
+  try {
+    return await ctx.db
+      .transaction()
+      .execute((trx) => fulfil(ctx, trx, { ...request, endsTransaction: true }));
+  } catch (err) {
+    if (!isFastPathMissed(err)) throw err;
+    ctx.metrics.orderFastPathRetries.inc();
+    return ctx.db.transaction().execute((trx) => fulfil(ctx, trx, request));
   }
 }
 

@@ -24,7 +24,7 @@ export type PendingEvent = {
 
 /** Microsecond timestamps that never repeat or go backwards within this process. */
 let lastMicros = 0;
-function nowMicros(nowMs: number): number {
+export function nowMicros(nowMs: number): number {
   const candidate = nowMs * 1000;
   lastMicros = candidate > lastMicros ? candidate : lastMicros + 1;
   return lastMicros;
