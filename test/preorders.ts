@@ -26,7 +26,10 @@ export async function preorderScenario(
   t: TestApp,
   options: { keyCount?: number; quantityLimit?: number } = {},
 ): Promise<PreorderScenario> {
-  const publisher = await admin(t, 'POST', '/companies', { name: `Pub ${randomBase32(4)}`, kind: 'publisher' });
+  const publisher = await admin(t, 'POST', '/companies', {
+    name: `Pub ${randomBase32(4)}`,
+    kind: 'publisher',
+  });
   const seller = await admin(t, 'POST', '/companies', {
     name: `Shop ${randomBase32(4)}`,
     country: 'DE',

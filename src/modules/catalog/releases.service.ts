@@ -1,8 +1,8 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
-import { isoOrNull } from '../../lib/clock.js';
 import { PREORDER_CONVERSION_JOB, wakeJobAtCommit } from '../../jobs/notify-job.js';
+import { isoOrNull } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { refreshForPublisher } from '../allocations/sellability.service.js';
 import { releaseAudience } from '../checkout/preorders/release-audience.js';

@@ -59,7 +59,11 @@ describe('pre-order conversion at release', () => {
     expect((await grant(s.allocationId)).quantity_pulled).toBe(3);
     expect(await promisedOnAllocation(t.ctx.db, s.allocationId, t.ctx.clock.now())).toBe(0);
 
-    const [sale] = await t.ctx.db.selectFrom('sale_lines').selectAll().where('order_id', '=', a.orderId).execute();
+    const [sale] = await t.ctx.db
+      .selectFrom('sale_lines')
+      .selectAll()
+      .where('order_id', '=', a.orderId)
+      .execute();
     expect(sale).toMatchObject({
       entry_type: 'sale',
       quantity: 2,
@@ -112,7 +116,9 @@ describe('pre-order conversion at release', () => {
 
     await importPreorderKeys(t, s, 2);
     expect(await convertReleasedPreorders(t.ctx)).toBe(2);
-    const refs = (await eventsFor(t, s.sellerId, 'order.preorder_fulfilled')).map((e) => e.data.orderReference);
+    const refs = (await eventsFor(t, s.sellerId, 'order.preorder_fulfilled')).map(
+      (e) => e.data.orderReference,
+    );
     expect(refs).toEqual([oldest.reference, middle.reference, newest.reference]);
     expect((await grant(s.allocationId)).quantity_pulled).toBe(4);
   });
@@ -158,16 +164,26 @@ describe('POST /orders/cancel (pre-orders)', () => {
     const again = await seller(s, 'POST', '/orders/cancel', { orderReference: dropped.reference });
     expectApiError(again, 409, 'ORDER_NOT_CANCELLABLE');
     expect(again.body.details.reason).toBe('already_cancelled');
-    const reused = await seller(s, 'POST', '/orders', { ...preorderBody(s, { quantity: 2 }), orderReference: dropped.reference });
+    const reused = await seller(s, 'POST', '/orders', {
+      ...preorderBody(s, { quantity: 2 }),
+      orderReference: dropped.reference,
+    });
     expectApiError(reused, 409, 'ORDER_REFERENCE_CONFLICT');
-    expectApiError(await seller(s, 'POST', `/orders/${dropped.orderId}/fulfill`, {}), 422, 'VALIDATION_FAILED');
+    expectApiError(
+      await seller(s, 'POST', `/orders/${dropped.orderId}/fulfill`, {}),
+      422,
+      'VALIDATION_FAILED',
+    );
 
     await release(t, s);
     expect(await convertReleasedPreorders(t.ctx)).toBe(2);
     expect(await keysOf(dropped.orderId)).toHaveLength(0);
     const converted = await seller(s, 'POST', '/orders/cancel', { orderReference: kept.reference });
     expectApiError(converted, 409, 'ORDER_NOT_CANCELLABLE');
-    expect(converted.body.details).toMatchObject({ reason: 'already_converted', recommendedAction: 'return_keys' });
+    expect(converted.body.details).toMatchObject({
+      reason: 'already_converted',
+      recommendedAction: 'return_keys',
+    });
     expect(await eventsFor(t, s.sellerId, 'order.returned')).toHaveLength(1);
   });
 
