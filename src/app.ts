@@ -14,6 +14,7 @@ import { registerSnapshotRoutes } from './modules/catalog/snapshot.routes.js';
 import { registerCheckoutRoutes } from './modules/checkout/checkout.routes.js';
 import { registerHoldRoutes } from './modules/checkout/holds.routes.js';
 import { registerOrderReadRoutes } from './modules/checkout/order-reads.routes.js';
+import { registerPreorderCancelRoutes } from './modules/checkout/preorders/cancel.routes.js';
 import { registerPullRoutes } from './modules/checkout/pulls.routes.js';
 import { registerDocsPage, registerOpenApiRoute } from './modules/docs/docs.routes.js';
 import { registerActivityRoutes } from './modules/finance/activity.routes.js';
@@ -55,6 +56,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       registerHoldRoutes(typed, ctx);
       registerOrderReadRoutes(typed, ctx);
       registerPullRoutes(typed, ctx);
+      registerPreorderCancelRoutes(typed, ctx);
       registerFinanceRoutes(typed, ctx);
       registerActivityRoutes(typed, ctx, usage);
       registerReportRoutes(typed, ctx);

@@ -66,6 +66,11 @@ export const ERROR_CODES = {
   NO_AVAILABLE_KEYS: code(409, true, 'Nothing was pulled; retry later or order a smaller quantity.'),
   SOLD_OUT: code(409, true, 'No hold or reservation slots are left; retry later.'),
   ORDER_REFERENCE_CONFLICT: code(409, false, 'Use a new orderReference; a reference never tops up.'),
+  ORDER_NOT_CANCELLABLE: code(
+    409,
+    false,
+    'Only an accepted pre-order not yet converted can be cancelled; return delivered keys with POST /keys/return.',
+  ),
   REFUND_REFERENCE_CONFLICT: code(
     409,
     false,

@@ -1,9 +1,11 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
+import { PREORDER_CONVERSION_JOB, wakeJobAtCommit } from '../../jobs/notify-job.js';
 import { isoOrNull } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { refreshForPublisher } from '../allocations/sellability.service.js';
+import { releaseAudience } from '../checkout/preorders/release-audience.js';
 import { emit } from '../events/outbox.service.js';
 import * as repo from './catalog.repo.js';
 import type { ReleaseState } from './catalog.table.js';
@@ -102,8 +104,9 @@ export async function updateRelease(ctx: AppContext, trx: Executor, id: string, 
     });
     await touchProduct(trx, product.id, now);
   });
-  const audience = [...diff.kept, ...diff.added];
+  const audience = await releaseAudience(trx, id, [...diff.kept, ...diff.added]);
   const advanced = patch.state !== undefined && patch.state !== release.state;
+  if (advanced && patch.state === 'available') await wakeJobAtCommit(ctx, trx, PREORDER_CONVERSION_JOB);
   if (advanced && patch.state === 'announced') {
     await emit(ctx, trx, audience, 'product.announced', { productId: product.id, releaseId: id });
   }

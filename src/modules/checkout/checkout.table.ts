@@ -1,10 +1,11 @@
 /** What a fulfilment row is: a priced checkout order, a custody pull, or a pull delivered as a ZIP. */
 export type OrderKind = 'order' | 'pull' | 'export';
 /**
- * How the keys travel: in the response (`keys`), claimed but revealed later (`deferred`),
- * through a hosted redemption record (`keyless`), or not yet (`preorder`, nothing claimed).
+ * How the keys travel: in the response (`keys`), claimed but revealed later (`deferred`, also
+ * a pre-order converted at release), through a hosted redemption record (`keyless`), not yet
+ * (`preorder`, nothing claimed) or never (`cancelled`: a pre-order cancelled before release).
  */
-export type Delivery = 'keys' | 'deferred' | 'keyless' | 'preorder';
+export type Delivery = 'keys' | 'deferred' | 'keyless' | 'preorder' | 'cancelled';
 
 /** The order aggregate (docs/checkout.md): one row per fulfilment, keys linked by game_keys.order_id. */
 export interface OrdersTable {

@@ -46,6 +46,16 @@ async function replayOrConflict(
   existing: repo.OrderRow,
   request: { skuCode?: string; quantity: number },
 ) {
+  if (existing.delivery === 'cancelled') {
+    throw fail(
+      'ORDER_REFERENCE_CONFLICT',
+      `orderReference ${existing.order_reference} names a cancelled pre-order.`,
+      {
+        orderReference: existing.order_reference,
+        reason: 'order_cancelled',
+      },
+    );
+  }
   if (existing.quantity !== request.quantity || (request.skuCode && existing.sku_code !== request.skuCode)) {
     throw fail(
       'ORDER_REFERENCE_CONFLICT',

@@ -49,6 +49,13 @@ export const EVENT_TYPES = {
     quantity: Type.Integer(),
     expectedReleaseAt: Nullable(Iso),
   }),
+  'order.preorder_fulfilled': type({
+    orderReference: Type.String(),
+    skuCode: Type.String(),
+    quantity: Type.Integer(),
+    fulfilledAt: Iso,
+  }),
+  'order.returned': type({ orderReference: Type.String(), quantity: Type.Integer() }),
   'order.keys_returned': type({
     orderReference: Type.String(),
     keyIds: Type.Array(Type.String()),

@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
+import { PREORDER_CONVERSION_JOB, wakeJobAtCommit } from '../../jobs/notify-job.js';
 import { uuidv7 } from '../../lib/ids.js';
 import * as repo from './inventory.repo.js';
 import { KeySealer, type KeySealing, sealingInPlace } from './key-sealer.js';
@@ -120,6 +121,8 @@ function storeBatch(
         rows.map((row) => ({ id: uuidv7(createdAt), ...row })),
       );
     }
+    // Keys that arrive may be what waiting pre-orders of a released SKU need.
+    if (stored > 0) await wakeJobAtCommit(ctx, trx, PREORDER_CONVERSION_JOB);
     return stored;
   });
 }

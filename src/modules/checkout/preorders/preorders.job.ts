@@ -1,0 +1,21 @@
+import type { AppContext } from '../../../context.js';
+import { PREORDER_CONVERSION_JOB } from '../../../jobs/notify-job.js';
+import type { JobRunner } from '../../../jobs/runner.js';
+import { convertReleasedPreorders } from './conversion.service.js';
+
+/**
+ * Pre-order conversion in every process. On PostgreSQL a release coming out, a product moving
+ * to `released` and a key import wake it by NOTIFY at their commit, so its idle interval only
+ * catches what no notice announces (a grant resumed or raised); SQLite has no notifications
+ * and one process, so it looks every second (one indexed query when nothing waits).
+ */
+export function registerPreorderJob(ctx: AppContext, runner: JobRunner): void {
+  runner.add({
+    name: PREORDER_CONVERSION_JOB,
+    idleMs: ctx.engine === 'postgres' ? 60_000 : 1000,
+    run: async () => {
+      await convertReleasedPreorders(ctx);
+      return false;
+    },
+  });
+}
