@@ -1,7 +1,7 @@
 import { type Compilable, CompiledQuery, type Kysely, type QueryResult } from 'kysely';
 import type { Executor } from './database.js';
 import { isPostgres } from './dialect.js';
-import { markLastOfTransaction } from './pipelined-commit.js';
+import { markLastOfTransaction } from './pipelined-transaction.js';
 import type { Database } from './schema.js';
 
 /** SQL texts of compiled-once queries: PostgreSQL runs them as named prepared statements. */
@@ -20,7 +20,7 @@ const MARK = '\u0000param:';
  * database.ts) and PostgreSQL a named prepared statement of each connection (parse and plan
  * once). Every value the query varies on must be one of `names`: anything else is a constant
  * of the compiled text. `lastOfTransaction` (PostgreSQL): the statement ends its transaction,
- * which commits right behind it (pipelined-commit.ts).
+ * which commits right behind it (pipelined-transaction.ts).
  */
 export function compiledOnce<N extends string, R>(
   names: readonly N[],

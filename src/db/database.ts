@@ -6,7 +6,7 @@ import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import type { PoolUse } from '../observability/metrics.js';
 import { preparedNameOf } from './compiled-once.js';
-import { queueCommitsBehindLastStatements } from './pipelined-commit.js';
+import { pipelineTransactions } from './pipelined-transaction.js';
 import type { Database } from './schema.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -54,7 +54,7 @@ function withStatementCache(sqlite: SqliteDatabase.Database) {
 /**
  * Compiled-once queries (compiled-once.ts) run as named prepared statements of each
  * connection: PostgreSQL parses and plans them once per connection, not per request. A
- * transaction's registered last statement has its COMMIT queued behind it (pipelined-commit.ts).
+ * transaction's registered last statement has its COMMIT queued behind it (pipelined-transaction.ts).
  */
 function prepareCompiledOnce(client: pg.PoolClient) {
   const query = client.query.bind(client) as (...args: unknown[]) => Promise<pg.QueryResult>;
@@ -62,7 +62,7 @@ function prepareCompiledOnce(client: pg.PoolClient) {
     const name = typeof text === 'string' ? preparedNameOf(text) : undefined;
     return name ? query({ name, text, values }, ...rest) : query(text, values, ...rest);
   };
-  client.query = queueCommitsBehindLastStatements(named as never) as typeof client.query;
+  client.query = pipelineTransactions(named as never) as typeof client.query;
 }
 
 export function openDatabase(config: DatabaseConfig, options: { poolSize?: number } = {}): DbHandle {

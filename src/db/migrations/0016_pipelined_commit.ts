@@ -4,7 +4,7 @@ import { isPostgres } from '../dialect.js';
 /**
  * PostgreSQL: `sdapi_require(ok, reason)` raises SQLSTATE `SDF01` unless `ok`. The order path's
  * last statement (checkout/fast-commit.pg.ts) calls it when its conditional counter update
- * matched no row: its COMMIT is already queued behind it (db/pipelined-commit.ts), and only an
+ * matched no row: its COMMIT is already queued behind it (db/pipelined-transaction.ts), and only an
  * error turns that COMMIT into a ROLLBACK. SQLite has no such statement and needs nothing.
  */
 // biome-ignore lint/suspicious/noExplicitAny: migrations describe the schema before it is typed

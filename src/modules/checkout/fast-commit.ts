@@ -11,7 +11,7 @@ import type { FulfilRequest } from './fulfil.service.js';
  * conditional counter update and every event of the order (the order's own, then
  * `allocation.updated`, `allocation.low_stock` and `allocation.depleted` as the counter
  * crosses them) in one statement, the transaction's last, with its COMMIT queued behind it
- * (db/pipelined-commit.ts). The grant's row lock is held for this statement and the commit.
+ * (db/pipelined-transaction.ts). The grant's row lock is held for this statement and the commit.
  *
  * The capacity events' payloads are written here as their JSON without `remaining` (and
  * `threshold`), which the statement appends from the updated row, so they read exactly as

@@ -1,9 +1,14 @@
 import type pg from 'pg';
 
 /**
- * PostgreSQL: a transaction's last statement with its COMMIT queued right behind it.
+ * PostgreSQL: a transaction's BEGIN queued in front of its first statement, and a registered
+ * last statement with its COMMIT queued right behind it: neither costs the app a round trip.
  *
- * A statement registered here (compiledOnce's `lastOfTransaction`) is sent as usual and the
+ * BEGIN answers at once and is sent with the first statement (the driver sends that statement
+ * the moment BEGIN's reply arrives); the statement's promise settles after both, and fails
+ * with BEGIN's error if BEGIN failed (a broken connection, which fails the statement too).
+ *
+ * A last statement, registered here (compiledOnce's `lastOfTransaction`), is sent as usual and the
  * COMMIT is queued on the same connection at once, so the driver sends it the moment the
  * statement's reply arrives, in the same turn of the event loop: the row locks the statement
  * took are held for the statement and the commit, never while the reply waits for the app to
@@ -20,9 +25,24 @@ export const markLastOfTransaction = (sql: string) => void lastStatements.add(sq
 
 type Query = (...args: unknown[]) => Promise<pg.QueryResult>;
 
-export function queueCommitsBehindLastStatements(query: Query): Query {
+const BEGUN = { command: 'BEGIN', rowCount: null, rows: [], fields: [], oid: 0 } as unknown as pg.QueryResult;
+
+export function pipelineTransactions(query: Query): Query {
+  let queuedBegin: Promise<pg.QueryResult> | null = null;
   let queuedCommit: Promise<pg.QueryResult> | null = null;
+  const afterBegin = (result: Promise<pg.QueryResult>) => {
+    if (!queuedBegin) return result;
+    const begin = queuedBegin;
+    queuedBegin = null;
+    result.catch(() => undefined);
+    return begin.then(() => result);
+  };
   return (text, ...rest) => {
+    if (text === 'begin') {
+      queuedBegin = query(text, ...rest);
+      queuedBegin.catch(() => undefined);
+      return Promise.resolve(BEGUN);
+    }
     if (queuedCommit && (text === 'commit' || text === 'rollback')) {
       const commit = queuedCommit;
       queuedCommit = null;
@@ -34,7 +54,7 @@ export function queueCommitsBehindLastStatements(query: Query): Query {
         return result;
       });
     }
-    const result = query(text, ...rest);
+    const result = afterBegin(query(text, ...rest));
     const sql = typeof text === 'string' ? text : (text as { text?: string }).text;
     if (sql !== undefined && lastStatements.has(sql)) {
       queuedCommit = query('commit');
