@@ -1,6 +1,25 @@
 import type { Insertable } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import { isPostgres } from '../../db/dialect.js';
 import type { ActivityEntriesTable, SaleLinesTable } from './finance.table.js';
+
+/** A sale line and its activity entry: one statement on PostgreSQL (one round trip), two on SQLite. */
+export async function insertSaleWithActivity(
+  ex: Executor,
+  row: Insertable<SaleLinesTable>,
+  activity: Insertable<ActivityEntriesTable>,
+): Promise<void> {
+  if (isPostgres(ex)) {
+    await ex
+      .with('sale', (db) => db.insertInto('sale_lines').values(row))
+      .insertInto('activity_entries')
+      .values(activity)
+      .execute();
+    return;
+  }
+  await insertSaleLine(ex, row);
+  await insertActivity(ex, activity);
+}
 
 export async function insertSaleLine(ex: Executor, row: Insertable<SaleLinesTable>): Promise<void> {
   await ex.insertInto('sale_lines').values(row).execute();

@@ -36,63 +36,63 @@ const SIGNS: Record<ActivityKind, number> = { sale: 1, pull: 1, refund: -1, char
 /** The sale line of SPEC 2.8 and its `sale` activity entry, inside the fulfilment's transaction. */
 export async function recordSale(trx: Executor, sale: SaleRecord): Promise<string> {
   const id = uuidv7(sale.at);
-  await repo.insertSaleLine(trx, {
-    id,
-    seller_company_id: sale.sellerId,
-    environment: sale.environment,
-    order_id: sale.orderId,
-    order_reference: sale.orderReference,
-    entry_type: 'sale',
-    reverses_transaction_id: null,
-    publisher_company_id: sale.publisherId,
-    sku_id: sale.skuId,
-    sku_code: sale.skuCode,
-    quantity: sale.quantity,
-    unit_price_cents: sale.unitPriceCents,
-    sale_price_cents: sale.unitPriceCents * sale.quantity,
-    initial_sale_price_cents: sale.initialUnitPriceCents * sale.quantity,
-    currency_code: sale.currencyCode,
-    wholesale_cents: sale.wholesaleUnitCents === null ? null : sale.wholesaleUnitCents * sale.quantity,
-    wholesale_currency_code: sale.wholesaleCurrencyCode,
-    promo: sale.promo ? JSON.stringify(sale.promo) : null,
-    tax_metadata: JSON.stringify(sale.declaration ?? {}),
-    customer_region_code: sale.customerRegionCode,
-    detected_country_code: sale.detectedCountryCode,
-    country_mismatch: sale.countryMismatch ? 1 : 0,
-    warnings: JSON.stringify(sale.warnings),
-    consumer_ip_hash: sale.consumerIpHash,
-    settlement: sale.settlement ? JSON.stringify(sale.settlement) : null,
-    created_at: sale.at,
-  });
-  await recordActivity(trx, 'sale', sale);
+  await repo.insertSaleWithActivity(
+    trx,
+    {
+      id,
+      seller_company_id: sale.sellerId,
+      environment: sale.environment,
+      order_id: sale.orderId,
+      order_reference: sale.orderReference,
+      entry_type: 'sale',
+      reverses_transaction_id: null,
+      publisher_company_id: sale.publisherId,
+      sku_id: sale.skuId,
+      sku_code: sale.skuCode,
+      quantity: sale.quantity,
+      unit_price_cents: sale.unitPriceCents,
+      sale_price_cents: sale.unitPriceCents * sale.quantity,
+      initial_sale_price_cents: sale.initialUnitPriceCents * sale.quantity,
+      currency_code: sale.currencyCode,
+      wholesale_cents: sale.wholesaleUnitCents === null ? null : sale.wholesaleUnitCents * sale.quantity,
+      wholesale_currency_code: sale.wholesaleCurrencyCode,
+      promo: sale.promo ? JSON.stringify(sale.promo) : null,
+      tax_metadata: JSON.stringify(sale.declaration ?? {}),
+      customer_region_code: sale.customerRegionCode,
+      detected_country_code: sale.detectedCountryCode,
+      country_mismatch: sale.countryMismatch ? 1 : 0,
+      warnings: JSON.stringify(sale.warnings),
+      consumer_ip_hash: sale.consumerIpHash,
+      settlement: sale.settlement ? JSON.stringify(sale.settlement) : null,
+      created_at: sale.at,
+    },
+    activityRow('sale', sale),
+  );
   return id;
 }
 
-/** One settlement activity entry (custody pulls record `pull`, sales `sale`). */
-export async function recordActivity(
-  trx: Executor,
-  kind: ActivityKind,
-  entry: Pick<
-    SaleRecord,
-    | 'orderId'
-    | 'orderReference'
-    | 'sellerId'
-    | 'environment'
-    | 'publisherId'
-    | 'skuCode'
-    | 'quantity'
-    | 'promo'
-    | 'customerRegionCode'
-    | 'detectedCountryCode'
-    | 'countryMismatch'
-    | 'evidenceRank'
-    | 'at'
-  > &
-    Partial<
-      Pick<SaleRecord, 'currencyCode' | 'unitPriceCents' | 'wholesaleUnitCents' | 'wholesaleCurrencyCode'>
-    >,
-): Promise<void> {
-  await repo.insertActivity(trx, {
+type ActivityEntry = Pick<
+  SaleRecord,
+  | 'orderId'
+  | 'orderReference'
+  | 'sellerId'
+  | 'environment'
+  | 'publisherId'
+  | 'skuCode'
+  | 'quantity'
+  | 'promo'
+  | 'customerRegionCode'
+  | 'detectedCountryCode'
+  | 'countryMismatch'
+  | 'evidenceRank'
+  | 'at'
+> &
+  Partial<
+    Pick<SaleRecord, 'currencyCode' | 'unitPriceCents' | 'wholesaleUnitCents' | 'wholesaleCurrencyCode'>
+  >;
+
+function activityRow(kind: ActivityKind, entry: ActivityEntry) {
+  return {
     id: uuidv7(entry.at),
     seller_company_id: entry.sellerId,
     environment: entry.environment,
@@ -117,7 +117,12 @@ export async function recordActivity(
       wholesaleCurrencyCode: entry.wholesaleCurrencyCode ?? null,
     }),
     created_at: entry.at,
-  });
+  };
+}
+
+/** One settlement activity entry (custody pulls record `pull`, sales `sale`). */
+export async function recordActivity(trx: Executor, kind: ActivityKind, entry: ActivityEntry): Promise<void> {
+  await repo.insertActivity(trx, activityRow(kind, entry));
 }
 
 export const saleLinesOfOrder = repo.saleLinesOfOrder;
