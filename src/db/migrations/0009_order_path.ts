@@ -80,36 +80,41 @@ async function createCatalogVersion(db: Kysely<any>): Promise<void> {
         where id = 1 and bumped_by is distinct from txid_current();
         return null;
       end $$`.execute(db);
-    for (const table of CATALOG_TABLES) {
-      await sql`create constraint trigger ${sql.raw(`${table}_catalog_version`)}
-        after insert or update or delete on ${sql.table(table)}
-        deferrable initially deferred for each row execute function bump_catalog_version()`.execute(db);
-    }
+  }
+  for (const table of CATALOG_TABLES) await bumpCatalogVersionOnChangesOf(db, table);
+}
+
+/** The trigger that bumps the catalog version with every change of `table` (see above). */
+// biome-ignore lint/suspicious/noExplicitAny: see up()
+export async function bumpCatalogVersionOnChangesOf(db: Kysely<any>, table: string): Promise<void> {
+  if (isPostgres(db)) {
+    await sql`create constraint trigger ${sql.raw(`${table}_catalog_version`)}
+      after insert or update or delete on ${sql.table(table)}
+      deferrable initially deferred for each row execute function bump_catalog_version()`.execute(db);
     return;
   }
-  for (const table of CATALOG_TABLES) {
-    for (const event of ['insert', 'update', 'delete']) {
-      await sql`create trigger ${sql.raw(`${table}_catalog_version_${event}`)}
-        after ${sql.raw(event)} on ${sql.table(table)}
-        begin update catalog_version set version = version + 1 where id = 1; end`.execute(db);
-    }
+  for (const event of ['insert', 'update', 'delete']) {
+    await sql`create trigger ${sql.raw(`${table}_catalog_version_${event}`)}
+      after ${sql.raw(event)} on ${sql.table(table)}
+      begin update catalog_version set version = version + 1 where id = 1; end`.execute(db);
+  }
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: see up()
+export async function dropCatalogVersionTriggerOf(db: Kysely<any>, table: string): Promise<void> {
+  if (isPostgres(db)) {
+    await sql`drop trigger ${sql.raw(`${table}_catalog_version`)} on ${sql.table(table)}`.execute(db);
+    return;
+  }
+  for (const event of ['insert', 'update', 'delete']) {
+    await sql`drop trigger ${sql.raw(`${table}_catalog_version_${event}`)}`.execute(db);
   }
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: see up()
 export async function down(db: Kysely<any>): Promise<void> {
-  if (isPostgres(db)) {
-    for (const table of CATALOG_TABLES) {
-      await sql`drop trigger ${sql.raw(`${table}_catalog_version`)} on ${sql.table(table)}`.execute(db);
-    }
-    await sql`drop function bump_catalog_version()`.execute(db);
-  } else {
-    for (const table of CATALOG_TABLES) {
-      for (const event of ['insert', 'update', 'delete']) {
-        await sql`drop trigger ${sql.raw(`${table}_catalog_version_${event}`)}`.execute(db);
-      }
-    }
-  }
+  for (const table of CATALOG_TABLES) await dropCatalogVersionTriggerOf(db, table);
+  if (isPostgres(db)) await sql`drop function bump_catalog_version()`.execute(db);
   await db.schema.dropTable('catalog_version').execute();
   if (isPostgres(db)) {
     await sql`alter table allocations reset (fillfactor)`.execute(db);

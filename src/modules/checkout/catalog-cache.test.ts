@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { admin } from '../../../test/admin.js';
-import { ENGINE, useTestApp } from '../../../test/harness.js';
+import { ADMIN_TOKEN, ENGINE, useTestApp } from '../../../test/harness.js';
 import { productionOrder, productionScenario } from '../../../test/production.js';
 import { useSecondApp } from '../../../test/second-app.js';
 
@@ -49,6 +49,22 @@ describe('checkout reads cached under the catalog version', () => {
     const refused = await order(t.app, s, 5999);
     expect(refused.statusCode).toBe(404);
     expect(refused.json().code).toBe('NOT_FOUND');
+  });
+
+  it('claims from a dedicated pool created since the last order', async () => {
+    const s = await productionScenario(t, { keyCount: 3 });
+    const first = await order(t.app, s, 5999);
+    expect(first.json().data.keys[0]).toMatch(/^PROD-/);
+    const dedicated = await admin(t, 'POST', '/pools', { kind: 'dedicated', allocationId: s.allocationId });
+    const imported = await t.app.inject({
+      method: 'POST',
+      url: `/admin/v1/pools/${dedicated.id}/keys`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'text/plain' },
+      payload: 'DEDICATED-1\n',
+    });
+    expect(imported.statusCode, imported.body).toBeLessThan(300);
+    const second = await order(t.app, s, 5999);
+    expect(second.json().data.keys).toEqual(['DEDICATED-1']);
   });
 
   it.runIf(ENGINE === 'postgres')('another process sees the change on its next request', async () => {

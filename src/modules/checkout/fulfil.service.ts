@@ -95,6 +95,7 @@ export async function fulfil(ctx: AppContext, trx: Executor, req: FulfilRequest)
       environment: actor.environment,
       orderId: order.id,
       quantity: req.quantity,
+      pools: quote.pools,
     });
   }
   if (req.simulate === 'key_decrypt_failed') {

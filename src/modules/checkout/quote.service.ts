@@ -8,6 +8,8 @@ import { type EffectivePrice, effectivePrices } from '../catalog/pricing.js';
 import { priceRowsOfReleases } from '../catalog/pricing.repo.js';
 import { isProductVisible } from '../catalog/visibility.repo.js';
 import { companyFacts } from '../identity/identity.service.js';
+import type { PoolRow } from '../inventory/inventory.repo.js';
+import { poolsOfSku } from '../inventory/pools.service.js';
 import { inForceApiAgreement, sellerTerms } from '../partners/seller-terms.service.js';
 import { bestPromotion } from '../promotions/promotions.service.js';
 import { committedPriceDrift, isMagicSkuCode } from '../sandbox/fixtures.js';
@@ -51,6 +53,8 @@ export interface Warning {
 export interface Quote {
   sku: CheckoutSku;
   allocation: AllocationRow;
+  /** The SKU's key pools, read under the catalog version like the SKU (claims choose from them). */
+  pools: readonly PoolRow[];
   country: string;
   currency: string;
   price: PriceQuote;
@@ -129,7 +133,7 @@ export async function quoteLine(
   const priceRowsRead = cached.get(`prices:${sku.release_id}`, () =>
     priceRowsOfReleases(ctx.db, [sku.release_id]),
   );
-  const [terms, allocations, gates, facts, priceRows, promotion, rates] = await Promise.all([
+  const [terms, allocations, gates, facts, priceRows, promotion, rates, pools] = await Promise.all([
     cached.get(`terms:${sellerId}:${environment}`, () => sellerTerms(ctx, sellerId, environment)),
     allocationsRead,
     computeSellability(ctx, ctx.db, sellerId, environment, [sku.id], {
@@ -143,6 +147,7 @@ export async function quoteLine(
     priceRowsRead,
     bestPromotion(ctx.db, { skuId: sku.id, productId: sku.product_id, sellerId, environment, now }),
     cached.get('rates', () => referenceRates(ctx.db)),
+    cached.get(`pools:${sku.id}`, () => poolsOfSku(ctx.db, sku.id)),
   ]);
 
   const publisherTerms = terms.find((t) => t.publisherCompanyId === sku.publisher_company_id);
@@ -268,6 +273,7 @@ export async function quoteLine(
   return {
     sku,
     allocation,
+    pools,
     country,
     currency: saleCurrency,
     price,

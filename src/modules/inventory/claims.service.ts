@@ -5,7 +5,7 @@ import { randomBase32, uuidv7 } from '../../lib/ids.js';
 import { syntheticKeyPrefix } from '../sandbox/fixtures.js';
 import * as repo from './claims.repo.js';
 import type { PoolRow } from './inventory.repo.js';
-import { poolsFor } from './pools.service.js';
+import { choosePools, poolsFor } from './pools.service.js';
 
 export interface ClaimRequest {
   allocationId: string;
@@ -14,6 +14,8 @@ export interface ClaimRequest {
   environment: string;
   orderId: string;
   quantity: number;
+  /** The SKU's pools as the caller read them under the current catalog version; read here if absent. */
+  pools?: readonly PoolRow[];
 }
 
 export type ClaimedKey = repo.ClaimedKey;
@@ -55,7 +57,9 @@ export async function claimKeys(
   trx: Executor,
   request: ClaimRequest,
 ): Promise<ClaimedKey[]> {
-  const { dedicated, shared } = await poolsFor(trx, request.skuId, request.environment, request.allocationId);
+  const { dedicated, shared } = request.pools
+    ? choosePools(request.pools, request.environment, request.allocationId)
+    : await poolsFor(trx, request.skuId, request.environment, request.allocationId);
   const now = ctx.clock.now();
   const claimed: ClaimedKey[] = [];
   for (const pool of [dedicated, shared]) {

@@ -50,6 +50,14 @@ const poolsOfAllocation = compiledOnce(['skuId', 'environment', 'allocationId'],
 );
 
 /** The SKU's shared pool in the environment and, given an allocation, its dedicated pool. */
+const poolsOfSkuQuery = compiledOnce(['skuId'], (db, v) =>
+  db.selectFrom('key_pools').selectAll().where('sku_id', '=', v.skuId),
+);
+
+export async function poolsOfSku(ex: Executor, skuId: string): Promise<PoolRow[]> {
+  return (await poolsOfSkuQuery(ex, { skuId })).rows;
+}
+
 export async function findPoolsOfAllocation(
   ex: Executor,
   skuId: string,

@@ -94,9 +94,24 @@ export async function poolsFor(
   environment: string,
   allocationId: string | null,
 ) {
-  const pools = await repo.findPoolsOfAllocation(ex, skuId, environment, allocationId);
+  return choosePools(
+    await repo.findPoolsOfAllocation(ex, skuId, environment, allocationId),
+    environment,
+    allocationId,
+  );
+}
+
+/** An allocation's pools among a SKU's: its dedicated pool, and the SKU's shared pool of the environment. */
+export function choosePools(
+  pools: readonly repo.PoolRow[],
+  environment: string,
+  allocationId: string | null,
+) {
   return {
     dedicated: allocationId ? pools.find((p) => p.allocation_id === allocationId) : undefined,
-    shared: pools.find((p) => p.kind === 'shared'),
+    shared: pools.find((p) => p.kind === 'shared' && p.environment === environment),
   };
 }
+
+/** Every pool of a SKU (checkout reads them once per catalog version: key_pools bumps it). */
+export const poolsOfSku = (ex: Executor, skuId: string) => repo.poolsOfSku(ex, skuId);
