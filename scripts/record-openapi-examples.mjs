@@ -18,7 +18,9 @@ const cut = (value) =>
 
 /** The fullest example that stays readable: the longest under RICH_ENOUGH, else the shortest. */
 function pick(candidates) {
-  const sized = candidates.map((c) => ({ c, size: JSON.stringify(c).length })).sort((a, b) => a.size - b.size);
+  const sized = candidates
+    .map((c) => ({ c, size: JSON.stringify(c).length }))
+    .sort((a, b) => a.size - b.size);
   const readable = sized.filter((s) => s.size <= RICH_ENOUGH);
   return (readable.at(-1) ?? sized[0]).c;
 }
@@ -35,5 +37,7 @@ for (const kind of ['seller', 'admin']) {
   for (const [id, list] of candidates) merged[id] = pick(list);
   const sorted = Object.fromEntries(Object.entries(merged).sort(([a], [b]) => a.localeCompare(b)));
   writeFileSync(target, `${JSON.stringify(sorted, null, 2)}\n`);
-  process.stdout.write(`${target}: ${candidates.size} operations recorded, ${Object.keys(sorted).length} in all\n`);
+  process.stdout.write(
+    `${target}: ${candidates.size} operations recorded, ${Object.keys(sorted).length} in all\n`,
+  );
 }

@@ -95,12 +95,11 @@ describe('what a generated client needs', () => {
   it('lists the codes of an operation under their status', async () => {
     const doc = await documentOf('/api/seller/v1/openapi.json');
     const responses = doc.paths['/api/seller/v1/orders']?.post?.responses ?? {};
-    const codes = (status: string) =>
-      (
-        responses[status]?.content?.['application/json']?.schema as {
-          allOf: { properties: { code: { enum: string[] } } }[];
-        }
-      ).allOf[1]?.properties.code.enum;
+    type CodeSchema = { allOf?: { properties?: { code?: { enum?: string[] } } }[] };
+    const codes = (status: string) => {
+      const schema = responses[status]?.content?.['application/json']?.schema as CodeSchema | undefined;
+      return schema?.allOf?.[1]?.properties?.code?.enum;
+    };
     expect(codes('409')).toEqual(expect.arrayContaining(['NO_AVAILABLE_KEYS', 'ORDER_REFERENCE_CONFLICT']));
     expect(codes('422')).toEqual(
       expect.arrayContaining(['TAX_DECLARATION_REQUIRED', 'CATALOG_PRICE_MISMATCH']),
