@@ -25,7 +25,7 @@ export const ADMIN_OPERATIONS: OperationTable = {
   'POST /companies/{id}/keys': op(
     'adminCreateCompanyKey',
     'Create an API key for a company',
-    NF,
+    [...NF, 'API_MODEL_AGREEMENT_REQUIRED'],
     'Issues a seller API key with the given scopes; the secret is shown only in this reply.',
   ),
   'POST /connections': op('adminCreateConnection', 'Connect a seller to a publisher', NF),

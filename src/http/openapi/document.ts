@@ -80,6 +80,7 @@ export function openApiOptions(kind: DocumentKind, publicUrl: string): SwaggerOp
       const s = (schema ?? {}) as Record<string, unknown>;
       for (const method of [route.method].flat()) {
         facts.set(operationKey(method, openApiPath(url)), {
+          method,
           config: route.config ?? {},
           hasBody: s.body !== undefined,
           hasQueryOrParams: s.querystring !== undefined || s.params !== undefined,

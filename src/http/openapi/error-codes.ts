@@ -4,14 +4,16 @@ import type { OperationDoc } from './operation-docs.js';
 
 /** What the route declares (its config and which of its inputs carry a schema). */
 export interface RouteFacts {
+  method: string;
   config: Partial<RouteContract>;
   hasBody: boolean;
   hasQueryOrParams: boolean;
 }
 
-/** Any request can meet these: a bad contract date or request text, and service faults. */
+/** Any request can meet these: a bad contract date or request text (input-limits.ts), and service faults. */
 const ANY: ErrorCode[] = [
   'BAD_REQUEST',
+  'VALIDATION_FAILED',
   'UNSUPPORTED_API_VERSION',
   'INTERNAL_ERROR',
   'STORE_UNAVAILABLE',
@@ -42,7 +44,8 @@ export function errorCodesOf(facts: RouteFacts, doc: Pick<OperationDoc, 'errors'
   if (config.auth === 'seller') add(SELLER_AUTH);
   if (config.auth === 'admin') add(['UNAUTHORIZED', 'FORBIDDEN']);
   if (config.scopes && config.scopes.length > 0) add(['INSUFFICIENT_SCOPE']);
-  if (facts.hasBody) add(BODY);
+  // A body is parsed (and limited) on every method but GET and HEAD, declared or not.
+  if (facts.hasBody || (facts.method !== 'GET' && facts.method !== 'HEAD')) add(BODY);
   if (facts.hasQueryOrParams) add(['VALIDATION_FAILED']);
   if (config.idempotency) add(IDEMPOTENCY);
   add(doc.errors);

