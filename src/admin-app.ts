@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { App } from './app.js';
 import type { AppContext } from './context.js';
+import { openApiOptions } from './http/openapi/document.js';
 import type { TypedApp } from './http/typed-app.js';
 import { registerOperatorRoutes } from './modules/operator/operator.routes.js';
 import { registerProbeRoutes } from './observability/probes.routes.js';
@@ -8,9 +9,7 @@ import { buildOperatorApp } from './operator-app.js';
 
 /** Every /admin/v1 route and its OpenAPI document (`sdapi admin` mounts the same). */
 export async function registerAdminApi(admin: TypedApp, ctx: AppContext): Promise<void> {
-  await admin.register(swagger, {
-    openapi: { openapi: '3.1.0', info: { title: 'Seller Distribution API: operator', version: '1' } },
-  });
+  await admin.register(swagger, openApiOptions('admin', ctx.config.publicUrl));
   registerOperatorRoutes(admin, ctx, () => admin.swagger());
 }
 

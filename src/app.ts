@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './context.js';
 import { createListenerApp, SELLER_PREFIX } from './http/listeners.js';
+import { openApiOptions } from './http/openapi/document.js';
 import { registerVersionRedirect } from './http/redirect.js';
 import { registerAfterSaleRoutes } from './modules/after-sale/after-sale.routes.js';
 import { registerAllocationRoutes } from './modules/allocations/allocations.routes.js';
@@ -42,7 +43,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   let sellerDocument: () => unknown = () => ({});
   await app.register(
     async (seller) => {
-      await seller.register(swagger, sellerOpenApiOptions(ctx.config.publicUrl));
+      await seller.register(swagger, openApiOptions('seller', ctx.config.publicUrl));
       const typed = seller.withTypeProvider<TypeBoxTypeProvider>();
       registerIdentityRoutes(typed, ctx);
       registerApiKeyRoutes(typed, ctx);
@@ -72,36 +73,4 @@ export async function buildApp(ctx: AppContext): Promise<App> {
 
   registerVersionRedirect(app);
   return app;
-}
-
-/** Shared schemas keep their `$id` as their component name (`#/components/schemas/ApiError`). */
-const refResolver = {
-  buildLocalReference: (json: { $id?: unknown }, _base: unknown, _fragment: unknown, i: number) =>
-    typeof json.$id === 'string' ? json.$id : `def-${i}`,
-};
-
-function sellerOpenApiOptions(publicUrl: string) {
-  return {
-    refResolver,
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Seller Distribution API',
-        version: '1',
-        description:
-          'The seller-facing HTTP/JSON API: catalog, allocations, orders and keys, webhooks, API keys, finance.',
-      },
-      servers: [{ url: publicUrl }],
-      components: {
-        securitySchemes: {
-          bearer: {
-            type: 'http' as const,
-            scheme: 'bearer',
-            description: 'service_sk_live_… or service_sk_sbx_…',
-          },
-        },
-      },
-      security: [{ bearer: [] }],
-    },
-  };
 }

@@ -3,12 +3,13 @@ import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { buildAdminApp } from '../src/admin-app.js';
 import type { App } from '../src/app.js';
-import { ADMIN_PREFIX, buildApp } from '../src/app.js';
+import { ADMIN_PREFIX, buildApp, SELLER_PREFIX } from '../src/app.js';
 import { type Config, databaseConfigFrom, loadConfig } from '../src/config.js';
 import { type AppContext, createContext } from '../src/context.js';
 import { type DbHandle, openDatabase } from '../src/db/database.js';
 import { migrateToLatest, schemaOf } from '../src/db/migrate.js';
 import { randomBase32 } from '../src/lib/ids.js';
+import { observeOpenApi } from './openapi-observer.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 
@@ -81,9 +82,12 @@ export async function createTestApp(
   const ctx = await createContext(config, handle);
   const sellerApp = await buildApp(ctx);
   extraRoutes?.(sellerApp);
+  const sellerDocs = observeOpenApi(sellerApp, `${SELLER_PREFIX}/openapi.json`, 'seller');
   await sellerApp.ready();
   const adminApp = await buildAdminApp(ctx);
+  const adminDocs = observeOpenApi(adminApp, `${ADMIN_PREFIX}/openapi.json`, 'admin');
   await adminApp.ready();
+  await Promise.all([sellerDocs.ready(), adminDocs.ready()]);
   return {
     app: injectingBoth(sellerApp, adminApp),
     adminApp,
@@ -91,11 +95,14 @@ export async function createTestApp(
     config,
     handle,
     async close() {
+      // Every error a documented route answered in this file must be listed by its document.
+      const observed = await Promise.allSettled([sellerDocs.finish(), adminDocs.finish()]);
       await sellerApp.close();
       await adminApp.close();
       await ctx.close();
       await handle.close();
       await dropSchema();
+      for (const result of observed) if (result.status === 'rejected') throw result.reason;
     },
   };
 }

@@ -73,10 +73,14 @@ export function installContractHooks(app: FastifyInstance, ctx: AppContext): voi
 function authenticateAdmin(ctx: AppContext, authorization: string | undefined): void {
   const expected = ctx.config.adminToken;
   const given = authorization?.startsWith('Bearer ') ? authorization.slice('Bearer '.length) : '';
-  if (!expected) throw fail('FORBIDDEN', 'The operator API is disabled: set SDAPI_ADMIN_TOKEN.');
+  if (!expected) {
+    throw fail('FORBIDDEN', 'The operator API is disabled: set SDAPI_ADMIN_TOKEN.').withHint(
+      'Start the service with SDAPI_ADMIN_TOKEN set to enable the operator API.',
+    );
+  }
   if (!constantTimeEqual(given, expected)) {
     throw fail('UNAUTHORIZED', 'Send Authorization: Bearer <SDAPI_ADMIN_TOKEN>.', {
       reason: 'admin_token_invalid',
-    });
+    }).withHint('Send the operator token the service was started with (SDAPI_ADMIN_TOKEN).');
   }
 }

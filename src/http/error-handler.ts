@@ -25,8 +25,19 @@ function fieldOf(issue: AjvIssue): string {
     )
     .join('')
     .replace(/^\./, '');
-  const missing = issue.keyword === 'required' ? String(issue.params.missingProperty ?? '') : '';
-  return [path, missing].filter(Boolean).join('.') || '(root)';
+  const named =
+    issue.keyword === 'required'
+      ? String(issue.params.missingProperty ?? '')
+      : issue.keyword === 'additionalProperties'
+        ? String(issue.params.additionalProperty ?? '')
+        : '';
+  return [path, named].filter(Boolean).join('.') || '(root)';
+}
+
+/** Ajv's words, except where they hide what to fix: an unknown field is named by fieldOf. */
+function messageOf(issue: AjvIssue): string {
+  if (issue.keyword === 'additionalProperties') return 'is not a field of this request; remove it';
+  return issue.message ?? 'is invalid';
 }
 
 export function validationIssues(raw: readonly unknown[], location: string): ValidationIssue[] {
@@ -35,7 +46,7 @@ export function validationIssues(raw: readonly unknown[], location: string): Val
   return issues.map((issue) => ({
     field: fieldOf(issue),
     in: where,
-    message: issue.message ?? 'is invalid',
+    message: messageOf(issue),
     keyword: issue.keyword,
   }));
 }
@@ -83,7 +94,7 @@ export function envelopeOf(apiError: ApiError, requestId: string, publicUrl: str
     code: apiError.code,
     message: apiError.message,
     recoverable: info.recoverable,
-    hint: info.hint,
+    hint: apiError.hint ?? info.hint,
     doc_url: `${publicUrl}/docs#error-${apiError.code}`,
     requestId,
     details: apiError.details,
@@ -165,7 +176,10 @@ export function installErrorHandling(app: FastifyInstance, publicUrl: string): v
       const error = fail('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}.`, { allowed });
       return sendApiError(reply, request, error, publicUrl);
     }
-    return sendApiError(reply, request, fail('NOT_FOUND', `No route ${request.method} ${path}.`), publicUrl);
+    const noRoute = fail('NOT_FOUND', `No route ${request.method} ${path}.`, { reason: 'no_route' }).withHint(
+      `Check the method and path against the API reference at ${publicUrl}/docs.`,
+    );
+    return sendApiError(reply, request, noRoute, publicUrl);
   });
 }
 

@@ -187,6 +187,8 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 export class ApiError extends Error {
   readonly status: number;
   readonly headers: Record<string, string>;
+  /** Replaces the registry hint where the code's usual advice does not fit (see `withHint`). */
+  hint: string | undefined;
 
   constructor(
     readonly code: ErrorCode,
@@ -200,6 +202,12 @@ export class ApiError extends Error {
     this.name = 'ApiError';
     this.status = status ?? ERROR_CODES[code].status;
     this.headers = headers;
+  }
+
+  /** The advice for this failure when the code's registry hint speaks of another situation. */
+  withHint(hint: string): this {
+    this.hint = hint;
+    return this;
   }
 }
 

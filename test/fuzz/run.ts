@@ -40,8 +40,9 @@ export function answerFault(status: number, contentType: string | undefined, bod
   if (!info) return `unknown code ${String(json.code)}`;
   if (info.status !== status && !MULTI_STATUS.has(json.code as string))
     return `${json.code} with status ${status}`;
-  if (json.recoverable !== info.recoverable || json.hint !== info.hint)
-    return 'recoverable/hint not from the registry';
+  // The hint is the registry's unless the failure carries one fitting its situation (withHint).
+  if (json.recoverable !== info.recoverable || typeof json.hint !== 'string' || json.hint === '')
+    return 'recoverable not from the registry, or no hint';
   if (typeof json.requestId !== 'string' || !json.requestId.startsWith('req_')) return 'no requestId';
   return null;
 }

@@ -7,11 +7,14 @@ import { parseBearer } from './bearer.js';
 import type { Principal } from './principal.js';
 import type { Scope } from './scopes.js';
 
+const UNKNOWN_KEY = 'This API key is unknown, revoked or was rotated away.';
+
 const BEARER_MESSAGES = {
   missing_authorization: 'Send Authorization: Bearer <API key>.',
   malformed_authorization:
     'The Authorization header must be exactly "Bearer <API key>": one space, no quotes, ASCII only.',
   not_a_seller_api_key: 'The bearer token is not a Seller API key (they start with service_sk_).',
+  key_not_live: UNKNOWN_KEY,
 } as const;
 
 /**
@@ -31,9 +34,7 @@ export async function authenticateSeller(
   if (!principal) {
     const loaded = await loadPrincipal(ctx, tokenHash);
     if (!loaded) {
-      throw fail('UNAUTHORIZED', 'This API key is unknown, revoked or was rotated away.', {
-        reason: 'key_not_live',
-      });
+      throw fail('UNAUTHORIZED', UNKNOWN_KEY, { reason: 'key_not_live' });
     }
     ctx.authCache.set(tokenHash, loaded, now);
     principal = loaded;

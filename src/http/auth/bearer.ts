@@ -9,11 +9,16 @@ const TOKEN_BODY = /^[A-Za-z0-9]{16,128}$/;
 
 export type BearerResult =
   | { ok: true; token: string; declaredEnvironment: Environment | null }
-  | { ok: false; reason: 'missing_authorization' | 'malformed_authorization' | 'not_a_seller_api_key' };
+  | {
+      ok: false;
+      reason: 'missing_authorization' | 'malformed_authorization' | 'not_a_seller_api_key' | 'key_not_live';
+    };
 
 /**
  * Strict `Authorization: Bearer <token>`: one scheme word, one space, the raw token.
- * No doubled `Bearer`, no quotes, no surrounding whitespace, ASCII only.
+ * No doubled `Bearer`, no quotes, no surrounding whitespace, ASCII only. A header of that shape
+ * whose `service_sk_` token no key could have (wrong length or characters) names a key that does
+ * not exist: `key_not_live`, as an unknown key of the right form, not a malformed header.
  */
 export function parseBearer(header: string | undefined): BearerResult {
   if (header === undefined || header === '') return { ok: false, reason: 'missing_authorization' };
@@ -32,9 +37,8 @@ export function parseBearer(header: string | undefined): BearerResult {
   const body = token.slice(
     declaredEnvironment ? ENV_PREFIXES[declaredEnvironment].length : TOKEN_PREFIX.length,
   );
-  return TOKEN_BODY.test(body)
-    ? { ok: true, token, declaredEnvironment }
-    : { ok: false, reason: 'malformed_authorization' };
+  if (TOKEN_BODY.test(body)) return { ok: true, token, declaredEnvironment };
+  return { ok: false, reason: /^[\x21-\x7e]+$/.test(token) ? 'key_not_live' : 'malformed_authorization' };
 }
 
 function declaredEnvironmentOf(token: string): Environment | null {

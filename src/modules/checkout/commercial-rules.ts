@@ -1,4 +1,4 @@
-import { fail } from '../../http/errors.js';
+import { type ErrorCode, fail } from '../../http/errors.js';
 import { convertMinorCeil } from '../../lib/money.js';
 import type { EffectivePrice } from '../catalog/pricing.js';
 import type { IntegrationOrderContext } from './checkout.schemas.js';
@@ -37,39 +37,66 @@ export interface CommercialResult {
 
 const FOOTPRINT_URL = '/api/seller/v1/me/footprint';
 
-/** Rule 2: the declarations a production (and sandbox) checkout must carry, checked before any key moves. */
-export function requireDeclarations(context: IntegrationOrderContext | undefined, production: boolean): void {
-  if (context?.salesTaxRatePercent === undefined || context.salesPriceGrossMinor === undefined) {
-    throw fail(
-      'TAX_DECLARATION_REQUIRED',
-      'integrationOrderContext must declare salesTaxRatePercent and salesPriceGrossMinor.',
-      {
-        missing: ['salesTaxRatePercent', 'salesPriceGrossMinor'].filter(
-          (f) => context?.[f as 'salesTaxRatePercent'] === undefined,
-        ),
-      },
+interface DeclarationIssue {
+  field: string;
+  in: 'body';
+  message: string;
+  keyword: 'required';
+  code: ErrorCode;
+}
+
+const missing = (field: string, code: ErrorCode, message = 'is required'): DeclarationIssue => ({
+  field,
+  in: 'body',
+  message,
+  keyword: 'required',
+  code,
+});
+
+/**
+ * Rule 2: the declarations a production (and sandbox) checkout must carry, checked before any
+ * key moves. Every missing one is named at once in `details.issues` (each with its code); the
+ * answer's code is the first of them, in the order of rule 2. A missing price bind
+ * (`expectedUnitPriceCents` or `priceCommitmentToken`) joins the list when it is not alone.
+ */
+export function requireDeclarations(
+  context: IntegrationOrderContext | undefined,
+  production: boolean,
+  priceBound = true,
+): void {
+  const issues: DeclarationIssue[] = [];
+  const field = (name: string) => `integrationOrderContext.${name}`;
+  for (const name of ['salesTaxRatePercent', 'salesPriceGrossMinor'] as const) {
+    if (context?.[name] === undefined) issues.push(missing(field(name), 'TAX_DECLARATION_REQUIRED'));
+  }
+  if (!context?.salesCountryCode) issues.push(missing(field('salesCountryCode'), 'SALES_COUNTRY_REQUIRED'));
+  if (!context?.salesChannel) issues.push(missing(field('salesChannel'), 'SALES_CHANNEL_REQUIRED'));
+  if (production && !context?.consumerIp) {
+    issues.push(missing(field('consumerIp'), 'VALIDATION_FAILED', 'is required on production checkout'));
+  }
+  const first = issues[0];
+  if (!first) return;
+  if (!priceBound) {
+    issues.push(
+      missing(
+        'expectedUnitPriceCents',
+        'EXPECTED_UNIT_PRICE_REQUIRED',
+        'is required (or priceCommitmentToken)',
+      ),
     );
   }
-  if (!context.salesCountryCode)
-    throw fail('SALES_COUNTRY_REQUIRED', 'integrationOrderContext.salesCountryCode is required.');
-  if (!context.salesChannel)
-    throw fail('SALES_CHANNEL_REQUIRED', 'integrationOrderContext.salesChannel is required.');
-  if (production && !context.consumerIp) {
-    throw fail(
-      'VALIDATION_FAILED',
-      'integrationOrderContext.consumerIp is required on production checkout.',
-      {
-        issues: [
-          {
-            field: 'integrationOrderContext.consumerIp',
-            in: 'body',
-            message: 'is required',
-            keyword: 'required',
-          },
-        ],
-      },
-    );
-  }
+  const names = issues.map((i) => i.field).join(', ');
+  const taxMissing = issues
+    .filter((i) => i.code === 'TAX_DECLARATION_REQUIRED')
+    .map((i) => i.field.split('.')[1]);
+  throw fail(
+    first.code,
+    `The order lacks ${issues.length === 1 ? 'a declaration' : 'declarations'}: ${names}.`,
+    {
+      ...(taxMissing.length > 0 ? { missing: taxMissing } : {}),
+      issues,
+    },
+  );
 }
 
 /** Rule 3: the sales channel must be one the agreement's schedule permits. */

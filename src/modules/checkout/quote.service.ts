@@ -181,7 +181,8 @@ export async function quoteLine(
   }
 
   const context = input.integrationOrderContext;
-  if (mode === 'order') requireDeclarations(context, production);
+  const priceBound = input.expectedUnitPriceCents !== undefined || input.priceCommitmentToken !== undefined;
+  if (mode === 'order') requireDeclarations(context, production, priceBound);
   const given = input.countryCode?.toUpperCase();
   const declared = context?.salesCountryCode?.toUpperCase();
   if (given && declared && given !== declared) {

@@ -39,7 +39,9 @@ export function registerOperatorRoutes(app: TypedApp, ctx: AppContext, openApi: 
     },
     handler: async (request) => {
       if (!ctx.testClock)
-        throw fail('FORBIDDEN', 'The test clock is off; start the service with SDAPI_TEST_CLOCK=1.');
+        throw fail('FORBIDDEN', 'The test clock is off; start the service with SDAPI_TEST_CLOCK=1.').withHint(
+          'Only a test deployment (SDAPI_TEST_CLOCK=1) moves its clock.',
+        );
       return { data: { now: isoOf(await ctx.testClock.advanceShared(request.body.advanceSeconds)) } };
     },
   });

@@ -1,0 +1,117 @@
+import type { ErrorCode } from '../errors.js';
+import { type OperationTable, op } from './operation-docs.js';
+
+const NF: ErrorCode[] = ['NOT_FOUND'];
+
+/** Every operator operation (`/admin/v1` …). A route missing here fails src/http/openapi/openapi.test.ts. */
+export const ADMIN_OPERATIONS: OperationTable = {
+  'GET /companies': op('adminListCompanies', 'List companies'),
+  'POST /companies': op(
+    'adminCreateCompany',
+    'Create a company',
+    [],
+    'Creates a publisher or seller company.',
+  ),
+  'PATCH /companies/{id}': op('adminUpdateCompany', 'Edit a company', NF),
+  'GET /companies/{id}/sellability': op('adminGetSellability', "A seller's sellability", NF),
+  'PUT /companies/{id}/footprint': op(
+    'adminSetFootprint',
+    "Replace a seller's footprint",
+    NF,
+    'Replaces the selling countries and currencies of a seller, as PUT /me/footprint does for the seller.',
+  ),
+  'GET /companies/{id}/allocations': op('adminListSellerAllocations', "List a seller's allocations", NF),
+  'GET /companies/{id}/keys': op('adminListCompanyKeys', "List a company's API keys", NF),
+  'POST /companies/{id}/keys': op(
+    'adminCreateCompanyKey',
+    'Create an API key for a company',
+    [...NF, 'API_MODEL_AGREEMENT_REQUIRED'],
+    'Issues a seller API key with the given scopes; the secret is shown only in this reply.',
+  ),
+  'POST /connections': op('adminCreateConnection', 'Connect a seller to a publisher', NF),
+  'PATCH /connections/{id}': op('adminUpdateConnection', 'Edit a connection', NF),
+  'POST /connections/{id}/shares': op('adminShareSku', 'Share or unshare a SKU', NF),
+  'POST /connections/{id}/agreements': op(
+    'adminCreateAgreement',
+    'Create an agreement',
+    NF,
+    'Creates an agreement (API revenue share or another business model) on a connection, with its commercial schedule.',
+  ),
+  'PATCH /agreements/{id}': op('adminUpdateAgreement', 'Change the state of an agreement', NF),
+  'POST /agreements/{id}/supersede': op(
+    'adminSupersedeAgreement',
+    'Supersede an agreement',
+    NF,
+    'Replaces an agreement by a new one that takes over from it.',
+  ),
+  'POST /agreements/{id}/amendments': op(
+    'adminCreateAmendment',
+    'Propose an amendment',
+    NF,
+    'Proposes a change of terms that applies once the seller accepts it.',
+  ),
+  'POST /amendments/{id}/accept': op(
+    'adminAcceptAmendment',
+    'Accept an amendment',
+    NF,
+    'Records the acceptance of an amendment; its terms apply from then on.',
+  ),
+  'POST /products': op(
+    'adminCreateProduct',
+    'Create a product',
+    NF,
+    "Creates a product in a publisher's catalog.",
+  ),
+  'PATCH /products/{id}': op('adminUpdateProduct', 'Edit a product', NF),
+  'POST /products/{id}/editions': op(
+    'adminCreateEdition',
+    'Add an edition',
+    NF,
+    'Adds an edition (standard, deluxe …) to a product.',
+  ),
+  'POST /products/{id}/relations': op(
+    'adminCreateRelation',
+    'Relate two products',
+    NF,
+    'Records a relation (DLC of, bundle of …) from this product to another.',
+  ),
+  'POST /products/{id}/releases': op(
+    'adminCreateRelease',
+    'Add a release',
+    NF,
+    'Adds a release of an edition with its date, state and territory exclusions.',
+  ),
+  'PATCH /releases/{id}': op('adminUpdateRelease', 'Edit a release', NF),
+  'POST /releases/{id}/skus': op(
+    'adminCreateSku',
+    'Add a SKU',
+    NF,
+    'Adds a sellable SKU (platform, activation type and countries) to a release.',
+  ),
+  'PATCH /skus/{id}': op('adminUpdateSku', 'Edit a SKU', NF, 'Edits the activation or delisting of a SKU.'),
+  'PUT /releases/{id}/prices': op('adminSetPrice', 'Set a territory price', NF),
+  'PUT /reference-rates/{currency}': op('adminSetReferenceRate', 'Set a reference rate'),
+  'POST /connections/{id}/allocations': op('adminCreateAllocation', 'Grant an allocation', NF),
+  'PATCH /allocations/{id}': op('adminUpdateAllocation', 'Edit an allocation', NF),
+  'POST /pools': op('adminCreatePool', 'Create a key pool', NF),
+  'GET /pools': op('adminListPools', 'List key pools'),
+  'GET /pools/{id}': op(
+    'adminGetPool',
+    'Get a key pool',
+    NF,
+    'One key pool with its counts of keys by state.',
+  ),
+  'POST /pools/{id}/keys': op('adminImportKeys', 'Import keys', NF),
+  'POST /promotions': op(
+    'adminCreatePromotion',
+    'Create a promotion',
+    NF,
+    'Creates a share or a deal (a discount on a SKU for a period) offered to sellers.',
+  ),
+  'POST /finance/invoices': op('adminCloseMonth', 'Close a month into an invoice', NF),
+  'GET /keys/quarantined': op('adminListQuarantinedKeys', 'List quarantined keys', NF),
+  'POST /refunds/{refundId}/reinstate': op('adminReinstateRefund', 'Reinstate a chargeback', NF),
+  'GET /webhooks/deliveries': op('adminListWebhookDeliveries', 'List webhook deliveries', NF),
+  'POST /webhooks/replay': op('adminReplayWebhook', 'Replay an event', NF),
+  'POST /clock': op('adminAdvanceClock', 'Advance the test clock', ['FORBIDDEN']),
+};
