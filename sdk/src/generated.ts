@@ -81,6 +81,5 @@ export const CONTRACT_DATES = [
 export type ContractDate = (typeof CONTRACT_DATES)[number];
 
 /** Mutations whose document declares `Idempotency-Key`: the only ones retried after a 5xx or a lost reply. */
-export const IDEMPOTENT_OPERATIONS: ReadonlySet<string> = new Set([
-
+export const IDEMPOTENT_OPERATIONS: ReadonlySet<string> = new Set<string>([
 ]);

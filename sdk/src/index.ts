@@ -12,8 +12,8 @@ export type { RetryOptions } from './retry.js';
 export type { components, operations, paths } from './schema.js';
 export {
   type VerifyOptions,
+  verifyWebhook,
   type WebhookEvent,
   type WebhookHeaders,
-  verifyWebhook,
   WebhookVerificationError,
 } from './webhooks.js';

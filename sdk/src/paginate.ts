@@ -21,8 +21,7 @@ type Get = (path: string, init?: object) => Promise<unknown>;
  * `meta.nextCursor` until a page comes back empty or without one (a feed such as GET /events
  * hands out a cursor on its last page too, so the next, empty page ends the walk).
  */
-export const paginate =
-  (get: Get) =>
+export const paginate = (get: Get) =>
   async function* <P extends ListPath>(path: P, ...[init]: InitArgs<Init<P>>): AsyncGenerator<ItemOf<P>> {
     const base = (init ?? {}) as { params?: { query?: Record<string, unknown> } };
     let cursor: string | undefined;

@@ -53,7 +53,10 @@ function standardScheme(headers: WebhookHeaders, value: string, body: string, se
   const t = header(headers, 'webhook-timestamp') ?? '';
   const given = value.split(' ').flatMap((p) => (p.startsWith('v1,') ? [p.slice(3)] : []));
   const matches = secrets.some((secret) => {
-    const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
+    const key = Buffer.from(
+      secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret,
+      'base64',
+    );
     const expected = createHmac('sha256', key).update(`${id}.${t}.${body}`).digest('base64');
     return given.some((g) => sameText(g, expected));
   });

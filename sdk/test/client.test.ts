@@ -121,7 +121,9 @@ describe.skipIf(SANDBOX_SERVICE_SKIPPED)('the SDK against a running sandbox serv
     const query = { limit: 100 };
     const onePage = await client.GET('/api/seller/v1/products', { params: { query } });
     const walked = [];
-    for await (const product of client.paginate('/api/seller/v1/products', { params: { query: { limit: 2 } } })) {
+    for await (const product of client.paginate('/api/seller/v1/products', {
+      params: { query: { limit: 2 } },
+    })) {
       walked.push(product.id);
     }
     expect(onePage.data.length).toBeGreaterThan(2);
