@@ -4,8 +4,8 @@ import type { HttpMethod, PathsWithMethod } from 'openapi-typescript-helpers';
 import { ApiError } from './errors.js';
 import { CONTRACT_DATES, type ContractDate } from './generated.js';
 import { paginate } from './paginate.js';
+import type { SdkPaths as paths } from './paths.js';
 import { isRetrySafe, nextDelay, type RetryOptions } from './retry.js';
-import type { paths } from './schema.js';
 
 export interface ClientOptions {
   /** Where the service listens, such as `https://api.example.com` (no path). */

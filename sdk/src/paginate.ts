@@ -1,6 +1,6 @@
 import type { FetchResponse, MaybeOptionalInit } from 'openapi-fetch';
 import type { PathsWithMethod } from 'openapi-typescript-helpers';
-import type { paths } from './schema.js';
+import type { SdkPaths as paths } from './paths.js';
 
 type GetPath = PathsWithMethod<paths, 'get'>;
 type Body<P extends GetPath> = NonNullable<

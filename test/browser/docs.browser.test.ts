@@ -10,8 +10,8 @@ import { ENGINE, useTestApp } from '../harness.js';
  * CHROMIUM_PATH overrides). The page does not depend on the engine: it runs in the SQLite run.
  * Outside CI a machine without Chromium skips it; under CI=true a missing browser fails.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARTIFACTS = process.env.CI_ARTIFACTS_DIR ?? 'artifacts';
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const ARTIFACTS = process.env.CI_ARTIFACTS_DIR || 'artifacts';
 const skipped = ENGINE === 'postgres' || (!existsSync(CHROMIUM) && process.env.CI !== 'true');
 
 describe.skipIf(skipped)('the API reference at /docs in a browser', () => {
@@ -50,7 +50,7 @@ describe.skipIf(skipped)('the API reference at /docs in a browser', () => {
     await operation.first().waitFor({ timeout: 20_000 });
     if (operationId) expect(operationId).toBe('createOrder');
     await operation.first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
-    expect(await operation.first().innerText()).toContain('/api/seller/v1/orders');
+    expect(await operation.first().textContent()).toContain('/api/seller/v1/orders');
 
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'docs-create-order.png') });
@@ -67,7 +67,7 @@ describe.skipIf(skipped)('the API reference at /docs in a browser', () => {
       .poll(() => row.evaluate((el) => Math.round(el.getBoundingClientRect().top)), { timeout: 10_000 })
       .toBeLessThan(900);
     expect(await row.evaluate((el) => el.getBoundingClientRect().top)).toBeGreaterThanOrEqual(0);
-    expect(await row.innerText()).toContain('409');
+    expect(await row.textContent()).toContain('409');
     for (const guide of [
       'Authentication and scopes',
       'Idempotency',
