@@ -26,8 +26,9 @@ export interface ClientOptions {
 
 type Init<P extends keyof paths, M extends HttpMethod> = MaybeOptionalInit<paths[P], M>;
 type InitArgs<I> = Record<string, never> extends I ? [init?: I] : [init: I];
-/** The success body of an operation (`undefined` for 204). */
-export type DataOf<P extends keyof paths, M extends HttpMethod, I = Init<P, M>> = NonNullable<
+/** The success body of an operation (`undefined` for an answer without one, such as 204). */
+type Defined<D> = [Exclude<D, undefined>] extends [never] ? undefined : Exclude<D, undefined>;
+export type DataOf<P extends keyof paths, M extends HttpMethod, I = Init<P, M>> = Defined<
   FetchResponse<paths[P][M] & Record<string | number, unknown>, I, 'application/json'>['data']
 >;
 

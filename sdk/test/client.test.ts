@@ -1,6 +1,12 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { SANDBOX_SERVICE_SKIPPED, useSandboxService } from '../../test/sandbox-service.js';
-import { ApiError, type ClientOptions, createSdapiClient, type ErrorCode } from '../src/index.js';
+import {
+  ApiError,
+  type ClientOptions,
+  createSdapiClient,
+  type ErrorCode,
+  IDEMPOTENT_OPERATIONS,
+} from '../src/index.js';
 
 const service = useSandboxService();
 
@@ -114,6 +120,23 @@ describe.skipIf(SANDBOX_SERVICE_SKIPPED)('the SDK against a running sandbox serv
       .catch((error: unknown) => error);
     expect((failed as ApiError).code).toBe('INTERNAL_ERROR');
     expect(write.sent).toHaveLength(1);
+  });
+
+  it('retries an order after a fault only when the document says the service deduplicates it', async () => {
+    // The set comes from the document's Idempotency-Key declarations (npm run sdk:generate).
+    const deduplicated = IDEMPOTENT_OPERATIONS.has('POST /api/seller/v1/orders');
+    const { client, sent } = recordingClient({ firstAttempt: simulateOnce('internal_error') });
+    const outcome = await client
+      .POST('/api/seller/v1/orders', { body: order('sdk-fault-order-1') })
+      .catch((error: unknown) => error);
+    if (deduplicated) {
+      expect(outcome).not.toBeInstanceOf(ApiError);
+      expect(sent).toHaveLength(2);
+      expect(sent[1]?.headers.get('idempotency-key')).toBe(sent[0]?.headers.get('idempotency-key'));
+    } else {
+      expect((outcome as ApiError).code).toBe('INTERNAL_ERROR');
+      expect(sent).toHaveLength(1);
+    }
   });
 
   it('walks a cursor list page by page with an async iterator', async () => {

@@ -1,5 +1,6 @@
 import createClient from 'openapi-fetch';
 import { describe, expectTypeOf, it } from 'vitest';
+import { createSdapiClient } from '../src/index.js';
 import type { Relaxed } from '../src/paths.js';
 
 /** An operation as openapi-typescript writes one that requires `Idempotency-Key`. */
@@ -32,5 +33,13 @@ describe('the SDK view of the document', () => {
     const relaxedCall = () => relaxed.POST('/orders', { body: { quantity: 1 } });
     expectTypeOf(relaxedCall).returns.resolves.toHaveProperty('data');
     expectTypeOf(withoutHeader).toBeFunction();
+  });
+
+  it('types each answer: a 204 resolves to undefined, a body to its schema', () => {
+    const api = createSdapiClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'service_sk_sbx_x' });
+    const remove = () => api.DELETE('/api/seller/v1/webhooks/{id}', { params: { path: { id: 'w' } } });
+    expectTypeOf(remove).returns.resolves.toEqualTypeOf<undefined>();
+    const whoami = () => api.GET('/api/seller/v1/whoami');
+    expectTypeOf(whoami).returns.resolves.toHaveProperty('data');
   });
 });
