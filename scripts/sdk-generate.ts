@@ -16,10 +16,18 @@ import { migrateToLatest, schemaOf } from '../src/db/migrate.js';
 import { ERROR_CODES } from '../src/http/errors.js';
 import { SUPPORTED_CONTRACT_DATES } from '../src/http/versioning.js';
 
-interface Operation {
-  parameters?: { in?: string; name?: string }[];
+interface Parameter {
+  in?: string;
+  name?: string;
+  $ref?: string;
 }
-type Document = { paths: Record<string, Record<string, Operation>> };
+interface Operation {
+  parameters?: Parameter[];
+}
+type Document = {
+  paths: Record<string, Record<string, Operation> & { parameters?: Parameter[] }>;
+  components?: { parameters?: Record<string, Parameter> };
+};
 
 const MUTATIONS = ['post', 'put', 'patch', 'delete'];
 
@@ -48,14 +56,17 @@ async function servedDocument(): Promise<Document> {
 }
 
 /** "POST /api/seller/v1/orders" for every mutation whose document declares Idempotency-Key. */
-function idempotentOperations(doc: Document): string[] {
+export function idempotentOperations(doc: Document): string[] {
   const found: string[] = [];
+  // A parameter may be written in place or as a $ref to components.parameters.
+  const resolve = (p: Parameter) =>
+    p.$ref ? (doc.components?.parameters?.[p.$ref.replace('#/components/parameters/', '')] ?? p) : p;
   for (const [path, operations] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(operations)) {
       if (!MUTATIONS.includes(method)) continue;
-      const declares = (op.parameters ?? []).some(
-        (p) => p.in === 'header' && p.name?.toLowerCase() === 'idempotency-key',
-      );
+      const declares = [...(operations.parameters ?? []), ...((op as Operation).parameters ?? [])]
+        .map(resolve)
+        .some((p) => p.in === 'header' && p.name?.toLowerCase() === 'idempotency-key');
       if (declares) found.push(`${method.toUpperCase()} ${path}`);
     }
   }
