@@ -9,6 +9,8 @@ RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
+# The SDK is an npm workspace of the repository: `npm ci` needs its manifest, not its sources.
+COPY sdk/package.json ./sdk/package.json
 COPY scripts ./scripts
 COPY src ./src
 # `npm ci` runs `prepare`, which builds dist/.

@@ -12,6 +12,20 @@ export const SIMULATE_VALUES = [
 ] as const;
 export type SimulateValue = (typeof SIMULATE_VALUES)[number];
 
+/** What each value does; the sandbox guide at /docs is rendered from this table. */
+export const SIMULATE_EFFECTS: Record<SimulateValue, string> = {
+  rate_limit: '429 `RATE_LIMIT_EXCEEDED` with `Retry-After: 1`, before the route runs; nothing changes.',
+  hot_path_timeout: '503 `HOT_PATH_TIMEOUT` before the route runs; nothing is pulled.',
+  key_decrypt_failed:
+    'Checkout fails inside the fulfilment transaction (500 `INTERNAL_ERROR`, `details.reason`); everything rolls back.',
+  billing_record_failed:
+    'Checkout fails while writing the billing record (500 `INTERNAL_ERROR`, `details.reason`); everything rolls back.',
+  internal_error: '500 `INTERNAL_ERROR` before the route runs; nothing changes.',
+  idempotency_in_flight:
+    '409 `IDEMPOTENCY_REQUEST_IN_PROGRESS` with `Retry-After: 1`, as if this key were still running.',
+  webhook_delay_30s: 'The order commits; its events are published and delivered 30 s later.',
+};
+
 /** Parses the sandbox simulate header once; production keys may not send it. */
 export function parseSimulate(raw: string | string[] | undefined, environment: string): SimulateValue | null {
   if (raw === undefined) return null;

@@ -1,59 +1,73 @@
-import { ERROR_CODES } from '../../http/errors.js';
+import { guidesMarkdown } from './guides.js';
+
+export const REDOC_ASSET_PATH = '/docs/assets/redoc.standalone.js';
+
+/**
+ * The page loads only from this service: the reference UI's bundle, its inline start script and
+ * styles, and the search worker it starts from a blob. (Redoc's footer badge would load its logo
+ * from a CDN; the served bundle no longer asks for it, and the policy would block it.)
+ */
+export const DOCS_CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'unsafe-inline'",
+  "worker-src 'self' blob:",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 interface OpenApiDoc {
   info?: { title?: string; description?: string };
-  paths?: Record<
-    string,
-    Record<string, { summary?: string; tags?: string[]; responses?: Record<string, unknown> }>
-  >;
+  [key: string]: unknown;
 }
 
 const escapeHtml = (text: string) =>
   text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 
-function operationRows(doc: OpenApiDoc): string {
-  const rows: string[] = [];
-  for (const [path, operations] of Object.entries(doc.paths ?? {})) {
-    for (const [method, op] of Object.entries(operations)) {
-      const codes = Object.keys(op.responses ?? {}).join(' ');
-      rows.push(
-        `<tr><td><code>${method.toUpperCase()}</code></td><td><code>${escapeHtml(path)}</code></td><td>${escapeHtml(op.summary ?? '')}</td><td>${codes}</td></tr>`,
-      );
-    }
-  }
-  return rows.join('\n');
+/** JSON safe inside a <script> element (no `</script>`, no HTML comment openers). */
+const scriptJson = (value: unknown) =>
+  JSON.stringify(value)
+    .replaceAll('<', '\\u003c')
+    .replaceAll('\u2028', '\\u2028')
+    .replaceAll('\u2029', '\\u2029');
+
+/** The seller document with the guides as its introduction: what the reference UI renders. */
+export function documentWithGuides(doc: OpenApiDoc, openApiUrl: string): OpenApiDoc {
+  const intro = doc.info?.description ?? '';
+  return { ...doc, info: { ...doc.info, description: `${intro}\n${guidesMarkdown(openApiUrl)}` } };
 }
 
-function errorRows(): string {
-  return Object.entries(ERROR_CODES)
-    .map(
-      ([code, info]) =>
-        `<tr id="error-${code}"><td><code>${code}</code></td><td>${info.status}</td><td>${info.recoverable}</td><td>${escapeHtml(info.hint)}</td></tr>`,
-    )
-    .join('\n');
-}
-
-/** A self-contained page rendered from the live OpenAPI document and the error registry. */
+/**
+ * /docs: Redoc (served from the `redoc` package by this service, no CDN) over the seller document
+ * and its guides. `doc_url` anchors (`#error-CODE`) are rows of the Errors guide: once the UI has
+ * rendered, the page scrolls to the row the address names.
+ */
 export function renderDocsPage(doc: OpenApiDoc, openApiUrl: string): string {
+  const title = escapeHtml(doc.info?.title ?? 'API reference');
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(doc.info?.title ?? 'API')}</title>
-<style>body{font:15px/1.5 system-ui,sans-serif;max-width:1100px;margin:2rem auto;padding:0 1rem;color:#1b1f23}
-table{border-collapse:collapse;width:100%;margin:1rem 0}td,th{border-bottom:1px solid #e1e4e8;padding:.35rem .5rem;text-align:left;vertical-align:top}
-code{background:#f3f4f6;padding:0 .25rem;border-radius:3px}tr:target{background:#fff8c5}</style></head>
-<body><h1>${escapeHtml(doc.info?.title ?? 'API')}</h1><p>${escapeHtml(doc.info?.description ?? '')}</p>
-<p>Machine-readable contract: <a href="${escapeHtml(openApiUrl)}">OpenAPI 3.1 document</a>.</p>
-<h2 id="authentication">Authentication</h2>
-<p>Send <code>Authorization: Bearer service_sk_…</code>: exactly one space, no quotes. <code>service_sk_sbx_</code> keys reach the sandbox catalog; <code>service_sk_live_</code> keys reach production. Call <code>GET /api/seller/v1/whoami</code> first for any auth failure.</p>
-<h2 id="ip-allowlist">IP allowlist</h2>
-<p>A key with a non-empty <code>allowed_ips</code> list answers only to requests from those addresses (IPv4/IPv6 addresses or CIDRs; private, loopback, link-local, CGNAT, ULA, multicast, documentation and benchmark ranges are refused, and so is <code>/0</code>). <code>GET /api/seller/v1/whoami-ip</code> shows the address this service sees.</p>
-<h2 id="idempotency">Idempotency</h2>
-<p>Mutations accept <code>Idempotency-Key</code> (required where the operation says so). A repeat within 24 hours replays the stored reply with <code>Idempotency-Replayed: true</code>; the same key with another body answers <code>IDEMPOTENCY_KEY_MISMATCH</code>; a repeat while the first still runs answers <code>IDEMPOTENCY_REQUEST_IN_PROGRESS</code>. Server faults, rate limits and in-progress answers are not stored, so retrying the same key runs the request again.</p>
-<h2 id="operations">Operations</h2>
-<table><tr><th>Method</th><th>Path</th><th>What it does</th><th>Responses</th></tr>
-${operationRows(doc)}</table>
-<h2 id="errors">Errors</h2>
-<p>Every failure answers the flat <code>ApiError</code> envelope: <code>code</code>, <code>message</code>, <code>recoverable</code>, <code>hint</code>, <code>doc_url</code>, <code>requestId</code>, <code>details</code>.</p>
-<table><tr><th>Code</th><th>HTTP</th><th>Recoverable</th><th>What to do</th></tr>
-${errorRows()}</table>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title><link rel="icon" href="data:,">
+<style>body{margin:0}tr:target td{background:#fff8c5}#reference table{display:table;width:100%}#reference td:first-child code{word-break:normal;overflow-wrap:normal}</style></head>
+<body><div id="reference"><noscript>The reference needs JavaScript; the contract itself is the
+<a href="${escapeHtml(openApiUrl)}">OpenAPI 3.1 document</a>.</noscript></div>
+<script id="openapi-document" type="application/json">${scriptJson(documentWithGuides(doc, openApiUrl))}</script>
+<script src="${REDOC_ASSET_PATH}"></script>
+<script>
+const spec = JSON.parse(document.getElementById('openapi-document').textContent);
+const showAnchor = () => {
+  const id = decodeURIComponent(location.hash.slice(1));
+  if (id.startsWith('error-')) document.getElementById(id)?.scrollIntoView();
+};
+Redoc.init(spec, {
+  downloadDefinitionUrl: ${JSON.stringify(openApiUrl)},
+  expandResponses: '200,201,202',
+  jsonSampleExpandLevel: 3,
+  hideHostname: true,
+  theme: { typography: { fontFamily: 'system-ui, sans-serif', headings: { fontFamily: 'system-ui, sans-serif' } } },
+}, document.getElementById('reference'), showAnchor);
+window.addEventListener('hashchange', showAnchor);
+</script>
 </body></html>`;
 }

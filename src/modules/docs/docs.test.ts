@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/harness.js';
 import { call } from '../../../test/route-contract.js';
 import { ERROR_CODES } from '../../http/errors.js';
+import { SIMULATE_VALUES } from '../../http/simulate.js';
+import { MAGIC_SKUS } from '../sandbox/fixtures.js';
 
 const t = useTestApp();
 
@@ -27,11 +29,35 @@ describe('OpenAPI and docs', () => {
     );
   });
 
-  it('serves a docs page with an anchor for every error code', async () => {
+  it('serves the reference page over the document, with the guides and an anchor for every error code', async () => {
     const result = await call(t, { method: 'GET', url: '/docs' });
     expect(result.status).toBe(200);
     expect(result.headers['content-type']).toContain('text/html');
-    for (const code of Object.keys(ERROR_CODES)) expect(result.raw).toContain(`id="error-${code}"`);
+    expect(result.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(result.raw).toContain('<script src="/docs/assets/redoc.standalone.js">');
+    const embedded = result.raw.match(
+      /<script id="openapi-document" type="application\/json">(.*?)<\/script>/s,
+    )?.[1];
+    const doc = JSON.parse(embedded ?? 'null');
+    expect(Object.keys(doc.paths)).toContain('/api/seller/v1/orders');
+    const guides: string = doc.info.description;
+    for (const heading of ['Authentication and scopes', 'IP allowlists', 'Idempotency', 'Rate limits']) {
+      expect(guides).toContain(`# ${heading}`);
+    }
+    for (const heading of ['Contract dates', 'Sandbox', 'Webhooks and signatures', 'Errors']) {
+      expect(guides).toContain(`# ${heading}`);
+    }
+    for (const code of Object.keys(ERROR_CODES)) expect(guides).toContain(`id="error-${code}"`);
+    for (const sku of MAGIC_SKUS) expect(guides).toContain(`<code>${sku.code}</code>`);
+    for (const value of SIMULATE_VALUES) expect(guides).toContain(`<code>${value}</code>`);
+  });
+
+  it('serves the reference UI bundle itself, pointing nowhere else', async () => {
+    const result = await call(t, { method: 'GET', url: '/docs/assets/redoc.standalone.js' });
+    expect(result.status).toBe(200);
+    expect(result.headers['content-type']).toContain('javascript');
+    expect(result.raw).toContain('Redoc');
+    expect(result.raw).not.toContain('cdn.redoc.ly');
   });
 
   it('points doc_url of errors at the served docs', async () => {
