@@ -15,26 +15,40 @@ export interface AttemptOutcome {
   result: SendResult;
 }
 
+/** Longest an outcome waits for others to share its transaction. */
+const GATHER_MS = 4;
+/** Outcomes that start a transaction at once, without waiting out the gathering window. */
+const FULL_BATCH = 64;
+
 /**
- * Records finished attempts with group commit: outcomes that finish while a transaction is
- * writing wait for the next one, which writes them all. A batch that fails is written again
- * one outcome at a time; an outcome that still fails stays leased and is sent again after the
- * lease (at-least-once).
+ * Records finished attempts with group commit: an outcome waits up to GATHER_MS for others
+ * (responses arrive one I/O callback at a time, and a SQLite transaction runs within one
+ * callback, so without the window every outcome got its own commit), and outcomes that finish
+ * while a transaction is writing wait for the next one, which writes them all. A batch that
+ * fails is written again one outcome at a time; an outcome that still fails stays leased and is
+ * sent again after the lease (at-least-once).
  */
 export class AttemptRecorder {
   private queue: (AttemptOutcome & { done: () => void })[] = [];
   private flushing = false;
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly ctx: AppContext) {}
 
   record(outcome: AttemptOutcome): Promise<void> {
     return new Promise((done) => {
       this.queue.push({ ...outcome, done });
-      if (!this.flushing) void this.flush();
+      if (this.flushing) return;
+      if (this.queue.length >= FULL_BATCH) {
+        clearTimeout(this.timer);
+        this.timer = undefined;
+        void this.flush();
+      } else this.timer ??= setTimeout(() => void this.flush(), GATHER_MS);
     });
   }
 
   private async flush(): Promise<void> {
+    this.timer = undefined;
     this.flushing = true;
     while (this.queue.length > 0) {
       // One lock order for every process (endpoint rows), keeping each endpoint's own order.
