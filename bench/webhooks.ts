@@ -2,8 +2,8 @@
 // HMACs and keep-alive HTTP straight from node, no database, none of our code), and commit-to-receipt latency of order.fulfilled,
 // on SQLite and, when reachable, PostgreSQL. The job runner runs in this process as in a server.
 
-import { mkdtempSync } from 'node:fs';
 import { createHmac, randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
 import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -71,7 +71,11 @@ async function bareSignedPosts(url: string, total: number): Promise<number> {
   const post = (n: number) =>
     new Promise<void>((resolve, reject) => {
       const id = `evt_${n}`;
-      const body = JSON.stringify({ eventId: id, eventType: 'product.updated', data: { productId: `p${n}` } });
+      const body = JSON.stringify({
+        eventId: id,
+        eventType: 'product.updated',
+        data: { productId: `p${n}` },
+      });
       const t = Math.floor(Date.now() / 1000);
       const v1 = createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
       const std = createHmac('sha256', standardKey).update(`${id}.${t}.${body}`).digest('base64');
