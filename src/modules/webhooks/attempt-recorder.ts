@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { emit } from '../events/outbox.service.js';
 import type { Claimed } from './delivery.service.js';
-import { nextAttemptAt } from './retry-schedule.js';
+import { MAX_ATTEMPTS, nextAttemptAt } from './retry-schedule.js';
 import type { SendResult } from './sender.js';
 import * as repo from './webhooks.repo.js';
 
@@ -55,16 +55,26 @@ export class AttemptRecorder {
       const batch = this.queue.splice(0).sort((a, b) => a.row.endpoint_id.localeCompare(b.row.endpoint_id));
       try {
         await this.ctx.db.transaction().execute((trx) => writeOutcomes(this.ctx, trx, batch));
+        this.count(batch);
       } catch {
         for (const one of batch)
           await this.ctx.db
             .transaction()
             .execute((trx) => writeOutcomes(this.ctx, trx, [one]))
+            .then(() => this.count([one]))
             .catch(() => undefined);
       }
       for (const item of batch) item.done();
     }
     this.flushing = false;
+  }
+
+  /** `sdapi_webhook_deliveries_total`, once the outcomes are committed. */
+  private count(outcomes: AttemptOutcome[]): void {
+    for (const { row, result } of outcomes) {
+      const outcome = result.ok ? 'delivered' : row.attempts + 1 >= MAX_ATTEMPTS ? 'failed' : 'retry';
+      this.ctx.metrics.webhookDeliveries.inc({ outcome });
+    }
   }
 }
 
