@@ -18,6 +18,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('webhook_attempts')
     .column('delivery_id')
     .execute();
+  await sql`create index webhook_deliveries_held on webhook_deliveries (endpoint_id) where status = 'held'`.execute(
+    db,
+  );
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: see up()
