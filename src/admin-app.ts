@@ -4,6 +4,7 @@ import type { AppContext } from './context.js';
 import { openApiOptions } from './http/openapi/document.js';
 import type { TypedApp } from './http/typed-app.js';
 import { registerOperatorRoutes } from './modules/operator/operator.routes.js';
+import { registerWebhookMetrics } from './modules/webhooks/webhook-metrics.js';
 import { registerProbeRoutes } from './observability/probes.routes.js';
 import { buildOperatorApp } from './operator-app.js';
 
@@ -25,6 +26,7 @@ export interface OperatorListenerOptions {
  */
 export async function buildAdminApp(ctx: AppContext, options: OperatorListenerOptions = {}): Promise<App> {
   const app = await buildOperatorApp(ctx, (admin) => registerAdminApi(admin, ctx));
+  registerWebhookMetrics(ctx);
   registerProbeRoutes(app, ctx, options.isDraining ?? (() => false));
   return app;
 }

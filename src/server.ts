@@ -1,15 +1,10 @@
 import { buildAdminApp } from './admin-app.js';
 import { buildApp } from './app.js';
-import {
-  createDemoSellerIfEmpty,
-  demoKeyBanner,
-  demoKeyRecoveryLine,
-  findDemoSeller,
-  withEmbeddedSecrets,
-} from './bootstrap.js';
+import { createDemoSellerIfEmpty, demoKeyBanner, demoKeyRecoveryLine, findDemoSeller } from './bootstrap.js';
 import { loadConfig } from './config.js';
 import { createContext } from './context.js';
 import { migrateToLatest, schemaOf } from './db/migrate.js';
+import { withEmbeddedSecrets } from './embedded-secrets.js';
 import { startProcessJobs } from './jobs/process-jobs.js';
 import { seedSandboxCatalog } from './modules/sandbox/sandbox.service.js';
 import { drainListener, exitGracefullyOnSignal } from './shutdown.js';
@@ -19,6 +14,8 @@ async function main(): Promise<void> {
   if (!config.masterKeyHex)
     throw new Error('SDAPI_MASTER_KEY (64 hex characters) is required with PostgreSQL');
   const ctx = await createContext(config);
+  // The GeoIP database loads at its first lookup: do it now, so a bad SDAPI_GEOIP_DB fails the start.
+  ctx.geoIp.countryOf('192.0.2.1');
   await migrateToLatest(ctx.db, schemaOf(config));
   let demoToken: string | null = null;
   if (config.seedOnStart) {

@@ -24,7 +24,7 @@ export const USAGE = `sdapi: operator CLI of the Seller Distribution API (uses D
                                 streams a key file into a pool, encrypted, with progress
   sdapi admin METHOD PATH [--data JSON]
                                 any operator endpoint (/admin/v1/PATH), run in-process
-  sdapi webhooks deliveries --company ID [--status pending|failed|succeeded]
+  sdapi webhooks deliveries --company ID [--status pending|held|failed|succeeded]
                                 a company's webhook deliveries (default: not yet succeeded)
   sdapi webhooks replay --event EVENT_ID --endpoint ENDPOINT_ID
                                 delivers one event to one endpoint again

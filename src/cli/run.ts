@@ -1,12 +1,10 @@
-import { withEmbeddedSecrets } from '../bootstrap.js';
 import { loadConfig } from '../config.js';
 import { type AppContext, createContext } from '../context.js';
 import { migrateToLatest, schemaOf } from '../db/migrate.js';
+import { withEmbeddedSecrets } from '../embedded-secrets.js';
 import { fail } from '../http/errors.js';
+import type { TypedApp } from '../http/typed-app.js';
 import { randomToken } from '../lib/crypto.js';
-import { registerCompanyAdminRoutes } from '../modules/operator/companies.admin.js';
-import { registerListAdminRoutes } from '../modules/operator/lists.admin.js';
-import { registerWebhookAdminRoutes } from '../modules/operator/webhooks.admin.js';
 import type { Values } from './main.js';
 import { operatorCall } from './operator-call.js';
 import { printFailure, printList, printResult } from './output.js';
@@ -28,7 +26,15 @@ function required(
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-type AdminRoutes = (admin: Parameters<typeof registerListAdminRoutes>[0], ctx: AppContext) => void;
+type AdminRoutes = (admin: TypedApp, ctx: AppContext) => void;
+
+// A command loads only the admin routes it calls (the other modules never load).
+const listRoutes = async (): Promise<AdminRoutes> =>
+  (await import('../modules/operator/lists.admin.js')).registerListAdminRoutes;
+const webhookRoutes = async (): Promise<AdminRoutes> =>
+  (await import('../modules/operator/webhooks.admin.js')).registerWebhookAdminRoutes;
+const companyRoutes = async (): Promise<AdminRoutes> =>
+  (await import('../modules/operator/companies.admin.js')).registerCompanyAdminRoutes;
 
 /**
  * The list commands: the admin list endpoint each reads, the query its options make, and the
@@ -36,7 +42,11 @@ type AdminRoutes = (admin: Parameters<typeof registerListAdminRoutes>[0], ctx: A
  */
 const LISTS: Record<
   string,
-  (values: Values) => { path: string; query: Record<string, string | undefined>; routes?: AdminRoutes }
+  (values: Values) => {
+    path: string;
+    query: Record<string, string | undefined>;
+    routes?: () => Promise<AdminRoutes>;
+  }
 > = {
   'companies list': (v) => ({
     path: '/companies',
@@ -60,17 +70,16 @@ const LISTS: Record<
   'webhooks deliveries': (v) => ({
     path: '/webhooks/deliveries',
     query: { companyId: required(v, 'company'), status: v.status },
-    routes: registerWebhookAdminRoutes,
+    routes: webhookRoutes,
   }),
 };
 
 async function run(ctx: AppContext, command: string, positionals: string[], values: Values) {
-  const companies = (admin: Parameters<typeof registerCompanyAdminRoutes>[0]) =>
-    registerCompanyAdminRoutes(admin, ctx);
   const lister = LISTS[command];
   if (lister) {
-    const { path, query, routes = registerListAdminRoutes } = lister(values);
-    const reply = await operatorCall(ctx, (admin) => routes(admin, ctx), {
+    const { path, query, routes = listRoutes } = lister(values);
+    const register = await routes();
+    const reply = await operatorCall(ctx, (admin) => register(admin, ctx), {
       method: 'GET',
       path,
       query: { ...query, limit: values.limit, cursor: values.cursor },
@@ -109,7 +118,8 @@ async function run(ctx: AppContext, command: string, positionals: string[], valu
       return printResult({ ...summary }, values.json);
     }
     case 'webhooks replay': {
-      const reply = await operatorCall(ctx, (admin) => registerWebhookAdminRoutes(admin, ctx), {
+      const register = await webhookRoutes();
+      const reply = await operatorCall(ctx, (admin) => register(admin, ctx), {
         method: 'POST',
         path: '/webhooks/replay',
         payload: JSON.stringify({
@@ -122,7 +132,8 @@ async function run(ctx: AppContext, command: string, positionals: string[], valu
     case 'migrate':
       return printResult({ applied: await migrateToLatest(ctx.db, schemaOf(ctx.config)) }, values.json);
     case 'company create': {
-      const reply = await operatorCall(ctx, companies, {
+      const register = await companyRoutes();
+      const reply = await operatorCall(ctx, (admin) => register(admin, ctx), {
         method: 'POST',
         path: '/companies',
         payload: JSON.stringify({
@@ -136,7 +147,8 @@ async function run(ctx: AppContext, command: string, positionals: string[], valu
       return printResult(reply.data as Record<string, unknown>, values.json);
     }
     case 'key create': {
-      const reply = await operatorCall(ctx, companies, {
+      const register = await companyRoutes();
+      const reply = await operatorCall(ctx, (admin) => register(admin, ctx), {
         method: 'POST',
         path: `/companies/${encodeURIComponent(required(values, 'company'))}/keys`,
         payload: JSON.stringify({

@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import type { PoolUse } from '../observability/metrics.js';
 import { preparedNameOf } from './compiled-once.js';
@@ -22,8 +23,19 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
-// int8 (epoch ms, counters) as JS numbers: every value we store fits in 2^53.
-pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
+/**
+ * The PostgreSQL driver, loaded when a PostgreSQL database is opened (a SQLite process, such as
+ * the CLI on embedded mode, never loads it). int8 (epoch ms, counters) comes back as JS numbers:
+ * every value we store fits in 2^53.
+ */
+let pgDriver: typeof pg | undefined;
+function loadPg(): typeof pg {
+  if (!pgDriver) {
+    pgDriver = createRequire(import.meta.url)('pg') as typeof pg;
+    pgDriver.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
+  }
+  return pgDriver;
+}
 
 const STATEMENT_CACHE_SIZE = 512;
 
@@ -78,7 +90,7 @@ export function openDatabase(config: DatabaseConfig, options: { poolSize?: numbe
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     return { db, engine: 'sqlite', close: () => db.destroy() };
   }
-  const pool = new pg.Pool({
+  const pool = new (loadPg().Pool)({
     connectionString: config.url,
     max: options.poolSize ?? 20,
     options: config.schema ? `-c search_path=${config.schema}` : undefined,

@@ -3,6 +3,7 @@ import { archiveDueProducts } from '../modules/catalog/products.service.js';
 import { registerPreorderJob } from '../modules/checkout/preorders/preorders.job.js';
 import { sweepRedemptions } from '../modules/checkout/redemptions.service.js';
 import { registerWebhookJobs } from '../modules/webhooks/webhooks.jobs.js';
+import { eventRetentionJob } from './event-retention.js';
 import { listenForWakeups } from './pg-wakeups.js';
 import { JobRunner } from './runner.js';
 
@@ -10,13 +11,15 @@ const SWEEP_INTERVAL_MS = 60_000;
 
 /**
  * The background work of one server process: webhook publishing and delivery, pre-order
- * conversion, keyless redemption notices and scheduled product archives. Every job claims its rows in the
+ * conversion, the purge of expired events, keyless redemption notices and scheduled product
+ * archives. Every job claims its rows in the
  * database, so any number of processes may run them (docs/events.md, docs/checkout.md).
  */
 export function startProcessJobs(ctx: AppContext, log: { error(obj: object, msg: string): void }) {
   const runner = new JobRunner((job, err) => log.error({ err, job }, 'background job failed'));
   registerWebhookJobs(ctx, runner);
   registerPreorderJob(ctx, runner);
+  runner.add(eventRetentionJob(ctx));
   runner.add({
     name: 'redemption-notices',
     idleMs: SWEEP_INTERVAL_MS,

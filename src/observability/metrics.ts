@@ -71,6 +71,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly webhookDeliveries = new Counter({
+    name: 'sdapi_webhook_deliveries_total',
+    help: 'Webhook delivery attempts recorded, by outcome: delivered (2xx), retry (failed, another attempt scheduled or held), failed (the last attempt failed).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   /** `poolUse` reads the database pool at scrape time (PostgreSQL); SQLite has no pool series. */
   constructor(poolUse?: () => PoolUse) {
     if (!poolUse) return;

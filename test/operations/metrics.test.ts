@@ -1,42 +1,13 @@
-import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { describe, expect, it } from 'vitest';
 import { buildAdminApp } from '../../src/admin-app.js';
 import { alwaysOrder, post } from '../checkout.js';
 import { makeSeller } from '../factories.js';
 import { ENGINE, useTestApp } from '../harness.js';
 import { expectApiError } from '../route-contract.js';
+import { histogramCount, sampleOf, scrapeMetrics } from './prometheus.js';
 
 const t = useTestApp();
-
-async function scrape() {
-  const response = await t.adminApp.inject({ method: 'GET', url: '/metrics' });
-  expect(response.statusCode).toBe(200);
-  expect(response.headers['content-type']).toContain('text/plain');
-  return Object.assign(parsePrometheusTextFormat(response.body), { text: response.body });
-}
-
-type Families = Awaited<ReturnType<typeof scrape>>;
-
-/**
- * The `_count` sample of a labelled histogram, read from the text: the parser merges the samples
- * of a histogram into one and keeps only label-less counts.
- */
-function histogramCount(families: Families, name: string, labels: Record<string, string>): number {
-  const line = families.text
-    .split('\n')
-    .find(
-      (l) =>
-        l.startsWith(`${name}_count{`) && Object.entries(labels).every(([k, v]) => l.includes(`${k}="${v}"`)),
-    );
-  return Number(line?.split(' ').at(-1) ?? 0);
-}
-
-/** The value of the counter or gauge series `name` whose labels include `labels`; 0 if absent. */
-function sampleOf(families: Families, name: string, labels: Record<string, string> = {}): number {
-  const family = families.find((f) => f.name === name);
-  const sample = family?.metrics.find((m) => Object.entries(labels).every(([k, v]) => m.labels?.[k] === v));
-  return Number(sample?.value ?? 0);
-}
+const scrape = () => scrapeMetrics(t);
 
 describe('GET /metrics (operator listener, Prometheus text format)', () => {
   it('moves when an order is placed: orders, keys, request count and latency by route and status', async () => {

@@ -18,7 +18,7 @@ export function registerWebhookAdminRoutes(app: TypedApp, ctx: AppContext): void
         "A company's deliveries, most recently changed first; without status, those not yet succeeded.",
       querystring: Type.Object({
         companyId: Uuid,
-        status: Type.Optional(OneOf(['pending', 'failed', 'succeeded'] as const)),
+        status: Type.Optional(OneOf(['pending', 'held', 'failed', 'succeeded'] as const)),
         cursor: Type.Optional(Type.String({ maxLength: 200 })),
         limit: LimitQuery(100, 50),
       }),

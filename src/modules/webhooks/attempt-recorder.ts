@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { emit } from '../events/outbox.service.js';
 import type { Claimed } from './delivery.service.js';
-import { nextAttemptAt } from './retry-schedule.js';
+import { MAX_ATTEMPTS, nextAttemptAt } from './retry-schedule.js';
 import type { SendResult } from './sender.js';
 import * as repo from './webhooks.repo.js';
 
@@ -15,46 +15,70 @@ export interface AttemptOutcome {
   result: SendResult;
 }
 
+/** Longest an outcome waits for others to share its transaction. */
+const GATHER_MS = 4;
+/** Outcomes that start a transaction at once, without waiting out the gathering window. */
+const FULL_BATCH = 64;
+
 /**
- * Records finished attempts with group commit: outcomes that finish while a transaction is
- * writing wait for the next one, which writes them all. A batch that fails is written again
- * one outcome at a time; an outcome that still fails stays leased and is sent again after the
- * lease (at-least-once).
+ * Records finished attempts with group commit: an outcome waits up to GATHER_MS for others
+ * (responses arrive one I/O callback at a time, and a SQLite transaction runs within one
+ * callback, so without the window every outcome got its own commit), and outcomes that finish
+ * while a transaction is writing wait for the next one, which writes them all. A batch that
+ * fails is written again one outcome at a time; an outcome that still fails stays leased and is
+ * sent again after the lease (at-least-once).
  */
 export class AttemptRecorder {
   private queue: (AttemptOutcome & { done: () => void })[] = [];
   private flushing = false;
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly ctx: AppContext) {}
 
   record(outcome: AttemptOutcome): Promise<void> {
     return new Promise((done) => {
       this.queue.push({ ...outcome, done });
-      if (!this.flushing) void this.flush();
+      if (this.flushing) return;
+      if (this.queue.length >= FULL_BATCH) {
+        clearTimeout(this.timer);
+        this.timer = undefined;
+        void this.flush();
+      } else this.timer ??= setTimeout(() => void this.flush(), GATHER_MS);
     });
   }
 
   private async flush(): Promise<void> {
+    this.timer = undefined;
     this.flushing = true;
     while (this.queue.length > 0) {
       // One lock order for every process (endpoint rows), keeping each endpoint's own order.
       const batch = this.queue.splice(0).sort((a, b) => a.row.endpoint_id.localeCompare(b.row.endpoint_id));
       try {
         await this.ctx.db.transaction().execute((trx) => writeOutcomes(this.ctx, trx, batch));
+        this.count(batch);
       } catch {
         for (const one of batch)
           await this.ctx.db
             .transaction()
             .execute((trx) => writeOutcomes(this.ctx, trx, [one]))
+            .then(() => this.count([one]))
             .catch(() => undefined);
       }
       for (const item of batch) item.done();
     }
     this.flushing = false;
   }
+
+  /** `sdapi_webhook_deliveries_total`, once the outcomes are committed. */
+  private count(outcomes: AttemptOutcome[]): void {
+    for (const { row, result } of outcomes) {
+      const outcome = result.ok ? 'delivered' : row.attempts + 1 >= MAX_ATTEMPTS ? 'failed' : 'retry';
+      this.ctx.metrics.webhookDeliveries.inc({ outcome });
+    }
+  }
 }
 
-/** The log rows, each delivery's next state, and each endpoint's breaker. */
+/** The log rows, each endpoint's breaker, and each delivery's next state. */
 async function writeOutcomes(ctx: AppContext, trx: Executor, outcomes: AttemptOutcome[]): Promise<void> {
   const now = ctx.clock.now();
   const planned = outcomes.map((o) => {
@@ -80,6 +104,10 @@ async function writeOutcomes(ctx: AppContext, trx: Executor, outcomes: AttemptOu
       next_retry_at: next,
     })),
   );
+  // The breakers first: a failure to an endpoint that is (now) disabled waits `held`.
+  const disabled = new Set<string>();
+  for (const [endpointId, run] of failureRuns(planned))
+    if (!(await countFailures(ctx, trx, endpointId, run, now))) disabled.add(endpointId);
   // Successes in bulk (one statement per status code), failures one by one (their due times differ).
   const succeeded = new Map<number, string[]>();
   for (const { row, result, attempt, next } of planned) {
@@ -89,7 +117,7 @@ async function writeOutcomes(ctx: AppContext, trx: Executor, outcomes: AttemptOu
       continue;
     }
     await repo.updateDelivery(trx, row.id, {
-      status: next === null ? 'failed' : 'pending',
+      status: next === null ? 'failed' : disabled.has(row.endpoint_id) ? 'held' : 'pending',
       attempts: attempt,
       next_attempt_at: next ?? now,
       lease_until: 0,
@@ -99,43 +127,53 @@ async function writeOutcomes(ctx: AppContext, trx: Executor, outcomes: AttemptOu
     });
   }
   for (const [code, ids] of succeeded) await repo.markSucceeded(trx, ids, code, now);
-  for (const [endpointId, run] of failureRuns(planned))
-    await countFailures(ctx, trx, endpointId, run.afterSuccess, run.failures, run.lastError, now);
+}
+
+interface FailureRun {
+  /** A success came first in this batch: the run restarts from zero. */
+  afterSuccess: boolean;
+  /** The errors of the failures after the last success, in attempt order. */
+  errors: (string | null)[];
 }
 
 /** Per endpoint, in attempt order: the failures after its last success in this batch. */
 function failureRuns(outcomes: AttemptOutcome[]) {
-  const runs = new Map<string, { afterSuccess: boolean; failures: number; lastError: string | null }>();
+  const runs = new Map<string, FailureRun>();
   for (const { row, result } of outcomes) {
-    const run = runs.get(row.endpoint_id) ?? { afterSuccess: false, failures: 0, lastError: null };
-    if (result.ok) Object.assign(run, { afterSuccess: true, failures: 0 });
-    else Object.assign(run, { failures: run.failures + 1, lastError: result.error });
+    const run = runs.get(row.endpoint_id) ?? { afterSuccess: false, errors: [] };
+    if (result.ok) Object.assign(run, { afterSuccess: true, errors: [] });
+    else run.errors.push(result.error);
     runs.set(row.endpoint_id, run);
   }
   return runs;
 }
 
 /**
- * Moves the endpoint's run of consecutive failures (restarted when a success came first); the
- * 10th disables an active endpoint and tells the company's other endpoints, once per move.
+ * Moves the endpoint's run of consecutive failures (restarted when a success came first). The
+ * failure that makes it 10 disables an active endpoint and tells the company's other endpoints,
+ * once per move, with exactly that count and that failure's error, however many failures this
+ * batch (or another process) added at once. True while the endpoint is active.
  */
 async function countFailures(
   ctx: AppContext,
   trx: Executor,
   endpointId: string,
-  restart: boolean,
-  failures: number,
-  error: string | null,
+  run: FailureRun,
   now: number,
 ) {
+  const failures = run.errors.length;
   if (failures === 0) {
     await repo.resetFailures(trx, endpointId);
-    return;
+    return true;
   }
-  const counted = await repo.addFailures(trx, endpointId, failures, restart);
-  if (counted?.status !== 'active' || counted.consecutive_failures < BREAKER_THRESHOLD) return;
-  const reason = `${counted.consecutive_failures} consecutive failed deliveries; last: ${error}`;
-  if (!(await repo.disableEndpoint(trx, endpointId, reason, now))) return;
+  const counted = await repo.addFailures(trx, endpointId, failures, run.afterSuccess);
+  if (!counted) return true;
+  if (counted.status !== 'active') return false;
+  if (counted.consecutive_failures < BREAKER_THRESHOLD) return true;
+  const before = counted.consecutive_failures - failures;
+  const trippedAt = Math.max(BREAKER_THRESHOLD, before + 1);
+  const reason = `${trippedAt} consecutive failed deliveries; last: ${run.errors[trippedAt - before - 1]}`;
+  if (!(await repo.disableEndpoint(trx, endpointId, reason, now))) return false;
   await emit(
     ctx,
     trx,
@@ -145,8 +183,9 @@ async function countFailures(
       endpointId,
       endpointHost: new URL(counted.url).host,
       reason,
-      consecutiveFailures: counted.consecutive_failures,
+      consecutiveFailures: trippedAt,
       disabledAt: new Date(now).toISOString(),
     },
   );
+  return false;
 }

@@ -6,7 +6,7 @@ import type { DeliveryStatus } from './webhooks.table.js';
 
 export interface DeliveryQuery {
   companyId: string;
-  /** Omitted: every delivery not yet succeeded (pending, buffered or failed). */
+  /** Omitted: every delivery not yet succeeded (pending, held or failed). */
   status?: DeliveryStatus;
   cursor?: string;
   limit: number;
@@ -61,7 +61,7 @@ export async function listDeliveries(ctx: AppContext, query: DeliveryQuery, urlF
       environment: r.environment,
       eventId: r.event_id,
       eventType: r.event_type,
-      status: r.status === 'pending' && r.endpoint_status === 'disabled' ? 'buffered' : r.status,
+      status: r.status,
       attempts: r.attempts,
       nextAttemptAt: r.status === 'pending' ? new Date(r.next_attempt_at).toISOString() : null,
       leasedUntil: r.lease_until > now ? new Date(r.lease_until).toISOString() : null,
@@ -99,13 +99,13 @@ export async function replayEvent(ctx: AppContext, eventId: string, endpointId: 
       );
     if (event.published_seq === null)
       throw fail('VALIDATION_FAILED', 'The event is not published yet; it will be delivered normally.');
-    const delivery = repo.newDelivery(endpointId, { ...event, published_seq: event.published_seq }, now);
+    const delivery = repo.newDelivery(endpoint, { ...event, published_seq: event.published_seq }, now);
     await repo.insertDeliveries(trx, [delivery]);
     return {
       deliveryId: delivery.id,
       eventId,
       endpointId,
-      status: endpoint.status === 'active' ? 'pending' : 'buffered',
+      status: delivery.status,
     };
   });
 }

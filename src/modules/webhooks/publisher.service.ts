@@ -84,7 +84,7 @@ const matches = (endpoint: Subscriber, event: UnpublishedEvent): boolean => {
   return endpoint.types.has('*') || endpoint.types.has(event.event_type);
 };
 
-/** One delivery per (event, matching endpoint); a disabled endpoint's rows wait for enable. */
+/** One delivery per (event, matching endpoint); a disabled endpoint's rows are `held` until enable. */
 async function fanOut(trx: Executor, events: UnpublishedEvent[], now: number): Promise<number> {
   const rowsOfEndpoints = await repo.endpointsOfCompanies(trx, [...new Set(events.map((e) => e.company_id))]);
   if (rowsOfEndpoints.length === 0) return 0;
@@ -95,9 +95,7 @@ async function fanOut(trx: Executor, events: UnpublishedEvent[], now: number): P
   const rows = events.flatMap((event) =>
     endpoints
       .filter((endpoint) => matches(endpoint, event))
-      .map((endpoint) =>
-        repo.newDelivery(endpoint.id, { ...event, published_seq: orderOf.get(event)! }, now),
-      ),
+      .map((endpoint) => repo.newDelivery(endpoint, { ...event, published_seq: orderOf.get(event)! }, now)),
   );
   await repo.insertDeliveries(trx, rows);
   return rows.length;

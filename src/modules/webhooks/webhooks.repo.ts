@@ -66,12 +66,13 @@ export const endpointsOfCompanies = (ex: Executor, companyIds: readonly string[]
     ? Promise.resolve([] as EndpointRow[])
     : ex.selectFrom('webhook_endpoints').selectAll().where('company_id', 'in', companyIds).execute();
 
-/** A new delivery of a published event to one endpoint, due now. */
+/** A new delivery of a published event to one endpoint, due now (`held` while the endpoint is disabled). */
 export function newDelivery(
-  endpointId: string,
+  endpoint: { id: string; status: string },
   event: { company_id: string; environment: string; event_id: string; published_seq: number },
   now: number,
 ): Insertable<WebhookDeliveriesTable> {
+  const endpointId = endpoint.id;
   return {
     id: uuidv7(now),
     endpoint_id: endpointId,
@@ -79,7 +80,7 @@ export function newDelivery(
     environment: event.environment,
     event_id: event.event_id,
     event_order: event.published_seq,
-    status: 'pending',
+    status: endpoint.status === 'active' ? 'pending' : 'held',
     attempts: 0,
     next_attempt_at: now,
     lease_until: 0,
@@ -136,7 +137,10 @@ export const addFailures = (ex: Executor, endpointId: string, count: number, res
     .returning(['consecutive_failures', 'status', 'url', 'company_id', 'environment'])
     .executeTakeFirst();
 
-/** Active to disabled; false when another worker moved it first. */
+/**
+ * Active to disabled, and its deliveries waiting for an attempt held until enable; false when
+ * another worker moved it first.
+ */
 export async function disableEndpoint(ex: Executor, endpointId: string, reason: string, now: number) {
   const moved = await ex
     .updateTable('webhook_endpoints')
@@ -144,7 +148,14 @@ export async function disableEndpoint(ex: Executor, endpointId: string, reason: 
     .where('id', '=', endpointId)
     .where('status', '=', 'active')
     .executeTakeFirst();
-  return Number(moved.numUpdatedRows) === 1;
+  if (Number(moved.numUpdatedRows) !== 1) return false;
+  await ex
+    .updateTable('webhook_deliveries')
+    .set({ status: 'held', updated_at: now })
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'pending')
+    .execute();
+  return true;
 }
 
 /** The attempt log of one endpoint, newest first, after a keyset position. */
@@ -154,13 +165,16 @@ export function attemptsOf(ex: Executor, endpointId: string, beforeSeq: number |
   return query.orderBy('seq', 'desc').limit(limit).execute();
 }
 
-/** Buffered deliveries of an endpoint become due now, oldest event first (claim order). */
-export const releaseBuffered = (ex: Executor, endpointId: string, now: number) =>
+/**
+ * On enable: the endpoint's held deliveries (and any still pending, such as one published in
+ * the instant of the disable) become pending and due now; claimed oldest event first.
+ */
+export const releaseHeld = (ex: Executor, endpointId: string, now: number) =>
   ex
     .updateTable('webhook_deliveries')
-    .set({ next_attempt_at: now, updated_at: now })
+    .set({ status: 'pending', next_attempt_at: now, updated_at: now })
     .where('endpoint_id', '=', endpointId)
-    .where('status', '=', 'pending')
+    .where('status', 'in', ['pending', 'held'])
     .execute();
 
 /**

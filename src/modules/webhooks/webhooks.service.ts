@@ -160,7 +160,7 @@ export async function testEndpoint(ctx: AppContext, p: Principal, id: string) {
   });
 }
 
-/** Disabled to active: failures forgotten, buffered deliveries due now, oldest event first. */
+/** Disabled to active: failures forgotten, held deliveries due now, oldest event first. */
 export async function enableEndpoint(ctx: AppContext, p: Principal, id: string) {
   const now = ctx.clock.now();
   await ctx.db.transaction().execute(async (trx) => {
@@ -173,7 +173,7 @@ export async function enableEndpoint(ctx: AppContext, p: Principal, id: string) 
       disabled_at: null,
       updated_at: now,
     });
-    await repo.releaseBuffered(trx, id, now);
+    await repo.releaseHeld(trx, id, now);
   });
   return endpointView((await repo.endpointById(ctx.db, id))!);
 }

@@ -1,7 +1,10 @@
 import type { Generated } from 'kysely';
 
 export type EndpointStatus = 'active' | 'disabled';
-/** `held`: waiting for a disabled endpoint to be enabled again. */
+/**
+ * `pending`: awaiting an attempt (due or a scheduled retry); `held`: its endpoint is disabled
+ * (buffered, nothing sent) until enable makes it pending again; `succeeded`, `failed` are final.
+ */
 export type DeliveryStatus = 'pending' | 'held' | 'succeeded' | 'failed';
 
 export interface WebhookEndpointsTable {

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { adminHeaders } from '../../test/admin.js';
+import { makeSeller, type TestSeller } from '../../test/factories.js';
+import { useTestApp } from '../../test/harness.js';
+import { deliverAll, useReceivers } from '../../test/webhook-receiver.js';
+import { eventRetentionJob } from './event-retention.js';
+
+const t = useTestApp({ allowInsecureWebhooks: true });
+const receiver = useReceivers();
+const DAY_SECONDS = 24 * 3600;
+
+const call = (s: TestSeller, method: 'GET' | 'POST', path: string, payload?: object) =>
+  t.app.inject({ method, url: `/api/seller/v1${path}`, headers: s.auth, ...(payload ? { payload } : {}) });
+
+async function advanceDays(days: number) {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/admin/v1/clock',
+    headers: adminHeaders,
+    payload: { advanceSeconds: days * DAY_SECONDS },
+  });
+  expect(res.statusCode).toBe(200);
+}
+
+/** The purge job's rounds until it reports no more expired events. */
+async function purge() {
+  const job = eventRetentionJob(t.ctx, 2);
+  while (await job.run());
+}
+
+const eventIds = async (s: TestSeller) =>
+  (await call(s, 'GET', '/events?limit=100')).json().data.map((e: { eventId: string }) => e.eventId);
+const rowsOf = async (table: 'webhook_deliveries' | 'webhook_attempts', eventId: string) =>
+  (await t.ctx.db.selectFrom(table).select('event_id').where('event_id', '=', eventId).execute()).length;
+
+describe('event retention (the event-retention job)', () => {
+  it('purges events published more than 30 days ago with their deliveries, keeping any still waiting', async () => {
+    const s = await makeSeller(t);
+    let answer = 200;
+    const r = await receiver((res) => res.writeHead(answer).end());
+    const ep = (await call(s, 'POST', '/webhooks', { url: r.url })).json().data.id as string;
+    const ping = async () => (await call(s, 'POST', `/webhooks/${ep}/test`)).json().data.eventId as string;
+
+    const delivered = [await ping(), await ping(), await ping()];
+    await deliverAll(t);
+    answer = 500;
+    const retrying = await ping(); // failed once: a retry is pending
+    await deliverAll(t);
+    expect(await rowsOf('webhook_attempts', delivered[0]!)).toBe(1);
+
+    await advanceDays(29);
+    const young = await ping(); // published 29 days after the others (and failing, pending too)
+    await deliverAll(t);
+    await purge();
+    expect(await eventIds(s)).toEqual([...delivered, retrying, young]);
+
+    await advanceDays(2); // the first four are 31 days old, `young` 2 days
+    await purge();
+    expect(await eventIds(s)).toEqual([retrying, young]);
+    for (const id of delivered) {
+      expect(await rowsOf('webhook_deliveries', id)).toBe(0);
+      expect(await rowsOf('webhook_attempts', id)).toBe(0);
+    }
+    const log = (await call(s, 'GET', `/webhooks/${ep}/deliveries`)).json().data;
+    expect(new Set(log.map((a: { eventId: string }) => a.eventId))).toEqual(new Set([retrying, young]));
+
+    // Once its delivery is final, the kept event goes with the next sweep.
+    answer = 200;
+    await deliverAll(t);
+    await purge();
+    expect(await eventIds(s)).toEqual([young]);
+  });
+});
