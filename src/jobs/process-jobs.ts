@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
 import { archiveDueProducts } from '../modules/catalog/products.service.js';
-import { sweepRedemptions } from '../modules/checkout/redemptions.service.js';
+import { sweepRedemptions } from '../modules/checkout/orders/redemptions.service.js';
 import { registerWebhookJobs } from '../modules/webhooks/webhooks.jobs.js';
 import { listenForWakeups } from './pg-wakeups.js';
 import { JobRunner } from './runner.js';
