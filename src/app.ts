@@ -15,6 +15,8 @@ import { registerCheckoutRoutes } from './modules/checkout/checkout.routes.js';
 import { registerHoldRoutes } from './modules/checkout/holds/holds.routes.js';
 import { registerOrderReadRoutes } from './modules/checkout/orders/order-reads.routes.js';
 import { registerPullRoutes } from './modules/checkout/pulls/pulls.routes.js';
+import { registerCancelRoutes } from './modules/checkout/reservations/cancel.routes.js';
+import { registerReservationRoutes } from './modules/checkout/reservations/reservations.routes.js';
 import { registerDocsPage, registerOpenApiRoute } from './modules/docs/docs.routes.js';
 import { registerActivityRoutes } from './modules/finance/activity.routes.js';
 import { registerFinanceRoutes } from './modules/finance/finance.routes.js';
@@ -55,6 +57,8 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       registerHoldRoutes(typed, ctx);
       registerOrderReadRoutes(typed, ctx);
       registerPullRoutes(typed, ctx);
+      registerReservationRoutes(typed, ctx);
+      registerCancelRoutes(typed, ctx);
       registerFinanceRoutes(typed, ctx);
       registerActivityRoutes(typed, ctx, usage);
       registerReportRoutes(typed, ctx);

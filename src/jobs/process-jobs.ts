@@ -1,11 +1,14 @@
 import type { AppContext } from '../context.js';
 import { archiveDueProducts } from '../modules/catalog/products.service.js';
 import { sweepRedemptions } from '../modules/checkout/orders/redemptions.service.js';
+import { sweepReservations } from '../modules/checkout/reservations/lifecycle.service.js';
 import { registerWebhookJobs } from '../modules/webhooks/webhooks.jobs.js';
 import { listenForWakeups } from './pg-wakeups.js';
 import { JobRunner } from './runner.js';
 
 const SWEEP_INTERVAL_MS = 60_000;
+/** Hot-drop reservations live about 60 s: their slots come back within a second of expiring. */
+const RESERVATION_SWEEP_MS = 1_000;
 
 /**
  * The background work of one server process: webhook publishing and delivery, keyless
@@ -22,6 +25,11 @@ export function startProcessJobs(ctx: AppContext, log: { error(obj: object, msg:
       await sweepRedemptions(ctx);
       return false;
     },
+  });
+  runner.add({
+    name: 'reservation-expiry',
+    idleMs: RESERVATION_SWEEP_MS,
+    run: () => sweepReservations(ctx),
   });
   runner.add({
     name: 'product-archive',

@@ -10,6 +10,7 @@ const SPEC_FIELDS: Record<EventType, string[]> = {
   'test.ping': ['ok', 'webhookId'],
   'order.fulfilled': ['orderReference', 'skuCode', 'quantity', 'pulled', 'fulfilledAt'],
   'order.reserved': ['orderReference', 'skuCode', 'quantity', 'expectedReleaseAt'],
+  'order.returned': ['orderReference', 'quantity'],
   'order.keys_returned': ['orderReference', 'keyIds', 'returned', 'reason'],
   'refund.completed': ['orderReference', 'refundId', 'adjustmentType', 'adjustmentStatus'],
   'keys.pulled': ['orderReference', 'skuCode', 'pulled'],

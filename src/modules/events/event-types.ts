@@ -49,6 +49,7 @@ export const EVENT_TYPES = {
     quantity: Type.Integer(),
     expectedReleaseAt: Nullable(Iso),
   }),
+  'order.returned': type({ orderReference: Type.String(), quantity: Type.Integer() }),
   'order.keys_returned': type({
     orderReference: Type.String(),
     keyIds: Type.Array(Type.String()),

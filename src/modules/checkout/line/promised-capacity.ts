@@ -1,6 +1,7 @@
 import type { AppContext } from '../../../context.js';
 import type { Executor } from '../../../db/database.js';
 import { cancelLiveHolds } from '../holds/holds.repo.js';
+import { retirePool } from '../reservations/pool.js';
 
 /** SPEC 3.1: a publisher pausing or revoking a grant cancels its live checkout holds (same transaction). */
 export function cancelHoldsOfAllocation(
@@ -11,6 +12,11 @@ export function cancelHoldsOfAllocation(
   return cancelLiveHolds(trx, allocationId, ctx.clock.now());
 }
 
+/** Hot-drop mode turned off: the units carved ahead for reservations stop being promised. */
+export function retireHotDrop(ctx: AppContext, trx: Executor, allocationId: string): Promise<void> {
+  return retirePool(ctx, trx, allocationId);
+}
+
 /** What a caller leaves out of the sum: the hold an order consumes, the pre-order being placed. */
 export interface PromisedExcept {
   holdId?: string;
@@ -18,8 +24,8 @@ export interface PromisedExcept {
 }
 
 /**
- * Keys promised but not pulled, per allocation: live checkout holds and accepted pre-orders,
- * in one statement. Availability subtracts them, so that it reports what a new order could
+ * Keys promised but not pulled, per allocation: live checkout holds, accepted pre-orders and
+ * the units carved for hot-drop reservations (live ones and the free ones ahead), in one statement. Availability subtracts them, so that it reports what a new order could
  * really pull; fulfilment and hold placement bound themselves by them under the grant's lock.
  */
 export async function promisedOn(
@@ -44,6 +50,13 @@ export async function promisedOn(
         .where('allocation_id', 'in', allocationIds)
         .where('delivery', '=', 'preorder')
         .$if(except.orderId !== undefined, (q) => q.where('id', '!=', except.orderId!)),
+    )
+    .unionAll(
+      ex
+        .selectFrom('reservation_pools')
+        .select(['allocation_id', 'carved as quantity'])
+        .where('allocation_id', 'in', allocationIds)
+        .where('carved', '>', 0),
     )
     .execute();
   for (const row of rows) {

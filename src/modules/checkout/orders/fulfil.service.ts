@@ -19,6 +19,7 @@ import { endLiveHold, findHold } from '../holds/holds.repo.js';
 import { type HoldOutcome, holdOutcome } from '../holds/holds.service.js';
 import { promisedOnAllocation } from '../line/promised-capacity.js';
 import type { Quote, SellerActor } from '../line/quote.service.js';
+import { type ConsumedReservation, consumeReservation } from '../reservations/consume.js';
 import * as repo from './orders.repo.js';
 
 /** How long a keyless redemption record stays redeemable. */
@@ -34,6 +35,8 @@ export interface FulfilRequest {
   delivery: Delivery;
   /** The checkout hold the order names, if any (already matched against the body). */
   holdId: string | null;
+  /** The hot-drop reservation a commit fulfils (POST /orders/commit), consumed like a hold. */
+  reservation?: ConsumedReservation;
   attestId?: string;
   contractDate: string;
   simulate: SimulateValue | null;
@@ -120,7 +123,7 @@ interface Committed {
  * lock, and the fast path's update proves that the version it read still holds.
  */
 async function nothingPromised(trx: Executor, req: FulfilRequest, orderId: string, now: number) {
-  if (req.holdId || req.delivery === 'preorder') return false;
+  if (req.holdId || req.reservation || req.delivery === 'preorder') return false;
   if (req.quote.allocation.promise_version === 0) return true;
   return (await promisedOnAllocation(trx, req.quote.allocation.id, now, { orderId })) === 0;
 }
@@ -156,6 +159,7 @@ async function commitToAllocation(
       status: allocation.status,
     });
   }
+  if (req.reservation) await consumeReservation(trx, allocation, req.reservation, now);
   const hold = req.holdId ? await findHold(trx, req.holdId, true) : undefined;
   const outcome = hold ? holdOutcome(hold, now) : null;
   const ownHold = outcome && !outcome.committedWithoutHold ? hold!.id : undefined;
