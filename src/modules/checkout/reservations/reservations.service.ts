@@ -15,8 +15,13 @@ import { SLOTS, type SlotStore, slotStoreOf, type Taken } from './slot-store.js'
 
 /** SPEC part 8: about 60 seconds, and one extension by as much again. */
 export const RESERVATION_TTL_MS = 60_000;
-/** Units carved per refill at least: a few per slot, so that refills are rare under load. */
+/**
+ * Units carved ahead per refill: a few per slot, so that refills are rare under load, but never
+ * more than an eighth of what is left, so that holds and orders on the grant (which count
+ * carved units as promised) lose little to units no buyer reserved yet.
+ */
 const CHUNK = 4 * SLOTS;
+const chunkOf = (capacity: number) => Math.min(CHUNK, Math.ceil(capacity / 8));
 
 export type ReserveBody = Omit<Static<typeof HoldBody>, 'ttlSeconds'>;
 
@@ -155,7 +160,7 @@ async function refill(
           available: drained + capacity,
         });
       }
-      const carve = Math.min(capacity, Math.max(q - drained, CHUNK));
+      const carve = Math.min(capacity, Math.max(q - drained, chunkOf(capacity)));
       await repo.moveCarved(trx, allocation.id, carve);
       if (carve > 0) await recordPromise(trx, allocation);
       fill = { units: drained + carve - q, uncarved: capacity - carve };

@@ -9,12 +9,17 @@ const t = useTestApp();
 const url = (path: string) => `/api/seller/v1${path}`;
 
 const post = (s: ProductionScenario, path: string, body: unknown, key?: string) =>
-  call(t, { method: 'POST', url: url(path), headers: seller(s, key), payload: body as Record<string, unknown> });
+  call(t, {
+    method: 'POST',
+    url: url(path),
+    headers: seller(s, key),
+    payload: body as Record<string, unknown>,
+  });
 const reserve = (s: ProductionScenario, overrides: Record<string, unknown> = {}) =>
   post(s, '/orders/reserve', reserveBody(s, overrides));
 const available = async (s: ProductionScenario) =>
-  (await call(t, { method: 'GET', url: url(`/availability?skuCode=${s.skuCode}`), headers: s.seller.auth })).body
-    .data;
+  (await call(t, { method: 'GET', url: url(`/availability?skuCode=${s.skuCode}`), headers: s.seller.auth }))
+    .body.data;
 const reservationRow = (id: string) =>
   t.ctx.db.selectFrom('reservations').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
@@ -39,12 +44,21 @@ describe('hot-drop reservations (SPEC 3.2)', () => {
     const r = await reserve(s, { quantity: 2 });
     expect(r.status).toBe(200);
     const data = r.body.data;
-    expect(data).toMatchObject({ type: 'reservation', allocationId: s.allocationId, quantity: 2, remainingSlots: 3 });
+    expect(data).toMatchObject({
+      type: 'reservation',
+      allocationId: s.allocationId,
+      quantity: 2,
+      remainingSlots: 3,
+    });
     expect(data.expiresInSeconds).toBe(60);
     const left = Date.parse(data.expiresAt) - t.ctx.clock.now();
     expect(left).toBeGreaterThan(59_000);
     expect(left).toBeLessThanOrEqual(60_000);
-    const keys = await t.ctx.db.selectFrom('game_keys').select('state').where('pool_id', '=', s.poolId).execute();
+    const keys = await t.ctx.db
+      .selectFrom('game_keys')
+      .select('state')
+      .where('pool_id', '=', s.poolId)
+      .execute();
     expect(keys.every((k) => k.state === 'available')).toBe(true);
     expect(JSON.stringify(await available(s))).not.toBe(JSON.stringify(before));
     const events = await eventsFor(t, s.sellerId, 'order.reserved');
@@ -81,7 +95,12 @@ describe('hot-drop reservations (SPEC 3.2)', () => {
   it('sees holds: reservations never take what live holds promised', async () => {
     const s = await hotDropScenario(t, { keyCount: 3 });
     await admin(t, 'PATCH', `/companies/${s.sellerId}`, { checkoutHoldEnabled: true });
-    const hold = await post(s, '/orders/hold', { skuCode: s.skuCode, quantity: 2, countryCode: 'US', orderReference: 'h-1' });
+    const hold = await post(s, '/orders/hold', {
+      skuCode: s.skuCode,
+      quantity: 2,
+      countryCode: 'US',
+      orderReference: 'h-1',
+    });
     expect(hold.status).toBe(200);
     expect((await reserve(s)).body.data.remainingSlots).toBe(0);
     expectApiError(await reserve(s), 409, 'SOLD_OUT');
@@ -97,7 +116,11 @@ describe('hot-drop reservations (SPEC 3.2)', () => {
     expect(data.keys).toHaveLength(2);
     expect(data.keyIds).toHaveLength(2);
     expect((await reservationRow(r.reservationId)).status).toBe('consumed');
-    const sales = await t.ctx.db.selectFrom('sale_lines').selectAll().where('seller_company_id', '=', s.sellerId).execute();
+    const sales = await t.ctx.db
+      .selectFrom('sale_lines')
+      .selectAll()
+      .where('seller_company_id', '=', s.sellerId)
+      .execute();
     expect(sales.reduce((n, l) => n + l.quantity, 0)).toBe(2);
     expect((await eventsFor(t, s.sellerId, 'order.fulfilled')).map((e) => e.data.orderReference)).toEqual([
       r.orderReference,
@@ -117,7 +140,10 @@ describe('hot-drop reservations (SPEC 3.2)', () => {
     const s = await hotDropScenario(t);
     const r = (await reserve(s)).body.data;
     const { salesChannel: _omitted, ...declaration } = commitBody(s, r.reservationId).integrationOrderContext;
-    const refused = await post(s, '/orders/commit', { reservationId: r.reservationId, integrationOrderContext: declaration });
+    const refused = await post(s, '/orders/commit', {
+      reservationId: r.reservationId,
+      integrationOrderContext: declaration,
+    });
     expectApiError(refused, 422, 'SALES_CHANNEL_REQUIRED');
     expect((await reservationRow(r.reservationId)).status).toBe('live');
     expect((await post(s, '/orders/commit', commitBody(s, r.reservationId))).status).toBe(200);
@@ -127,7 +153,11 @@ describe('hot-drop reservations (SPEC 3.2)', () => {
     const s = await hotDropScenario(t);
     const other = await hotDropScenario(t);
     const r = (await reserve(s)).body.data;
-    expectApiError(await post(other, '/orders/commit', commitBody(other, r.reservationId)), 410, 'RESERVATION_GONE');
+    expectApiError(
+      await post(other, '/orders/commit', commitBody(other, r.reservationId)),
+      410,
+      'RESERVATION_GONE',
+    );
     const unknown = '0190f0a0-0000-7000-8000-000000000000';
     expectApiError(await post(s, '/orders/commit', commitBody(s, unknown)), 410, 'RESERVATION_GONE');
   });
@@ -137,9 +167,17 @@ describe('hot-drop reservations (SPEC 3.2)', () => {
     const a = (await reserve(s)).body.data;
     const b = (await reserve(s)).body.data;
     await admin(t, 'PATCH', `/allocations/${s.allocationId}`, { status: 'paused' });
-    expectApiError(await post(s, '/orders/commit', commitBody(s, a.reservationId)), 409, 'ALLOCATION_NOT_AVAILABLE');
+    expectApiError(
+      await post(s, '/orders/commit', commitBody(s, a.reservationId)),
+      409,
+      'ALLOCATION_NOT_AVAILABLE',
+    );
     await admin(t, 'PATCH', `/allocations/${s.allocationId}`, { status: 'active', hotDrop: false });
-    expectApiError(await post(s, '/orders/commit', commitBody(s, b.reservationId)), 409, 'ALLOCATION_NOT_AVAILABLE');
+    expectApiError(
+      await post(s, '/orders/commit', commitBody(s, b.reservationId)),
+      409,
+      'ALLOCATION_NOT_AVAILABLE',
+    );
     expect((await reservationRow(b.reservationId)).status).toBe('live');
   });
 
@@ -149,7 +187,11 @@ describe('hot-drop reservations (SPEC 3.2)', () => {
     const extended = await post(s, `/orders/${r.reservationId}/extend`, undefined);
     expect(extended.status).toBe(200);
     expect(Date.parse(extended.body.data.expiresAt)).toBe(Date.parse(r.expiresAt) + 60_000);
-    expectApiError(await post(s, `/orders/${r.reservationId}/extend`, undefined), 409, 'RESERVATION_EXTEND_EXHAUSTED');
+    expectApiError(
+      await post(s, `/orders/${r.reservationId}/extend`, undefined),
+      409,
+      'RESERVATION_EXTEND_EXHAUSTED',
+    );
     t.ctx.testClock!.advance(121);
     expectApiError(await post(s, `/orders/${r.reservationId}/extend`, undefined), 410, 'RESERVATION_GONE');
     expectApiError(await post(s, '/orders/commit', commitBody(s, r.reservationId)), 410, 'RESERVATION_GONE');
