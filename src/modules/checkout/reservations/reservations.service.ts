@@ -5,11 +5,12 @@ import { fail } from '../../../http/errors.js';
 import { isoOf } from '../../../lib/clock.js';
 import { uuidv7 } from '../../../lib/ids.js';
 import { recordPromise, remainingOf, requireAllocation } from '../../allocations/allocations.service.js';
-import { emit } from '../../events/outbox.service.js';
+import { emitEventList, outboxRowsOf } from '../../events/outbox.service.js';
 import { stockUpTo } from '../../inventory/claims.service.js';
 import type { HoldBody } from '../checkout.schemas.js';
 import { promisedOnAllocation } from '../line/promised-capacity.js';
 import { type Quote, quoteLine, type SellerActor } from '../line/quote.service.js';
+import { recordReservation, takeAndRecord } from './admission.pg.js';
 import * as repo from './reservations.repo.js';
 import { SLOTS, type SlotStore, slotStoreOf, type Taken } from './slot-store.js';
 
@@ -49,15 +50,21 @@ function rowOf(actor: SellerActor, body: ReserveBody, quote: Quote, now: number)
 }
 type NewReservation = ReturnType<typeof rowOf>;
 
-/** The reservation row and its `order.reserved`, in the caller's transaction. */
-async function record(ctx: AppContext, trx: Executor, actor: SellerActor, row: NewReservation) {
-  await repo.insertReservation(trx, row);
-  await emit(ctx, trx, recipientsOf(actor), 'order.reserved', {
+const reservedEvent = (actor: SellerActor, row: NewReservation) => ({
+  recipients: recipientsOf(actor),
+  eventType: 'order.reserved' as const,
+  data: {
     orderReference: row.order_reference,
     skuCode: row.sku_code,
     quantity: row.quantity,
     expectedReleaseAt: null,
-  });
+  },
+});
+
+/** The reservation row and its `order.reserved`, in the caller's transaction. */
+async function record(ctx: AppContext, trx: Executor, actor: SellerActor, row: NewReservation) {
+  await repo.insertReservation(trx, row);
+  await emitEventList(ctx, trx, [reservedEvent(actor, row)]);
 }
 
 /**
@@ -103,11 +110,19 @@ export async function reserve(ctx: AppContext, actor: SellerActor, body: Reserve
 
 /** Takes units from the store, then writes the reservation; the units go back if the write fails. */
 async function admit(ctx: AppContext, store: SlotStore, actor: SellerActor, row: NewReservation) {
+  const onPostgres = ctx.engine === 'postgres';
+  const event = onPostgres ? outboxRowsOf(ctx, [reservedEvent(actor, row)])[0]! : null;
+  if (event && store.transactional) {
+    const taken = await takeAndRecord(ctx.db, row, event, Math.floor(Math.random() * SLOTS));
+    if (taken) row.slot = taken.slot;
+    return taken;
+  }
   const taken = await store.take(ctx.db, row.allocation_id, row.quantity);
   if (!taken) return null;
   row.slot = taken.slot;
   try {
-    await ctx.db.transaction().execute((trx) => record(ctx, trx, actor, row));
+    if (event) await recordReservation(ctx.db, row, event);
+    else await ctx.db.transaction().execute((trx) => record(ctx, trx, actor, row));
   } catch (err) {
     await store.put(ctx.db, row.allocation_id, taken.slot, row.quantity).catch(() => undefined);
     throw err;
