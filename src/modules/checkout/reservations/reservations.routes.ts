@@ -68,7 +68,7 @@ export function registerReservationRoutes(app: TypedApp, ctx: AppContext): void 
   });
 
   app.post('/orders/:reservationId/extend', {
-    config,
+    config: { ...config, idempotency: 'optional' },
     schema: {
       tags: ['checkout'],
       summary: 'Extends a live reservation once, by its TTL again; the second extension is refused.',
