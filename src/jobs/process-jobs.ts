@@ -12,8 +12,9 @@ const RESERVATION_SWEEP_MS = 1_000;
 
 /**
  * The background work of one server process: webhook publishing and delivery, keyless
- * redemption notices, hot-drop reservation expiry and scheduled product archives. Every job claims its rows in the
- * database, so any number of processes may run them (docs/events.md, docs/checkout.md).
+ * redemption notices, hot-drop reservation expiry and scheduled product archives. Every job
+ * claims its rows in the database, so any number of processes may run them (docs/events.md,
+ * docs/checkout.md, docs/hot-drops.md).
  */
 export function startProcessJobs(ctx: AppContext, log: { error(obj: object, msg: string): void }) {
   const runner = new JobRunner((job, err) => log.error({ err, job }, 'background job failed'));
