@@ -23,6 +23,8 @@ export interface ReserveResult {
   raw: number;
   rawName: string;
   reserve: Measurement;
+  /** POST /orders/commit of the reservations just made, while they live (to compare with POST /orders). */
+  commit: Measurement;
   /** Units promised beyond min(quantityLimit, keys in stock): must be 0. */
   oversold: number;
   reserved: number;
@@ -52,6 +54,21 @@ async function oversoldIn(database: DatabaseConfig, allocationId: string) {
     const reserved = Number(live.n);
     const bound = Math.min(allocation.quantity_limit - allocation.quantity_pulled, Number(stock.n));
     return { reserved, oversold: Math.max(0, reserved - bound) };
+  } finally {
+    await close();
+  }
+}
+
+async function liveReservations(database: DatabaseConfig, allocationId: string): Promise<string[]> {
+  const { db, close } = openDatabase(database, { poolSize: 1 });
+  try {
+    const rows = await db
+      .selectFrom('reservations')
+      .select('id')
+      .where('allocation_id', '=', allocationId)
+      .where('status', '=', 'live')
+      .execute();
+    return rows.map((r) => r.id);
   } finally {
     await close();
   }
@@ -90,9 +107,30 @@ async function benchVariant(
       }),
     connections: CONNECTIONS,
   });
-  server.stop();
   const config = loadConfig({ ...process.env, ...serverEnv });
   const { oversold, reserved } = await oversoldIn(config.database, server.info.allocationId!);
+  const live = await liveReservations(config.database, server.info.allocationId!);
+  const commit = await measure(`POST /orders/commit of those reservations (${label})`, {
+    url: `${server.info.url}/api/seller/v1/orders/commit`,
+    method: 'POST',
+    headers,
+    headersOf: () => ({ 'idempotency-key': `bench-commit-${process.pid}-${++n}` }),
+    bodyOf: () =>
+      JSON.stringify({
+        // Once every reservation is committed, a made-up id: answered 410 (counted as non-2xx).
+        reservationId: live.pop() ?? '00000000-0000-7000-8000-000000000000',
+        integrationOrderContext: {
+          salesCountryCode: 'US',
+          currencyCode: 'USD',
+          salesTaxRatePercent: 0,
+          salesPriceGrossMinor: 2499,
+          salesChannel: 'web',
+          consumerIp: '8.8.8.8',
+        },
+      }),
+    connections: CONNECTIONS,
+  });
+  server.stop();
 
   const rawConfig = loadConfig({
     ...process.env,
@@ -106,7 +144,7 @@ async function benchVariant(
   await ctx.close();
   await raw.run(rawConfig.database, world, 1);
   const rawRate = await raw.run(rawConfig.database, world, SECONDS);
-  return { label, raw: rawRate, rawName: raw.name, reserve, oversold, reserved };
+  return { label, raw: rawRate, rawName: raw.name, reserve, commit, oversold, reserved };
 }
 
 const pgTarget = (database: DatabaseConfig) => {
@@ -188,6 +226,13 @@ export function reportReserve(results: ReserveResult[]) {
             `oversold ${r.oversold} of ${r.reserved} reserved ${r.oversold === 0 ? 'met' : 'MISSED'}`,
             `non-2xx ${r.reserve.non2xx}`,
           ].join('; '),
+        },
+        {
+          scenario: r.commit.name,
+          'per s': r.commit.requestsPerSecond,
+          'p50 / p99 ms': `${r.commit.p50Ms} / ${r.commit.p99Ms}`,
+          ratio: '',
+          aim: `the rate of POST /orders (table above); non-2xx ${r.commit.non2xx} (410 once all are committed)`,
         },
       ];
     }),
