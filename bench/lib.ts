@@ -51,6 +51,7 @@ export async function runInFreshProcess<T>(script: string, arg: string): Promise
 export interface Measurement {
   name: string;
   requestsPerSecond: number;
+  p50Ms: number;
   p99Ms: number;
   non2xx: number;
 }
@@ -62,6 +63,8 @@ export interface Load {
   body?: string;
   /** A fresh body per request (unique order references), instead of `body`. */
   bodyOf?: () => string;
+  /** Fresh headers per request (a unique Idempotency-Key), merged over `headers`. */
+  headersOf?: () => Record<string, string>;
   seconds?: number;
   connections?: number;
 }
@@ -72,15 +75,25 @@ async function run(name: string, options: Load, seconds: number): Promise<Measur
     method: options.method ?? 'GET',
     headers: options.headers,
     body: options.body,
-    requests: options.bodyOf
-      ? [{ setupRequest: (request: autocannon.Request) => ({ ...request, body: options.bodyOf!() }) }]
-      : undefined,
+    requests:
+      options.bodyOf || options.headersOf
+        ? [
+            {
+              setupRequest: (request: autocannon.Request) => ({
+                ...request,
+                body: options.bodyOf ? options.bodyOf() : request.body,
+                headers: options.headersOf ? { ...request.headers, ...options.headersOf() } : request.headers,
+              }),
+            },
+          ]
+        : undefined,
     connections: options.connections ?? 32,
     duration: seconds,
   });
   return {
     name,
     requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
   };
@@ -124,6 +137,7 @@ export async function measurePaired(baseline: Load, name: string, scenario: Load
     return {
       name: runs[0]!.name,
       requestsPerSecond: Math.round(median(runs.map((r) => r.requestsPerSecond))),
+      p50Ms: median(runs.map((r) => r.p50Ms)),
       p99Ms: median(runs.map((r) => r.p99Ms)),
       non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
     };

@@ -5,6 +5,7 @@ import { benchCli } from './cli.js';
 import type { FuzzBenchResult } from './fuzz.js';
 import type { benchKeyImport } from './key-import.js';
 import { measure, measurePaired, report, runInFreshProcess, startServer, stealMeter } from './lib.js';
+import { benchReserve, reportReserve } from './reserve.js';
 import type { benchSnapshot } from './snapshot.js';
 import type { benchWebhooks } from './webhooks.js';
 
@@ -80,6 +81,9 @@ console.table(
     ];
   }),
 );
+
+// Hot drop (issue 16): reserve on one hot SKU per engine, beside that engine's raw baseline.
+reportReserve(await benchReserve());
 
 const snapshotProducts = Number(process.env.BENCH_SNAPSHOT_PRODUCTS ?? 100_000);
 // Each in a fresh process, so that RSS growth starts from a heap no earlier scenario grew.

@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import type { Config } from './config.js';
 import { type Db, type DbHandle, type Engine, openDatabase } from './db/database.js';
@@ -28,6 +29,8 @@ export interface AppContext {
   /** Company-level facts read on hot paths (whoami), ~60 s like the auth cache. */
   companyCache: TtlCache;
   rateLimits: RateLimitStore;
+  /** The shared Redis connection when REDIS_URL is set (rate limits, hot-drop admission). */
+  redis?: Redis;
   /** The process's Prometheus series (`GET /metrics` on the operator listener); modules may add their own. */
   metrics: Metrics;
   /** Readiness checks of the dependencies (`GET /health/ready`): each resolves when its dependency answers. */
@@ -53,6 +56,7 @@ export async function createContext(config: Config, handle?: DbHandle): Promise<
   const authCache = new AuthCache();
   const closers: (() => Promise<unknown>)[] = [];
   let rateLimits: RateLimitStore = new MemoryRateLimitStore();
+  let shared: Redis | undefined;
   const background = new Set<Promise<unknown>>();
   const probes: AppContext['probes'] = { database: () => sql`select 1`.execute(database.db) };
 
@@ -60,6 +64,7 @@ export async function createContext(config: Config, handle?: DbHandle): Promise<
     // Loaded only when configured: the CLI and embedded mode start without it.
     const { Redis } = await import('ioredis');
     const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
+    shared = redis;
     const subscriber = redis.duplicate();
     await subscriber.subscribe(AUTH_INVALIDATION_CHANNEL);
     subscriber.on('message', (_channel: string, target: string) => authCache.drop(target));
@@ -83,6 +88,7 @@ export async function createContext(config: Config, handle?: DbHandle): Promise<
     secrets: config.masterKeyHex ? new SecretBox(config.masterKeyHex) : undefined,
     geoIp: openGeoIp(config.geoIpDb),
     rateLimits,
+    redis: shared,
     metrics: new Metrics(database.poolUse),
     probes,
     background,

@@ -616,6 +616,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/seller/v1/orders/{reservationId}/extend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Extend a hot-drop reservation
+         * @description Extends a live reservation once, by its TTL again; the second extension is refused.
+         */
+        post: operations["extendReservation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/seller/v1/orders/bulk": {
         parameters: {
             query?: never;
@@ -645,116 +665,31 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancels an accepted pre-order not yet converted at release; its capacity returns to the allocation and order.returned is emitted. */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        orderReference: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                cancelledAt: string;
-                                orderId: string;
-                                orderReadableId: string;
-                                orderReference: string;
-                                quantity: number;
-                                skuCode: string;
-                                /** @enum {string} */
-                                type: "preorder_cancelled";
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ApiError"];
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ApiError"];
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ApiError"];
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ApiError"];
-                    };
-                };
-                /** @description Default Response */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ApiError"];
-                    };
-                };
-                /** @description Default Response */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ApiError"];
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ApiError"];
-                    };
-                };
-                /** @description Default Response */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ApiError"];
-                    };
-                };
-            };
+        /**
+         * Release a reservation or cancel a pre-order
+         * @description Releases a live hot-drop reservation ({reservationId}) or cancels an accepted pre-order not yet converted ({orderReference}); the capacity comes back and order.returned is emitted.
+         */
+        post: operations["cancelOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/seller/v1/orders/commit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
+        get?: never;
+        put?: never;
+        /**
+         * Commit a hot-drop reservation
+         * @description Fulfils a live reservation exactly as POST /orders would (keys, order, sale line, events); 410 when it is gone.
+         */
+        post: operations["commitReservation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -819,6 +754,26 @@ export interface paths {
          * @description The live keys already sold under an orderReference; never pulls new inventory.
          */
         post: operations["recoverOrderKeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/seller/v1/orders/reserve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reserve hot-drop stock
+         * @description Hot drop: reserves keys on a hot-drop allocation for about 60 s without claiming them; commit with POST /orders/commit.
+         */
+        post: operations["reserveOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1694,6 +1649,7 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                             remaining: number;
+                            reservationMaxQuantity: number;
                             sellable: boolean;
                             shareActive: boolean;
                             skuCode: string;
@@ -2262,16 +2218,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "available": 200,
-                     *         "allocationRemaining": 500,
-                     *         "inventoryAvailable": 200,
+                     *         "available": 5,
+                     *         "allocationRemaining": 100,
+                     *         "inventoryAvailable": 5,
                      *         "dedicatedAvailable": 0,
-                     *         "sharedPoolAvailable": 200,
-                     *         "allocationId": "01a20b5c-67b3-7000-a339-a43e270bf602",
-                     *         "allocationReadableId": "alloc_6rezmkdgv00tze6f",
-                     *         "skuId": "01a20b5c-67ac-7000-bdfe-3d89c6a5d6d1",
-                     *         "skuCode": "DEMO-SKYLINE-RACERS-STEAM",
-                     *         "maxFulfillableQuantity": 200,
+                     *         "sharedPoolAvailable": 5,
+                     *         "allocationId": "01a20b81-c468-7000-991f-9626ba4fa166",
+                     *         "allocationReadableId": "alloc_dc16v0q9p39g8v3t",
+                     *         "skuId": "01a20b81-c45c-7000-8fcb-09a80dac95a4",
+                     *         "skuCode": "SKU-17X56324",
+                     *         "maxFulfillableQuantity": 5,
                      *         "cannotFullyFulfill": false,
                      *         "allOrNothingWillFail": false,
                      *         "partialFulfillmentExpected": false,
@@ -2281,9 +2237,8 @@ export interface operations {
                      *         "backorderIneligibleReason": "BACKORDERS_NOT_OFFERED",
                      *         "sellable": true,
                      *         "readinessBlockers": [],
-                     *         "country": "DE",
-                     *         "blockedReason": null,
-                     *         "sellableInCountry": true
+                     *         "country": null,
+                     *         "blockedReason": null
                      *       }
                      *     }
                      */
@@ -7589,18 +7544,18 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "skuCode": "SANDBOX-STD-001",
+                 *       "skuCode": "SKU-PQEXKBD3",
                  *       "quantity": 2,
-                 *       "orderReference": "hold-mwu2at11-6",
-                 *       "expectedUnitPriceCents": 1999,
+                 *       "orderReference": "po-xooq2r6kd6f",
+                 *       "expectedUnitPriceCents": 5999,
                  *       "integrationOrderContext": {
                  *         "salesCountryCode": "US",
                  *         "currencyCode": "USD",
                  *         "salesTaxRatePercent": 0,
-                 *         "salesPriceGrossMinor": 1999,
-                 *         "salesChannel": "web"
+                 *         "salesPriceGrossMinor": 6999,
+                 *         "salesChannel": "web",
+                 *         "consumerIp": "8.8.8.8"
                  *       },
-                 *       "checkoutHoldId": "01a20b55-abcb-7000-8105-507aa02aed3a",
                  *       "immediateFulfilment": true
                  *     }
                  */
@@ -7676,33 +7631,28 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "type": "fulfilled",
-                     *         "orderId": "01a20b55-ac93-7000-95a0-8aed9cda4284",
-                     *         "orderReadableId": "ord_mg5mhw7b33h7wk5k",
-                     *         "skuCode": "SANDBOX-STD-001",
+                     *         "orderId": "01a20b81-c5a0-7000-b277-3a670084b822",
+                     *         "orderReadableId": "ord_g9p8xp7m2m30zfa1",
+                     *         "skuCode": "SKU-PQEXKBD3",
                      *         "quantity": 2,
                      *         "keys": [
-                     *           "SBX-STD-94EDZAKYP64E",
-                     *           "SBX-STD-4D39H1TADT6M"
+                     *           "PROD-SKU-PQEXKBD3-2",
+                     *           "PROD-SKU-PQEXKBD3-3"
                      *         ],
                      *         "keyIds": [
-                     *           "01a20b55-abc6-7001-85ee-a1af3a349e7a",
-                     *           "01a20b55-abc6-7002-8852-fca1cd16ba44"
+                     *           "01a20b81-c576-7002-a487-777a12e288f5",
+                     *           "01a20b81-c576-7003-bd8d-e967df614887"
                      *         ],
                      *         "pulled": 2,
-                     *         "orderReference": "hold-mwu2at11-6",
+                     *         "orderReference": "po-xooq2r6kd6f",
                      *         "activation": {
                      *           "type": "worldwide",
                      *           "countries": null
                      *         },
-                     *         "unitPriceCents": 1999,
+                     *         "unitPriceCents": 5999,
                      *         "currencyCode": "USD",
                      *         "countryCode": "US",
-                     *         "warnings": [],
-                     *         "checkoutHold": {
-                     *           "holdId": "01a20b55-abcb-7000-8105-507aa02aed3a",
-                     *           "status": "consumed",
-                     *           "committedWithoutHold": false
-                     *         }
+                     *         "warnings": []
                      *       }
                      *     }
                      */
@@ -7922,25 +7872,25 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "type": "fulfilled",
-                     *         "orderId": "01a20b53-3dde-7000-b935-2965a9eadc37",
-                     *         "orderReadableId": "ord_r879wta64h6mw415",
-                     *         "skuCode": "SANDBOX-ALWAYS-001",
+                     *         "orderId": "01a20b81-bb2f-7000-8925-6b0636f7cc77",
+                     *         "orderReadableId": "ord_bkf6mrw7y49sd8rm",
+                     *         "skuCode": "PRE-FQT78HYS",
                      *         "quantity": 2,
                      *         "keys": [
-                     *           "SBX-ALWAYS-XHQ07P07X0A0",
-                     *           "SBX-ALWAYS-9H8G4XX3S6W0"
+                     *           "PK-PRE-FQT78HYS-1",
+                     *           "PK-PRE-FQT78HYS-2"
                      *         ],
                      *         "keyIds": [
-                     *           "01a20b53-3ddf-7000-9259-f116702285b3",
-                     *           "01a20b53-3ddf-7001-b4e6-73a030369e90"
+                     *           "01a20b81-bb03-7000-95c0-9599e1e7707d",
+                     *           "01a20b81-bb03-7001-9c09-f631ee5c8748"
                      *         ],
                      *         "pulled": 2,
-                     *         "orderReference": "ord-mwu27e6p-10",
+                     *         "orderReference": "po-ftbtb2qmq5e",
                      *         "activation": {
                      *           "type": "worldwide",
                      *           "countries": null
                      *         },
-                     *         "unitPriceCents": 1999,
+                     *         "unitPriceCents": 5999,
                      *         "currencyCode": "USD",
                      *         "countryCode": "US",
                      *         "warnings": [],
@@ -8297,6 +8247,204 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {string} */
                         code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /** @description ApiError with code INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "HOT_PATH_TIMEOUT" | "SERVICE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    extendReservation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable ASCII characters, unique per request. A repeat within 24 hours replays the stored reply with Idempotency-Replayed: true; the same key with another body answers IDEMPOTENCY_KEY_MISMATCH. */
+                "Idempotency-Key"?: string;
+                /** @description Pins the contract date; the reply echoes the one applied. */
+                "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
+            };
+            path: {
+                /** @description Hot-drop reservation id (`reservationId` from POST /orders/reserve). */
+                reservationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "type": "reservation",
+                     *         "reservationId": "01a20b81-c665-7000-8492-f23e0db6ca0c",
+                     *         "allocationId": "01a20b81-c65e-7000-b8a1-e2c32bcb7707",
+                     *         "skuCode": "SKU-0YJ5N61W",
+                     *         "quantity": 1,
+                     *         "expiresAt": "2026-11-24T03:05:04.037Z",
+                     *         "expiresInSeconds": 120,
+                     *         "remainingSlots": 4,
+                     *         "orderReference": "hd-mwu40rc3-46",
+                     *         "extended": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            allocationId: string;
+                            expiresAt: string;
+                            expiresInSeconds: number;
+                            extended?: boolean;
+                            orderReference: string;
+                            quantity: number;
+                            remainingSlots: number;
+                            reservationId: string;
+                            skuCode: string;
+                            /** @enum {string} */
+                            type: "reservation";
+                        };
+                    };
+                };
+            };
+            /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST" | "UNSUPPORTED_API_VERSION";
+                    };
+                };
+            };
+            /** @description ApiError with code UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "INSUFFICIENT_SCOPE" | "IP_NOT_ALLOWED" | "IP_NOT_RESOLVABLE" | "KEY_ENVIRONMENT_MISMATCH" | "PRODUCTION_ACCESS_NOT_APPROVED";
+                    };
+                };
+            };
+            /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS, RESERVATION_EXTEND_EXHAUSTED. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "RESERVATION_EXTEND_EXHAUSTED";
+                    };
+                };
+            };
+            /** @description ApiError with code RESERVATION_GONE. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "RESERVATION_GONE";
+                    };
+                };
+            };
+            /** @description ApiError with code PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, VALIDATION_FAILED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_KEY_MISMATCH" | "VALIDATION_FAILED";
                     };
                 };
             };
@@ -8744,6 +8892,523 @@ export interface operations {
             };
         };
     };
+    cancelOrder: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description 1-255 printable ASCII characters, unique per request (required here). A repeat within 24 hours replays the stored reply with Idempotency-Replayed: true; the same key with another body answers IDEMPOTENCY_KEY_MISMATCH. */
+                "Idempotency-Key": string;
+                /** @description Pins the contract date; the reply echoes the one applied. */
+                "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "orderReference": "po-t81uu9t2g9"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Your order reference, unique per company (per API key in sandbox); repeating it with the same quantity replays the original keys. */
+                    orderReference?: string;
+                    /** Format: uuid */
+                    reservationId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "type": "preorder_cancelled",
+                     *         "orderId": "01a20b81-bbbb-7000-aa57-f47033e0644f",
+                     *         "orderReadableId": "ord_r1pdprbnk5j71sv5",
+                     *         "orderReference": "po-t81uu9t2g9",
+                     *         "skuCode": "PRE-9QE556XT",
+                     *         "quantity": 2,
+                     *         "cancelledAt": "2026-11-24T03:03:01.312Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            orderReference: string;
+                            quantity: number;
+                            reservationId: string;
+                            /** @enum {string} */
+                            status: "released";
+                            /** @enum {string} */
+                            type: "reservation";
+                        } | {
+                            cancelledAt: string;
+                            orderId: string;
+                            orderReadableId: string;
+                            orderReference: string;
+                            quantity: number;
+                            skuCode: string;
+                            /** @enum {string} */
+                            type: "preorder_cancelled";
+                        };
+                    };
+                };
+            };
+            /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST" | "UNSUPPORTED_API_VERSION";
+                    };
+                };
+            };
+            /** @description ApiError with code UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "INSUFFICIENT_SCOPE" | "IP_NOT_ALLOWED" | "IP_NOT_RESOLVABLE" | "KEY_ENVIRONMENT_MISMATCH" | "PRODUCTION_ACCESS_NOT_APPROVED";
+                    };
+                };
+            };
+            /** @description ApiError with code NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS, ORDER_NOT_CANCELLABLE. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "ORDER_NOT_CANCELLABLE";
+                    };
+                };
+            };
+            /** @description ApiError with code RESERVATION_GONE. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "RESERVATION_GONE";
+                    };
+                };
+            };
+            /** @description ApiError with code PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, VALIDATION_FAILED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_KEY_MISMATCH" | "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /** @description ApiError with code INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "HOT_PATH_TIMEOUT" | "SERVICE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    commitReservation: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description 1-255 printable ASCII characters, unique per request (required here). A repeat within 24 hours replays the stored reply with Idempotency-Replayed: true; the same key with another body answers IDEMPOTENCY_KEY_MISMATCH. */
+                "Idempotency-Key": string;
+                /** @description Pins the contract date; the reply echoes the one applied. */
+                "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reservationId": "01a20b82-bcdf-7000-bfcf-6695353c68ed",
+                 *       "integrationOrderContext": {
+                 *         "salesCountryCode": "US",
+                 *         "currencyCode": "USD",
+                 *         "salesTaxRatePercent": 0,
+                 *         "salesPriceGrossMinor": 6999,
+                 *         "salesChannel": "web",
+                 *         "consumerIp": "8.8.8.8"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp (SPEC 4.2 rule 2). */
+                    integrationOrderContext: {
+                        /** @description Your checkout session id. */
+                        checkoutSessionId?: string;
+                        /** @description Buyer IPv4/IPv6 address; required on production checkout; resolved to a country then discarded. */
+                        consumerIp?: string;
+                        /** @description ISO 4217 */
+                        currencyCode?: string;
+                        /** @description Payment method family (card, wallet …). */
+                        paymentMethodFamily?: string;
+                        /** @description Your payment processor reference. */
+                        paymentProcessorReference?: string;
+                        /** @description Whether the sales price includes tax. */
+                        priceIncludesTax?: boolean;
+                        /** @description `web`, `mobile_app`, `partner_embed`, or `marketplace:<slug>` (permitted by the agreement). */
+                        salesChannel?: string;
+                        /** @description ISO 3166-1 alpha-2 */
+                        salesCountryCode?: string;
+                        /** @description integer minor units */
+                        salesPriceGrossMinor?: number;
+                        /** @description integer minor units */
+                        salesPriceNetMinor?: number;
+                        /** @description integer minor units */
+                        salesTaxAmountMinor?: number;
+                        /** @description Sales tax rate applied, in percent. */
+                        salesTaxRatePercent?: number;
+                        /** @description Version of the declaration shape (1). */
+                        schemaVersion?: number;
+                    };
+                    /** Format: uuid */
+                    reservationId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "type": "fulfilled",
+                     *         "orderId": "01a20b82-bcee-7000-bb52-82ac207228e5",
+                     *         "orderReadableId": "ord_pdf4c5wag8svmsgv",
+                     *         "skuCode": "SKU-FPP0JJD3",
+                     *         "quantity": 2,
+                     *         "keys": [
+                     *           "PROD-SKU-FPP0JJD3-0",
+                     *           "PROD-SKU-FPP0JJD3-1"
+                     *         ],
+                     *         "keyIds": [
+                     *           "01a20b82-bcd3-7000-924e-f1707ed32699",
+                     *           "01a20b82-bcd3-7001-abfc-304cc4887de4"
+                     *         ],
+                     *         "pulled": 2,
+                     *         "orderReference": "hd-mwu40syc-15",
+                     *         "activation": {
+                     *           "type": "worldwide",
+                     *           "countries": null
+                     *         },
+                     *         "unitPriceCents": 5999,
+                     *         "currencyCode": "USD",
+                     *         "countryCode": "US",
+                     *         "warnings": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            activation: {
+                                countries: string[] | null;
+                                type: string;
+                            };
+                            checkoutHold?: {
+                                committedWithoutHold: boolean;
+                                endedAs?: string;
+                                holdId: string;
+                                status: string;
+                            };
+                            countryCode: string | null;
+                            currencyCode: string | null;
+                            deferredReveal?: boolean;
+                            keyIds: string[];
+                            keys: string[];
+                            orderId: string;
+                            orderReadableId: string;
+                            orderReference: string;
+                            pulled: number;
+                            quantity: number;
+                            /** @description hosted redemption record (keyless delivery) */
+                            redemption?: {
+                                expiresAt: string;
+                                fulfillmentId: string;
+                            };
+                            reserved?: {
+                                expectedReleaseAt: string | null;
+                                quantity: number;
+                            };
+                            skuCode: string;
+                            type: "fulfilled" | "reserved";
+                            unitPriceCents: number | null;
+                            warnings: {
+                                code: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST" | "UNSUPPORTED_API_VERSION";
+                    };
+                };
+            };
+            /** @description ApiError with code UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description ApiError with code CONTRACT_NOT_ACTIVE, FORBIDDEN, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "CONTRACT_NOT_ACTIVE" | "FORBIDDEN" | "INSUFFICIENT_SCOPE" | "IP_NOT_ALLOWED" | "IP_NOT_RESOLVABLE" | "KEY_ENVIRONMENT_MISMATCH" | "PRODUCTION_ACCESS_NOT_APPROVED";
+                    };
+                };
+            };
+            /** @description ApiError with code NOT_FOUND, PRODUCT_NOT_SELLABLE. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND" | "PRODUCT_NOT_SELLABLE";
+                    };
+                };
+            };
+            /** @description ApiError with code ALLOCATION_NOT_AVAILABLE, IDEMPOTENCY_REQUEST_IN_PROGRESS, NO_AVAILABLE_KEYS, ORDER_REFERENCE_CONFLICT, RESERVATION_COMMIT_IN_PROGRESS. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "ALLOCATION_NOT_AVAILABLE" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "NO_AVAILABLE_KEYS" | "ORDER_REFERENCE_CONFLICT" | "RESERVATION_COMMIT_IN_PROGRESS";
+                    };
+                };
+            };
+            /** @description ApiError with code RESERVATION_GONE. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "RESERVATION_GONE";
+                    };
+                };
+            };
+            /** @description ApiError with code PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description ApiError with code CATALOG_PRICE_MISMATCH, CATALOG_PRICE_NOT_SET, CONSUMER_GEO_MISMATCH_POLICY_REFUSED, COUNTRY_RESTRICTED, CURRENCY_MISMATCH, CURRENCY_NOT_PERMITTED_BY_TERM, CURRENCY_NOT_PRICED_FOR_COUNTRY, EXPECTED_PRICE_CONFLICT, EXPECTED_UNIT_PRICE_REQUIRED, FOOTPRINT_COUNTRY_NOT_DECLARED, FOOTPRINT_CURRENCY_NOT_DECLARED, HOLD_MISMATCH, HOLD_NOT_FOUND, IDEMPOTENCY_KEY_MISMATCH, PRICE_COMMITMENT_INVALID, PRODUCT_NOT_SELLABLE, QUANTITY_INVALID, REGION_LOCKED, REGION_LOCKED_FOR_CONTRACT, REGION_LOCKED_FOR_SKU, SALES_CHANNEL_NOT_PERMITTED, SALES_CHANNEL_REQUIRED, SALES_COUNTRY_REQUIRED, SANDBOX_MAGIC_VALUE_REJECTED, SKU_REGION_UNRESOLVED, SRP_MISMATCH_FOR_CURRENCY, TAX_DECLARATION_REQUIRED, TERRITORY_EXCLUDED_FOR_RELEASE, TERRITORY_NOT_ALLOWED_FOR_SKU, VALIDATION_FAILED, WHOLESALE_PRICE_MISMATCH. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "CATALOG_PRICE_MISMATCH" | "CATALOG_PRICE_NOT_SET" | "CONSUMER_GEO_MISMATCH_POLICY_REFUSED" | "COUNTRY_RESTRICTED" | "CURRENCY_MISMATCH" | "CURRENCY_NOT_PERMITTED_BY_TERM" | "CURRENCY_NOT_PRICED_FOR_COUNTRY" | "EXPECTED_PRICE_CONFLICT" | "EXPECTED_UNIT_PRICE_REQUIRED" | "FOOTPRINT_COUNTRY_NOT_DECLARED" | "FOOTPRINT_CURRENCY_NOT_DECLARED" | "HOLD_MISMATCH" | "HOLD_NOT_FOUND" | "IDEMPOTENCY_KEY_MISMATCH" | "PRICE_COMMITMENT_INVALID" | "PRODUCT_NOT_SELLABLE" | "QUANTITY_INVALID" | "REGION_LOCKED" | "REGION_LOCKED_FOR_CONTRACT" | "REGION_LOCKED_FOR_SKU" | "SALES_CHANNEL_NOT_PERMITTED" | "SALES_CHANNEL_REQUIRED" | "SALES_COUNTRY_REQUIRED" | "SANDBOX_MAGIC_VALUE_REJECTED" | "SKU_REGION_UNRESOLVED" | "SRP_MISMATCH_FOR_CURRENCY" | "TAX_DECLARATION_REQUIRED" | "TERRITORY_EXCLUDED_FOR_RELEASE" | "TERRITORY_NOT_ALLOWED_FOR_SKU" | "VALIDATION_FAILED" | "WHOLESALE_PRICE_MISMATCH";
+                    };
+                };
+            };
+            /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /** @description ApiError with code INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description ApiError with code HOT_PATH_TIMEOUT, PREORDER_STATE_UNAVAILABLE, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "HOT_PATH_TIMEOUT" | "PREORDER_STATE_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     createCheckoutHold: {
         parameters: {
             query?: never;
@@ -8762,10 +9427,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "skuCode": "SANDBOX-STD-001",
-                 *       "quantity": 25,
+                 *       "skuCode": "SKU-985J4ARZ",
+                 *       "quantity": 2,
                  *       "countryCode": "US",
-                 *       "orderReference": "hold-mwu2j2oz-2"
+                 *       "orderReference": "h-1"
                  *     }
                  */
                 "application/json": {
@@ -8824,18 +9489,18 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "type": "checkout_hold",
-                     *         "holdId": "01a20b5b-8e6d-7000-bdd8-04236d30dc1c",
-                     *         "expiresAt": "2026-11-24T02:51:19.341Z",
+                     *         "holdId": "01a20b81-c553-7000-ae6b-7e92d74aaac5",
+                     *         "expiresAt": "2026-11-24T03:33:03.763Z",
                      *         "expiresInSeconds": 1800,
-                     *         "allocationId": "01a20b5b-8dfb-7000-ba9d-7003799968f2",
-                     *         "maxFulfillableQuantity": 25,
-                     *         "quantity": 25,
-                     *         "skuCode": "SANDBOX-STD-001",
-                     *         "orderReference": "hold-mwu2j2oz-2",
+                     *         "allocationId": "01a20b81-c547-7000-ae8d-bf56e7fa90cf",
+                     *         "maxFulfillableQuantity": 2,
+                     *         "quantity": 2,
+                     *         "skuCode": "SKU-985J4ARZ",
+                     *         "orderReference": "h-1",
                      *         "countryCode": "US",
                      *         "currencyCode": "USD",
-                     *         "unitPriceCents": 1999,
-                     *         "initialUnitPriceCents": 1999,
+                     *         "unitPriceCents": 5999,
+                     *         "initialUnitPriceCents": 5999,
                      *         "promo": null,
                      *         "promoResolution": "none"
                      *       }
@@ -9644,7 +10309,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "orderReference": "ord-mwu27eas-13"
+                 *       "orderReference": "po-zvjrwvow5gf"
                  *     }
                  */
                 "application/json": {
@@ -9664,29 +10329,28 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "type": "fulfilled",
-                     *         "orderId": "01a20b53-3e59-7000-9649-174ade5c90ba",
-                     *         "orderReadableId": "ord_3kpr4a6jbvhw2d27",
-                     *         "skuCode": "SANDBOX-ALWAYS-001",
-                     *         "quantity": 2,
+                     *         "orderId": "01a20b81-bb3e-7000-8b18-ac6e26598616",
+                     *         "orderReadableId": "ord_1ex0ex07p8hp4f10",
+                     *         "skuCode": "PRE-FQT78HYS",
+                     *         "quantity": 1,
                      *         "keys": [
-                     *           "SBX-ALWAYS-5BFPJQBAK3VJ",
-                     *           "SBX-ALWAYS-HPA7D4E8K79H"
+                     *           "PK-PRE-FQT78HYS-3"
                      *         ],
                      *         "keyIds": [
-                     *           "01a20b53-3e59-7001-8ecc-4c9c457220fb",
-                     *           "01a20b53-3e59-7002-8ca0-bf4c5fa7f929"
+                     *           "01a20b81-bb03-7002-93ef-607782a60f7b"
                      *         ],
-                     *         "pulled": 2,
-                     *         "orderReference": "ord-mwu27eas-13",
+                     *         "pulled": 1,
+                     *         "orderReference": "po-zvjrwvow5gf",
                      *         "activation": {
                      *           "type": "worldwide",
                      *           "countries": null
                      *         },
-                     *         "unitPriceCents": 1999,
+                     *         "unitPriceCents": 5999,
                      *         "currencyCode": "USD",
                      *         "countryCode": "US",
                      *         "warnings": [],
-                     *         "recovered": 2
+                     *         "recovered": 1,
+                     *         "deferredReveal": true
                      *       }
                      *     }
                      */
@@ -9869,6 +10533,265 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {string} */
                         code?: "HOT_PATH_TIMEOUT" | "SERVICE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    reserveOrder: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description 1-255 printable ASCII characters, unique per request (required here). A repeat within 24 hours replays the stored reply with Idempotency-Replayed: true; the same key with another body answers IDEMPOTENCY_KEY_MISMATCH. */
+                "Idempotency-Key": string;
+                /** @description Pins the contract date; the reply echoes the one applied. */
+                "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "skuCode": "SKU-1FWEW0NM",
+                 *       "quantity": 2,
+                 *       "countryCode": "US",
+                 *       "orderReference": "hd-mwu40sva-1",
+                 *       "expectedUnitPriceCents": 5999
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ISO 3166-1 alpha-2 */
+                    countryCode: string;
+                    /** @description integer minor units */
+                    expectedUnitPriceCents?: number;
+                    /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp (SPEC 4.2 rule 2). */
+                    integrationOrderContext?: {
+                        /** @description Your checkout session id. */
+                        checkoutSessionId?: string;
+                        /** @description Buyer IPv4/IPv6 address; required on production checkout; resolved to a country then discarded. */
+                        consumerIp?: string;
+                        /** @description ISO 4217 */
+                        currencyCode?: string;
+                        /** @description Payment method family (card, wallet …). */
+                        paymentMethodFamily?: string;
+                        /** @description Your payment processor reference. */
+                        paymentProcessorReference?: string;
+                        /** @description Whether the sales price includes tax. */
+                        priceIncludesTax?: boolean;
+                        /** @description `web`, `mobile_app`, `partner_embed`, or `marketplace:<slug>` (permitted by the agreement). */
+                        salesChannel?: string;
+                        /** @description ISO 3166-1 alpha-2 */
+                        salesCountryCode?: string;
+                        /** @description integer minor units */
+                        salesPriceGrossMinor?: number;
+                        /** @description integer minor units */
+                        salesPriceNetMinor?: number;
+                        /** @description integer minor units */
+                        salesTaxAmountMinor?: number;
+                        /** @description Sales tax rate applied, in percent. */
+                        salesTaxRatePercent?: number;
+                        /** @description Version of the declaration shape (1). */
+                        schemaVersion?: number;
+                    };
+                    /** @description Your order reference, unique per company (per API key in sandbox); repeating it with the same quantity replays the original keys. */
+                    orderReference: string;
+                    /** @description Number of keys. */
+                    quantity: number;
+                    /** @description Publisher SKU code, e.g. `SANDBOX-STD-001` in the sandbox. */
+                    skuCode: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "type": "reservation",
+                     *         "reservationId": "01a20b81-ce2e-7000-8865-8b74db3ca0ee",
+                     *         "allocationId": "01a20b81-ce1c-7000-b7ab-0d3a9da42a82",
+                     *         "skuCode": "SKU-1FWEW0NM",
+                     *         "quantity": 2,
+                     *         "expiresAt": "2026-11-24T03:04:06.030Z",
+                     *         "expiresInSeconds": 60,
+                     *         "remainingSlots": 0,
+                     *         "orderReference": "hd-mwu40sva-1"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            allocationId: string;
+                            expiresAt: string;
+                            expiresInSeconds: number;
+                            extended?: boolean;
+                            orderReference: string;
+                            quantity: number;
+                            remainingSlots: number;
+                            reservationId: string;
+                            skuCode: string;
+                            /** @enum {string} */
+                            type: "reservation";
+                        };
+                    };
+                };
+            };
+            /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST" | "UNSUPPORTED_API_VERSION";
+                    };
+                };
+            };
+            /** @description ApiError with code UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description ApiError with code CONTRACT_NOT_ACTIVE, FORBIDDEN, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "CONTRACT_NOT_ACTIVE" | "FORBIDDEN" | "INSUFFICIENT_SCOPE" | "IP_NOT_ALLOWED" | "IP_NOT_RESOLVABLE" | "KEY_ENVIRONMENT_MISMATCH" | "PRODUCTION_ACCESS_NOT_APPROVED";
+                    };
+                };
+            };
+            /** @description ApiError with code NOT_FOUND, PRODUCT_NOT_SELLABLE. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND" | "PRODUCT_NOT_SELLABLE";
+                    };
+                };
+            };
+            /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS, SOLD_OUT. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "SOLD_OUT";
+                    };
+                };
+            };
+            /** @description ApiError with code HOT_DROP_NOT_ENABLED. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "HOT_DROP_NOT_ENABLED";
+                    };
+                };
+            };
+            /** @description ApiError with code PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description ApiError with code CATALOG_PRICE_MISMATCH, CATALOG_PRICE_NOT_SET, CONSUMER_GEO_MISMATCH_POLICY_REFUSED, COUNTRY_RESTRICTED, CURRENCY_NOT_PERMITTED_BY_TERM, CURRENCY_NOT_PRICED_FOR_COUNTRY, EXPECTED_PRICE_CONFLICT, EXPECTED_UNIT_PRICE_REQUIRED, FOOTPRINT_COUNTRY_NOT_DECLARED, FOOTPRINT_CURRENCY_NOT_DECLARED, IDEMPOTENCY_KEY_MISMATCH, PRICE_COMMITMENT_INVALID, PRODUCT_NOT_SELLABLE, QUANTITY_INVALID, REGION_LOCKED, REGION_LOCKED_FOR_CONTRACT, REGION_LOCKED_FOR_SKU, SALES_CHANNEL_NOT_PERMITTED, SANDBOX_MAGIC_VALUE_REJECTED, SKU_REGION_UNRESOLVED, SRP_MISMATCH_FOR_CURRENCY, TERRITORY_EXCLUDED_FOR_RELEASE, TERRITORY_NOT_ALLOWED_FOR_SKU, VALIDATION_FAILED, WHOLESALE_PRICE_MISMATCH. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "CATALOG_PRICE_MISMATCH" | "CATALOG_PRICE_NOT_SET" | "CONSUMER_GEO_MISMATCH_POLICY_REFUSED" | "COUNTRY_RESTRICTED" | "CURRENCY_NOT_PERMITTED_BY_TERM" | "CURRENCY_NOT_PRICED_FOR_COUNTRY" | "EXPECTED_PRICE_CONFLICT" | "EXPECTED_UNIT_PRICE_REQUIRED" | "FOOTPRINT_COUNTRY_NOT_DECLARED" | "FOOTPRINT_CURRENCY_NOT_DECLARED" | "IDEMPOTENCY_KEY_MISMATCH" | "PRICE_COMMITMENT_INVALID" | "PRODUCT_NOT_SELLABLE" | "QUANTITY_INVALID" | "REGION_LOCKED" | "REGION_LOCKED_FOR_CONTRACT" | "REGION_LOCKED_FOR_SKU" | "SALES_CHANNEL_NOT_PERMITTED" | "SANDBOX_MAGIC_VALUE_REJECTED" | "SKU_REGION_UNRESOLVED" | "SRP_MISMATCH_FOR_CURRENCY" | "TERRITORY_EXCLUDED_FOR_RELEASE" | "TERRITORY_NOT_ALLOWED_FOR_SKU" | "VALIDATION_FAILED" | "WHOLESALE_PRICE_MISMATCH";
+                    };
+                };
+            };
+            /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /** @description ApiError with code INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description ApiError with code HOT_PATH_TIMEOUT, PREORDER_STATE_UNAVAILABLE, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "HOT_PATH_TIMEOUT" | "PREORDER_STATE_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                     };
                 };
             };

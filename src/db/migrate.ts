@@ -12,6 +12,7 @@ import * as m0008 from './migrations/0008_events_webhooks.js';
 import * as m0009 from './migrations/0009_order_path.js';
 import * as m0010 from './migrations/0010_after_sale.js';
 import * as m0012 from './migrations/0012_finance.js';
+import * as m0013 from './migrations/0013_hot_drops.js';
 import * as m0015 from './migrations/0015_event_retention.js';
 import * as m0016 from './migrations/0016_order_path_two.js';
 
@@ -28,6 +29,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0009_order_path': m0009,
   '0010_after_sale': m0010,
   '0012_finance': m0012,
+  '0013_hot_drops': m0013,
   '0015_event_retention': m0015,
   '0016_order_path_two': m0016,
 };

@@ -24,6 +24,11 @@ import type {
   OrdersTable,
   RedemptionsTable,
 } from '../modules/checkout/checkout.table.js';
+import type {
+  ReservationPoolsTable,
+  ReservationSlotsTable,
+  ReservationsTable,
+} from '../modules/checkout/reservations/reservations.table.js';
 import type { CatalogChangesTable, OutboxEventsTable } from '../modules/events/events.table.js';
 import type {
   ActivityEntriesTable,
@@ -78,6 +83,9 @@ export interface Database {
   catalog_exports: CatalogExportsTable;
   orders: OrdersTable;
   checkout_holds: CheckoutHoldsTable;
+  reservations: ReservationsTable;
+  reservation_pools: ReservationPoolsTable;
+  reservation_slots: ReservationSlotsTable;
   geo_attestation_uses: GeoAttestationUsesTable;
   redemptions: RedemptionsTable;
   sale_lines: SaleLinesTable;

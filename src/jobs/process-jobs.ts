@@ -1,19 +1,22 @@
 import type { AppContext } from '../context.js';
 import { archiveDueProducts } from '../modules/catalog/products.service.js';
+import { sweepRedemptions } from '../modules/checkout/orders/redemptions.service.js';
 import { registerPreorderJob } from '../modules/checkout/preorders/preorders.job.js';
-import { sweepRedemptions } from '../modules/checkout/redemptions.service.js';
+import { sweepReservations } from '../modules/checkout/reservations/lifecycle.service.js';
 import { registerWebhookJobs } from '../modules/webhooks/webhooks.jobs.js';
 import { eventRetentionJob } from './event-retention.js';
 import { listenForWakeups } from './pg-wakeups.js';
 import { JobRunner } from './runner.js';
 
 const SWEEP_INTERVAL_MS = 60_000;
+/** Hot-drop reservations live about 60 s: their slots come back within a second of expiring. */
+const RESERVATION_SWEEP_MS = 1_000;
 
 /**
  * The background work of one server process: webhook publishing and delivery, pre-order
- * conversion, the purge of expired events, keyless redemption notices and scheduled product
- * archives. Every job claims its rows in the
- * database, so any number of processes may run them (docs/events.md, docs/checkout.md).
+ * conversion, hot-drop reservation expiry, the purge of expired events, keyless redemption
+ * notices and scheduled product archives. Every job claims its rows in the database, so any
+ * number of processes may run them (docs/events.md, docs/checkout.md, docs/hot-drops.md).
  */
 export function startProcessJobs(ctx: AppContext, log: { error(obj: object, msg: string): void }) {
   const runner = new JobRunner((job, err) => log.error({ err, job }, 'background job failed'));
@@ -27,6 +30,11 @@ export function startProcessJobs(ctx: AppContext, log: { error(obj: object, msg:
       await sweepRedemptions(ctx);
       return false;
     },
+  });
+  runner.add({
+    name: 'reservation-expiry',
+    idleMs: RESERVATION_SWEEP_MS,
+    run: () => sweepReservations(ctx),
   });
   runner.add({
     name: 'product-archive',

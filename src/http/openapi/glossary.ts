@@ -23,6 +23,7 @@ export const GLOSSARY: Readonly<Record<string, string>> = {
   'path:invoiceId': 'Invoice id.',
   'path:promotionId': 'Promotion or deal id from GET /promotions.',
   'path:refundId': 'Refund or chargeback id (`refundId`).',
+  'path:reservationId': 'Hot-drop reservation id (`reservationId` from POST /orders/reserve).',
   'path:currency': 'ISO 4217 currency code.',
   // Signed downloads
   expires: 'Expiry of the signed download URL (Unix seconds); part of the signature.',

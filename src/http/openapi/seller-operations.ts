@@ -112,6 +112,28 @@ export const SELLER_OPERATIONS: OperationTable = {
     'HOLD_NOT_FOUND',
   ]),
   'GET /orders/{orderReadableId}': op('getOrder', 'Get an order', ['NOT_FOUND']),
+  'POST /orders/reserve': op('reserveOrder', 'Reserve hot-drop stock', [
+    ...GATES,
+    ...PRICE_BIND,
+    'HOT_DROP_NOT_ENABLED',
+    'SOLD_OUT',
+    'QUANTITY_INVALID',
+    'STORE_UNAVAILABLE',
+  ]),
+  'POST /orders/commit': op('commitReservation', 'Commit a hot-drop reservation', [
+    ...ORDER,
+    'RESERVATION_GONE',
+    'RESERVATION_COMMIT_IN_PROGRESS',
+  ]),
+  'POST /orders/{reservationId}/extend': op('extendReservation', 'Extend a hot-drop reservation', [
+    'RESERVATION_GONE',
+    'RESERVATION_EXTEND_EXHAUSTED',
+  ]),
+  'POST /orders/cancel': op('cancelOrder', 'Release a reservation or cancel a pre-order', [
+    'NOT_FOUND',
+    'RESERVATION_GONE',
+    'ORDER_NOT_CANCELLABLE',
+  ]),
   'POST /orders/{orderId}/fulfill': op('fulfillOrder', 'Reveal a deferred order', [
     'NOT_FOUND',
     'CONTRACT_NOT_ACTIVE',

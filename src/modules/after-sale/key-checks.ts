@@ -1,6 +1,6 @@
 import { fail } from '../../http/errors.js';
-import type { AdjustableOrder } from '../checkout/order-adjustments.service.js';
-import type { SellerActor } from '../checkout/quote.service.js';
+import type { SellerActor } from '../checkout/line/quote.service.js';
+import type { AdjustableOrder } from '../checkout/orders/order-adjustments.service.js';
 import type { LockedKey } from '../inventory/key-custody.service.js';
 
 /** Why a key id cannot be taken back; any one refuses the whole request. */

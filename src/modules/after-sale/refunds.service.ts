@@ -1,8 +1,8 @@
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
-import { referenceOwner } from '../checkout/fulfil.service.js';
-import type { SellerActor } from '../checkout/quote.service.js';
+import type { SellerActor } from '../checkout/line/quote.service.js';
+import { referenceOwner } from '../checkout/orders/fulfil.service.js';
 import { adjustKeys } from './adjustments.service.js';
 import * as repo from './after-sale.repo.js';
 import type { AdjustmentType } from './after-sale.table.js';

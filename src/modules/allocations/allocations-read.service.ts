@@ -67,6 +67,7 @@ async function allocationItems(
       refundPolicy: refundPolicyOf(row.refund_policy),
       consumerGeoAttestRequired: row.consumer_geo_attest_required === 1,
       hotDrop: row.hot_drop === 1,
+      reservationMaxQuantity: row.reservation_max_quantity,
       holdsEnabled: row.holds_enabled === 1,
       lowStockThreshold: row.low_stock_threshold,
     };

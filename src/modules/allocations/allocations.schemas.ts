@@ -37,6 +37,7 @@ export const AllocationSchema = Type.Object({
   refundPolicy: Type.Union([RefundPolicySchema, Type.Record(Type.String(), Type.Unknown())]),
   consumerGeoAttestRequired: Type.Boolean(),
   hotDrop: Type.Boolean(),
+  reservationMaxQuantity: Type.Integer(),
   holdsEnabled: Type.Boolean(),
   lowStockThreshold: Nullable(Type.Integer()),
 });

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import { readableId, uuidv7 } from '../../lib/ids.js';
 import { requireSku } from '../catalog/releases.service.js';
-import { cancelHoldsOfAllocation } from '../checkout/promised-capacity.js';
+import { cancelHoldsOfAllocation, retireHotDrop } from '../checkout/line/promised-capacity.js';
 import { emit, emitEventList, type PendingEvent, recordCatalogChange } from '../events/outbox.service.js';
 import * as repo from './allocations.repo.js';
 import type { AllocationStatus } from './allocations.table.js';
@@ -18,6 +18,7 @@ export interface AllocationTerms {
   businessModel?: string;
   paymentStatus?: string;
   hotDrop?: boolean;
+  reservationMaxQuantity?: number;
   holdsEnabled?: boolean;
   lowStockThreshold?: number | null;
   refundPolicy?: Record<string, unknown> | null;
@@ -46,6 +47,7 @@ function termsToColumns(terms: AllocationTerms) {
     business_model: terms.businessModel,
     payment_status: terms.paymentStatus,
     hot_drop: bool(terms.hotDrop),
+    reservation_max_quantity: terms.reservationMaxQuantity,
     holds_enabled: bool(terms.holdsEnabled),
     low_stock_threshold: terms.lowStockThreshold,
     refund_policy:
@@ -178,6 +180,7 @@ export async function updateAllocation(ctx: AppContext, trx: Executor, id: strin
   }
   await repo.updateAllocation(trx, id, { ...termsToColumns(terms), updated_at: ctx.clock.now() });
   const after = await requireAllocation(trx, id);
+  if (before.hot_drop === 1 && after.hot_drop === 0) await retireHotDrop(ctx, trx, id);
   const sku = await requireSku(trx, after.sku_id);
   const seller = [{ companyId: after.seller_company_id, environment: after.environment }];
   await emit(ctx, trx, seller, 'allocation.updated', {

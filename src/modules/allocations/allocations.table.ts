@@ -33,6 +33,8 @@ export interface AllocationsTable {
   payment_status: string;
   hot_drop: Generated<number>;
   holds_enabled: Generated<number>;
+  /** The most keys one hot-drop reservation may take (422 QUANTITY_INVALID above it). */
+  reservation_max_quantity: Generated<number>;
   low_stock_threshold: number | null;
   /** JSON RefundPolicy, or null for the platform default. */
   refund_policy: string | null;

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import { effectivePrices, pricedCountriesByRelease } from '../catalog/pricing.js';
 import { priceRowsOfReleases } from '../catalog/pricing.repo.js';
 import { visibleProductIds } from '../catalog/visibility.repo.js';
-import { promisedOn, promisedOnAllocation } from '../checkout/promised-capacity.js';
+import { promisedOn, promisedOnAllocation } from '../checkout/line/promised-capacity.js';
 import { poolsFor, stockOf } from '../inventory/pools.service.js';
 import { inForceApiAgreement, sellerTerms } from '../partners/seller-terms.service.js';
 import { isRequestable } from './allocation-requests.service.js';

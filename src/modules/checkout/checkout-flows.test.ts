@@ -8,7 +8,7 @@ import { alwaysOrder, ordersOf, post, US_SALE } from '../../../test/checkout.js'
 import { makeKey, makeSeller } from '../../../test/factories.js';
 import { useTestApp } from '../../../test/harness.js';
 import { call, describeRouteContract, expectApiError } from '../../../test/route-contract.js';
-import { sweepRedemptions } from './redemptions.service.js';
+import { sweepRedemptions } from './orders/redemptions.service.js';
 
 const t = useTestApp();
 

@@ -5,7 +5,6 @@ import { principalOf } from '../../http/request-context.js';
 import { errorResponses, Nullable, Warnings } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { sellerScope } from '../sandbox/sandbox.service.js';
-import { placeBulk } from './bulk.service.js';
 import {
   ActivationSchema,
   FulfilledSchema,
@@ -14,9 +13,10 @@ import {
   PromoSchema,
   SettlementSchema,
 } from './checkout.schemas.js';
-import { placeOrder } from './orders.service.js';
-import { previewLine } from './preview.service.js';
-import type { SellerActor } from './quote.service.js';
+import { previewLine } from './line/preview.service.js';
+import type { SellerActor } from './line/quote.service.js';
+import { placeBulk } from './orders/bulk.service.js';
+import { placeOrder } from './orders/orders.service.js';
 
 /** The seller a checkout request acts for (sandbox sellers are provisioned on first use). */
 export async function actorOf(ctx: AppContext, request: FastifyRequest): Promise<SellerActor> {

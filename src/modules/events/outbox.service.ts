@@ -56,8 +56,18 @@ export async function emitEventList(
   events: readonly PendingEvent[],
   options: EmitOptions = {},
 ): Promise<string[]> {
+  const rows = outboxRowsOf(ctx, events, options);
+  await repo.insertEvents(trx, rows);
+  return rows.map((r) => r.event_id);
+}
+
+/**
+ * The outbox rows of catalog-checked events, for a hot path that writes them inside one
+ * statement of its own (hot-drop admission on PostgreSQL) instead of through `emit`.
+ */
+export function outboxRowsOf(ctx: AppContext, events: readonly PendingEvent[], options: EmitOptions = {}) {
   const now = ctx.clock.now();
-  const rows = events.flatMap(({ recipients, eventType, data }) => {
+  return events.flatMap(({ recipients, eventType, data }) => {
     if (recipients.length === 0) return [];
     assertPayload(eventType, data);
     const payload = JSON.stringify(data);
@@ -73,9 +83,8 @@ export async function emitEventList(
       target_endpoint_id: options.targetEndpointId ?? null,
     }));
   });
-  await repo.insertEvents(trx, rows);
-  return rows.map((r) => r.event_id);
 }
+export type OutboxRow = ReturnType<typeof outboxRowsOf>[number];
 
 /** One catalog change row (SPEC 2.5) per seller that sees the product. */
 export async function recordCatalogChange(

@@ -90,6 +90,7 @@ export const AllocationTermsBody = Type.Object({
   businessModel: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
   paymentStatus: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
   hotDrop: Type.Optional(Type.Boolean()),
+  reservationMaxQuantity: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
   holdsEnabled: Type.Optional(Type.Boolean()),
   lowStockThreshold: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
   refundPolicy: Type.Optional(Nullable(Type.Record(Type.String(), Type.Unknown()))),

@@ -2,8 +2,8 @@ import type { AppContext } from '../../../context.js';
 import { fail } from '../../../http/errors.js';
 import { isoOf } from '../../../lib/clock.js';
 import { emit } from '../../events/outbox.service.js';
-import { findByReference } from '../orders.service.js';
-import type { SellerActor } from '../quote.service.js';
+import type { SellerActor } from '../line/quote.service.js';
+import { findByReference } from '../orders/orders.service.js';
 import { markCancelled } from './preorders.repo.js';
 
 const REASONS = {

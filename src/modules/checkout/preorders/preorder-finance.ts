@@ -1,9 +1,9 @@
 import type { Executor } from '../../../db/database.js';
 import { recordActivity, recordSale } from '../../finance/finance.service.js';
-import type { BuyerGeo } from '../buyer-geo.js';
 import type { IntegrationOrderContext } from '../checkout.schemas.js';
-import type { OrderRow } from '../orders.repo.js';
-import { settle } from '../settlement.js';
+import type { BuyerGeo } from '../line/buyer-geo.js';
+import { settle } from '../line/settlement.js';
+import type { OrderRow } from '../orders/orders.repo.js';
 
 /** The buyer evidence the order stored when it was accepted (SPEC 2.8 evidence rank). */
 function geoOf(order: OrderRow): BuyerGeo {

@@ -1,6 +1,6 @@
 import type { Executor } from '../../../db/database.js';
 import { lockRows } from '../../../db/dialect.js';
-import type { OrderRow } from '../orders.repo.js';
+import type { OrderRow } from '../orders/orders.repo.js';
 
 /**
  * The pre-orders that may convert: accepted (`delivery = 'preorder'`) on a SKU whose release is

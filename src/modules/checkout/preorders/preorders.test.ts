@@ -10,7 +10,7 @@ import {
   release,
 } from '../../../../test/preorders.js';
 import { call, expectApiError } from '../../../../test/route-contract.js';
-import { promisedOnAllocation } from '../promised-capacity.js';
+import { promisedOnAllocation } from '../line/promised-capacity.js';
 import { convertReleasedPreorders } from './conversion.service.js';
 
 const t = useTestApp();

@@ -1,0 +1,69 @@
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../../context.js';
+import { principalOf } from '../../../http/request-context.js';
+import { errorResponses, Nullable, Uuid } from '../../../http/schemas.js';
+import type { TypedApp } from '../../../http/typed-app.js';
+import { actorOf } from '../checkout.routes.js';
+import { HoldBody, PromoSchema } from '../checkout.schemas.js';
+import { placeHold, releaseHold } from './holds.service.js';
+
+const config = {
+  auth: 'seller',
+  scopes: ['seller:keys:pull'],
+  rateClass: 'orders',
+  idempotency: 'required',
+} as const;
+
+const HoldSchema = Type.Object({
+  type: Type.Literal('checkout_hold'),
+  holdId: Type.String(),
+  expiresAt: Type.String(),
+  expiresInSeconds: Type.Integer(),
+  allocationId: Type.String(),
+  maxFulfillableQuantity: Type.Integer(),
+  quantity: Type.Integer(),
+  skuCode: Type.String(),
+  orderReference: Type.String(),
+  countryCode: Type.String(),
+  currencyCode: Type.String(),
+  unitPriceCents: Nullable(Type.Integer()),
+  initialUnitPriceCents: Nullable(Type.Integer()),
+  promo: PromoSchema,
+  promoResolution: Type.String(),
+});
+
+export function registerHoldRoutes(app: TypedApp, ctx: AppContext): void {
+  app.post('/orders/hold', {
+    config,
+    schema: {
+      tags: ['checkout'],
+      summary:
+        'Holds stock for a checkout (TTL default 30 min, clamped 1 min to 1 h); commit with POST /orders and checkoutHoldId.',
+      body: HoldBody,
+      response: { 200: Type.Object({ data: HoldSchema }), ...errorResponses(404, 409, 412, 503) },
+    },
+    handler: async (request) => {
+      const hold = await placeHold(ctx, await actorOf(ctx, request), request.body);
+      ctx.metrics.holdsPlaced.inc({ environment: principalOf(request).environment });
+      return { data: hold };
+    },
+  });
+
+  app.delete('/orders/hold', {
+    config,
+    schema: {
+      tags: ['checkout'],
+      summary: 'Releases a live checkout hold; an ended hold is reported with the state it ended in.',
+      body: Type.Object({ holdId: Uuid }, { additionalProperties: false }),
+      response: {
+        200: Type.Object({
+          data: Type.Object({ holdId: Type.String(), status: Type.String(), released: Type.Boolean() }),
+        }),
+        ...errorResponses(),
+      },
+    },
+    handler: async (request) => ({
+      data: await releaseHold(ctx, await actorOf(ctx, request), request.body.holdId),
+    }),
+  });
+}

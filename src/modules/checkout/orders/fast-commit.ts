@@ -1,0 +1,111 @@
+import type { AppContext } from '../../../context.js';
+import { postgresOnce } from '../../../db/compiled-once.js';
+import type { Executor } from '../../../db/database.js';
+import type { AllocationRow } from '../../allocations/allocations.repo.js';
+import { assertPayload, EVENT_TYPES } from '../../events/event-types.js';
+import { newEventId, nowMicros, type PendingEvent } from '../../events/outbox.service.js';
+import type { FulfilRequest } from './fulfil.service.js';
+
+/**
+ * PostgreSQL's fast path (docs/checkout.md, "Fulfilment: one transaction"): the grant's
+ * conditional counter update and every event of the order (the order's own, then
+ * `allocation.updated`, `allocation.low_stock` and `allocation.depleted` as the counter
+ * crosses them) in one statement, the transaction's last, with its COMMIT queued behind it
+ * (db/pipelined-transaction.ts). The grant's row lock is held for this statement and the commit.
+ *
+ * The capacity events' payloads are written here as their JSON without `remaining` (and
+ * `threshold`), which the statement appends from the updated row, so they read exactly as
+ * `pullEvents` writes them on the other path. When the update matches no row (the grant moved
+ * since the quote read it) the statement raises SDF01 and the queued COMMIT rolls back:
+ * `isFastPathMissed`, and the caller runs the order again on the locked path.
+ */
+const lastStatement = postgresOnce<AllocationRow & { remaining: number }>(
+  `with upd as (
+    update allocations set quantity_pulled = quantity_pulled + $2, updated_at = $4
+    where id = $1 and status = 'active' and quantity_limit - quantity_pulled >= $2 and promise_version = $3
+    returning *
+  ), after as (
+    select upd.*, greatest(0, quantity_limit - quantity_pulled) as remaining from upd
+  ), events as (
+    insert into outbox_events (event_id, company_id, environment, event_type, event_version, payload,
+      created_at_us, deliver_after, target_endpoint_id)
+    select e.event_id, $5, $6, e.event_type, e.event_version,
+      case e.kind
+        when 'order' then e.payload
+        when 'low_stock' then e.payload || ',"remaining":' || a.remaining || ',"threshold":' || a.low_stock_threshold || '}'
+        else e.payload || ',"remaining":' || a.remaining || '}'
+      end,
+      e.created_at_us, $7, null
+    from after a cross join unnest($8::text[], $9::text[], $10::int[], $11::text[], $12::text[], $13::bigint[])
+      with ordinality as e(event_id, event_type, event_version, kind, payload, created_at_us, position)
+    where e.kind in ('order', 'updated')
+      or (e.kind = 'low_stock' and a.low_stock_threshold is not null and a.remaining > 0
+          and a.remaining + $2 > a.low_stock_threshold and a.remaining <= a.low_stock_threshold)
+      or (e.kind = 'depleted' and a.remaining = 0)
+    order by e.position
+    returning event_id
+  )
+  select a.*, (select count(*) from events) as events_written,
+    sdapi_require(a.id is not null, 'the fast path did not apply') as taken
+  from (select 1) as one left join after a on true`,
+  { lastOfTransaction: true },
+);
+
+type Kind = 'order' | 'updated' | 'low_stock' | 'depleted';
+
+/** The order's events for the statement: the order's own complete, the capacity ones as templates. */
+function eventRows(req: FulfilRequest, orderEvent: PendingEvent, now: number) {
+  const { allocation, sku } = req.quote;
+  const base = { allocationId: allocation.id, skuCode: sku.code };
+  const template = (data: object) => JSON.stringify(data).slice(0, -1);
+  assertPayload(orderEvent.eventType, orderEvent.data);
+  assertPayload('allocation.updated', { ...base, remaining: 0 });
+  assertPayload('allocation.low_stock', { ...base, remaining: 0, threshold: 0 });
+  assertPayload('allocation.depleted', { ...base, remaining: 0 });
+  const rows: [Kind, string, string][] = [
+    ['order', orderEvent.eventType, JSON.stringify(orderEvent.data)],
+    ['updated', 'allocation.updated', template(base)],
+    ['low_stock', 'allocation.low_stock', template(base)],
+    ['depleted', 'allocation.depleted', template(base)],
+  ];
+  return rows.map(([kind, type, payload]) => ({
+    kind,
+    type,
+    payload,
+    id: newEventId(now),
+    version: EVENT_TYPES[type as keyof typeof EVENT_TYPES].version,
+    createdAtUs: nowMicros(now),
+  }));
+}
+
+/** Moves the counter and writes the order's events, last; the transaction commits behind it. */
+export async function pullAndEmitLast(
+  ctx: AppContext,
+  trx: Executor,
+  req: FulfilRequest,
+  orderEvent: PendingEvent,
+  deliverAfterMs: number | undefined,
+): Promise<AllocationRow> {
+  const now = ctx.clock.now();
+  const { allocation } = req.quote;
+  const rows = eventRows(req, orderEvent, now);
+  const result = await lastStatement(trx, [
+    allocation.id,
+    req.quantity,
+    allocation.promise_version,
+    now,
+    req.actor.sellerId,
+    req.actor.environment,
+    deliverAfterMs ?? now,
+    rows.map((r) => r.id),
+    rows.map((r) => r.type),
+    rows.map((r) => r.version),
+    rows.map((r) => r.kind),
+    rows.map((r) => r.payload),
+    rows.map((r) => r.createdAtUs),
+  ]);
+  return result.rows[0]!;
+}
+
+/** The fast path's statement found the grant moved: nothing was written, run the order again. */
+export const isFastPathMissed = (err: unknown) => (err as { code?: string } | null)?.code === 'SDF01';

@@ -1,0 +1,143 @@
+import type { Insertable, Selectable } from 'kysely';
+import { compiledOnce } from '../../../db/compiled-once.js';
+import type { Executor } from '../../../db/database.js';
+import type { GeoAttestationUsesTable, OrdersTable, RedemptionsTable } from '../checkout.table.js';
+
+export type OrderRow = Selectable<OrdersTable>;
+
+const ORDER_COLUMNS = [
+  'id',
+  'readable_id',
+  'seller_company_id',
+  'environment',
+  'api_key_id',
+  'reference_owner',
+  'order_reference',
+  'kind',
+  'delivery',
+  'sku_id',
+  'sku_code',
+  'product_id',
+  'allocation_id',
+  'publisher_company_id',
+  'quantity',
+  'pulled',
+  'unit_price_cents',
+  'initial_unit_price_cents',
+  'currency_code',
+  'country_code',
+  'wholesale_unit_price_cents',
+  'wholesale_currency_code',
+  'promo',
+  'hold_id',
+  'consumer_geo_attest_id',
+  'detected_country_code',
+  'country_mismatch',
+  'consumer_ip_hash',
+  'integration_context',
+  'warnings',
+  'contract_date',
+  'revealed_at',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof OrdersTable)[];
+
+const insertOrderOnce = compiledOnce(ORDER_COLUMNS, (db, row) =>
+  db.insertInto('orders').values(row as never),
+);
+
+/** Writes an order row (every column: the statement is compiled once). */
+export async function insertOrder(ex: Executor, row: Insertable<OrdersTable>): Promise<void> {
+  await insertOrderOnce(ex, row as Record<(typeof ORDER_COLUMNS)[number], unknown>);
+}
+
+const byReference = compiledOnce(['environment', 'owner', 'reference'], (db, v) =>
+  db
+    .selectFrom('orders')
+    .selectAll()
+    .where('environment', '=', v.environment)
+    .where('reference_owner', '=', v.owner)
+    .where('order_reference', '=', v.reference),
+);
+
+export async function findByReference(
+  ex: Executor,
+  environment: string,
+  owner: string,
+  reference: string,
+): Promise<OrderRow | undefined> {
+  return (await byReference(ex, { environment, owner, reference })).rows[0];
+}
+
+export function findOrder(ex: Executor, sellerId: string, environment: string, id: string) {
+  return ex
+    .selectFrom('orders')
+    .selectAll()
+    .where('seller_company_id', '=', sellerId)
+    .where('environment', '=', environment)
+    .where((eb) => eb.or([eb('id', '=', id), eb('readable_id', '=', id)]))
+    .executeTakeFirst();
+}
+
+export interface OrderListFilter {
+  sellerId: string;
+  environment: string;
+  orderReference?: string;
+  from?: number;
+  to?: number;
+  /** Keyset: orders strictly older than (created_at, id). */
+  before?: readonly [number, string];
+  limit: number;
+}
+
+/** Newest first. */
+export function listOrders(ex: Executor, f: OrderListFilter) {
+  let query = ex
+    .selectFrom('orders')
+    .selectAll()
+    .where('seller_company_id', '=', f.sellerId)
+    .where('environment', '=', f.environment);
+  if (f.orderReference) query = query.where('order_reference', '=', f.orderReference);
+  if (f.from !== undefined) query = query.where('created_at', '>=', f.from);
+  if (f.to !== undefined) query = query.where('created_at', '<', f.to);
+  if (f.before) {
+    const [at, id] = f.before;
+    query = query.where((eb) =>
+      eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', id)])]),
+    );
+  }
+  return query
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(f.limit + 1)
+    .execute();
+}
+
+export async function markRevealed(ex: Executor, id: string, now: number): Promise<void> {
+  await ex.updateTable('orders').set({ revealed_at: now, updated_at: now }).where('id', '=', id).execute();
+}
+
+/** Spends an attestation on a reference; false when another reference already spent it. */
+export async function spendAttestation(
+  ex: Executor,
+  row: Insertable<GeoAttestationUsesTable>,
+): Promise<boolean> {
+  const existing = await ex
+    .selectFrom('geo_attestation_uses')
+    .select('order_reference')
+    .where('company_id', '=', row.company_id)
+    .where('environment', '=', row.environment)
+    .where('attest_id', '=', row.attest_id)
+    .executeTakeFirst();
+  if (existing) return existing.order_reference === row.order_reference;
+  await ex.insertInto('geo_attestation_uses').values(row).execute();
+  return true;
+}
+
+export async function insertRedemption(ex: Executor, row: Insertable<RedemptionsTable>): Promise<void> {
+  await ex.insertInto('redemptions').values(row).execute();
+}
+
+export function redemptionOfOrder(ex: Executor, orderId: string) {
+  return ex.selectFrom('redemptions').selectAll().where('order_id', '=', orderId).executeTakeFirst();
+}

@@ -1,0 +1,243 @@
+import type { AppContext } from '../../../context.js';
+import { isUniqueViolation } from '../../../db/database.js';
+import { fail } from '../../../http/errors.js';
+import type { SimulateValue } from '../../../http/simulate.js';
+import { companyFacts } from '../../identity/identity.service.js';
+import { keysOfOrder, openKeys } from '../../inventory/claims.service.js';
+import { KEYLESS_FIXTURE } from '../../sandbox/fixtures.js';
+import type { OrderBody } from '../checkout.schemas.js';
+import type { Delivery, OrderKind } from '../checkout.table.js';
+import { effectiveStatus, type HoldOutcome, requireOwnHold } from '../holds/holds.service.js';
+import { skuForCheckout } from '../line/checkout.repo.js';
+import { type LineInput, quoteLine, type SellerActor } from '../line/quote.service.js';
+import { isFastPathMissed } from './fast-commit.js';
+import { type Fulfilment, type FulfilRequest, fulfil, referenceOwner } from './fulfil.service.js';
+import { fulfilledView } from './order-view.js';
+import * as repo from './orders.repo.js';
+
+export interface RequestFacts {
+  contractDate: string;
+  simulate: SimulateValue | null;
+}
+
+const list = (json: string | null): string[] | null => (json ? (JSON.parse(json) as string[]) : null);
+
+/** The response of an order as it was fulfilled: keys re-opened from the store, never kept in plaintext. */
+export async function orderResponse(ctx: AppContext, order: repo.OrderRow, hold?: HoldOutcome | null) {
+  const keys = await keysOfOrder(ctx.db, order.id);
+  const sku = await skuForCheckout(ctx.db, order.environment, order.sku_code);
+  const redemption =
+    order.delivery === 'keyless' ? await repo.redemptionOfOrder(ctx.db, order.id) : undefined;
+  return fulfilledView(order, {
+    keys: order.delivery === 'keys' ? openKeys(ctx, keys) : [],
+    keyIds: keys.map((k) => k.id),
+    activation: {
+      type: sku?.activation_type ?? 'unknown',
+      countries: list(sku?.activation_countries ?? null),
+    },
+    hold,
+    redemption: redemption ? { fulfillmentId: redemption.id, expiresAt: redemption.expires_at } : null,
+  });
+}
+
+/** SPEC 4.2 rule 1: the same reference replays its order; any other quantity or SKU never tops up. */
+async function replayOrConflict(
+  ctx: AppContext,
+  existing: repo.OrderRow,
+  request: { skuCode?: string; quantity: number },
+) {
+  if (existing.delivery === 'cancelled') {
+    throw fail(
+      'ORDER_REFERENCE_CONFLICT',
+      `orderReference ${existing.order_reference} names a cancelled pre-order.`,
+      {
+        orderReference: existing.order_reference,
+        reason: 'order_cancelled',
+      },
+    );
+  }
+  if (existing.quantity !== request.quantity || (request.skuCode && existing.sku_code !== request.skuCode)) {
+    throw fail(
+      'ORDER_REFERENCE_CONFLICT',
+      `orderReference ${existing.order_reference} was used for another order.`,
+      {
+        orderReference: existing.order_reference,
+        existingQuantity: existing.quantity,
+        existingSkuCode: existing.sku_code,
+        requestedQuantity: request.quantity,
+      },
+    );
+  }
+  return orderResponse(ctx, existing);
+}
+
+/** Finds an earlier fulfilment under the reference, for replay. */
+export const findByReference = (ctx: AppContext, actor: SellerActor, reference: string) =>
+  repo.findByReference(ctx.db, actor.environment, referenceOwner(actor), reference);
+
+export type Prepared = { replay: Awaited<ReturnType<typeof orderResponse>> } | { request: FulfilRequest };
+
+/**
+ * Everything before the transaction: a reference already fulfilled replays (or conflicts);
+ * otherwise the line is quoted through every gate and becomes a fulfilment request.
+ */
+export async function prepareLine(
+  ctx: AppContext,
+  actor: SellerActor,
+  input: LineInput & { orderReference: string },
+  options: {
+    kind: OrderKind;
+    delivery: Delivery;
+    holdId?: string | null;
+    facts: RequestFacts;
+    /** The caller already looked the reference up. */
+    referenceChecked?: boolean;
+  },
+): Promise<Prepared> {
+  if (!options.referenceChecked) {
+    const existing = await findByReference(ctx, actor, input.orderReference);
+    if (existing) return { replay: await replayOrConflict(ctx, existing, input) };
+  }
+  const quote = await quoteLine(ctx, actor, input, options.kind === 'order' ? 'order' : 'pull');
+  return {
+    request: {
+      actor,
+      quote,
+      kind: options.kind,
+      orderReference: input.orderReference,
+      quantity: input.quantity,
+      delivery: quote.preorder ? 'preorder' : options.delivery,
+      holdId: options.holdId ?? null,
+      attestId: input.consumerGeoAttestId,
+      contractDate: options.facts.contractDate,
+      simulate: options.facts.simulate,
+    },
+  };
+}
+
+/** The response of a fulfilment just committed. */
+export function fulfilmentView(request: FulfilRequest, done: Fulfilment) {
+  const view = fulfilledView(done.order, {
+    keys: done.plaintext,
+    keyIds: done.keys.map((k) => k.id),
+    activation: request.quote.activation,
+    hold: done.hold,
+    redemption: done.redemption,
+  });
+  const releaseAt = request.quote.preorder?.expectedReleaseAt;
+  if (view.reserved) view.reserved.expectedReleaseAt = releaseAt ? new Date(releaseAt).toISOString() : null;
+  return view;
+}
+
+/**
+ * Commits one prepared line in its own transaction. A concurrent request with the same
+ * reference loses on the unique index; it then replays the winner (or conflicts).
+ */
+export async function commitLine(ctx: AppContext, prepared: Prepared) {
+  if ('replay' in prepared) return { view: prepared.replay, replayed: true };
+  const { request } = prepared;
+  try {
+    const done = await fulfilAlone(ctx, request);
+    return { view: fulfilmentView(request, done), replayed: false };
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    const winner = await findByReference(ctx, request.actor, request.orderReference);
+    if (!winner) throw err;
+    return { view: await replayOrConflict(ctx, winner, request), replayed: true };
+  }
+}
+
+/**
+ * One fulfilment in a transaction of its own, which the fast path's statement may end
+ * (PostgreSQL, fast-commit.ts); when that statement finds the grant moved since the quote
+ * read it, nothing was written and the fulfilment runs again, on the locked path.
+ */
+async function fulfilAlone(ctx: AppContext, request: FulfilRequest) {
+  try {
+    return await ctx.db
+      .transaction()
+      .execute((trx) => fulfil(ctx, trx, { ...request, endsTransaction: true }));
+  } catch (err) {
+    if (!isFastPathMissed(err)) throw err;
+    ctx.metrics.orderFastPathRetries.inc();
+    return ctx.db.transaction().execute((trx) => fulfil(ctx, trx, request));
+  }
+}
+
+/** SPEC 3.1: the hold an order names must match it; a live one lends its currency. */
+async function matchHold(ctx: AppContext, actor: SellerActor, body: OrderBody) {
+  if (!body.checkoutHoldId) return null;
+  const hold = await requireOwnHold(ctx, actor, body.checkoutHoldId);
+  const country = (body.countryCode ?? body.integrationOrderContext?.salesCountryCode)?.toUpperCase();
+  const mismatched = [
+    hold.sku_code !== body.skuCode && 'skuCode',
+    hold.quantity !== body.quantity && 'quantity',
+    hold.order_reference !== body.orderReference && 'orderReference',
+    country !== undefined && country !== hold.country_code && 'countryCode',
+  ].filter((f): f is string => typeof f === 'string');
+  if (mismatched.length > 0) {
+    throw fail(
+      'HOLD_MISMATCH',
+      `The order does not match checkout hold ${hold.id} (${mismatched.join(', ')}).`,
+      {
+        holdId: hold.id,
+        mismatchedFields: mismatched,
+        recommendedAction: 'fallback_to_post_orders_without_hold',
+      },
+    );
+  }
+  const currency = body.integrationOrderContext?.currencyCode?.toUpperCase();
+  const live = effectiveStatus(hold, ctx.clock.now()) === 'active';
+  if (live && currency && currency !== hold.currency_code) {
+    throw fail('CURRENCY_MISMATCH', `The checkout hold is in ${hold.currency_code}, not ${currency}.`, {
+      holdId: hold.id,
+      holdCurrencyCode: hold.currency_code,
+      currencyCode: currency,
+    });
+  }
+  return { hold, currency: live ? hold.currency_code : undefined };
+}
+
+/**
+ * Keys in the response by default; `immediateFulfilment: false` defers the reveal; keyless
+ * delivery (a hosted redemption record) for sellers with the capability, asked for explicitly
+ * or by default on the SANDBOX-KEYLESS-001 fixture.
+ */
+async function chooseDelivery(ctx: AppContext, actor: SellerActor, body: OrderBody): Promise<Delivery> {
+  const { company } = await companyFacts(ctx, actor.sellerId);
+  const keylessEnabled = company?.keylessEnabled ?? false;
+  if (body.deliveryMode === 'keyless' && !keylessEnabled) {
+    throw fail('VALIDATION_FAILED', 'Keyless delivery is not enabled for your company.', {
+      issues: [{ field: 'deliveryMode', in: 'body', message: 'keyless is not enabled', keyword: 'enum' }],
+    });
+  }
+  const keyless =
+    body.deliveryMode === 'keyless' ||
+    (body.deliveryMode === undefined && keylessEnabled && body.skuCode === KEYLESS_FIXTURE);
+  if (keyless) return 'keyless';
+  return body.immediateFulfilment === false ? 'deferred' : 'keys';
+}
+
+/** Prepares one order (POST /orders, or a line of POST /orders/bulk). */
+export async function prepareOrder(
+  ctx: AppContext,
+  actor: SellerActor,
+  body: OrderBody,
+  facts: RequestFacts,
+) {
+  const existing = await findByReference(ctx, actor, body.orderReference);
+  if (existing) return { replay: await replayOrConflict(ctx, existing, body) };
+  const matched = await matchHold(ctx, actor, body);
+  const delivery = await chooseDelivery(ctx, actor, body);
+  return prepareLine(
+    ctx,
+    actor,
+    { ...body, currencyCode: matched?.currency },
+    { kind: 'order', delivery, holdId: matched?.hold.id ?? null, facts, referenceChecked: true },
+  );
+}
+
+/** POST /orders: rules 1 to 10 of SPEC 4.2. */
+export async function placeOrder(ctx: AppContext, actor: SellerActor, body: OrderBody, facts: RequestFacts) {
+  return commitLine(ctx, await prepareOrder(ctx, actor, body, facts));
+}

@@ -1,0 +1,66 @@
+import type { AppContext } from '../../../context.js';
+import { isoOf } from '../../../lib/clock.js';
+import { emit } from '../../events/outbox.service.js';
+
+/** `redemption.expiring` goes out this long before a keyless record expires. */
+export const EXPIRING_NOTICE_MS = 24 * 3_600_000;
+const BATCH = 200;
+
+type Notice = 'expiring' | 'expired';
+
+/**
+ * Announces keyless redemption records reaching their notices (SPEC 3.4, 6): `expiring` about
+ * 24 h before `expiresAt`, `expired` after it, once each per fulfilment. Each record is claimed
+ * by a conditional update in the transaction that writes its event, so any number of processes
+ * may sweep at once. A record found already expired gets only `expired`.
+ */
+export async function sweepRedemptions(ctx: AppContext): Promise<{ expiring: number; expired: number }> {
+  const now = ctx.clock.now();
+  const counts = { expiring: 0, expired: 0 };
+  for (const notice of ['expired', 'expiring'] as Notice[]) {
+    const column = notice === 'expiring' ? 'expiring_notified_at' : 'expired_notified_at';
+    const due = notice === 'expiring' ? now + EXPIRING_NOTICE_MS : now;
+    const rows = await ctx.db
+      .selectFrom('redemptions')
+      .selectAll()
+      .where(column, 'is', null)
+      .where('expires_at', '<=', due)
+      .orderBy('expires_at')
+      .limit(BATCH)
+      .execute();
+    for (const r of rows) {
+      const sent = await ctx.db.transaction().execute(async (trx) => {
+        const claimed = await trx
+          .updateTable('redemptions')
+          .set(
+            notice === 'expired'
+              ? { expired_notified_at: now, expiring_notified_at: r.expiring_notified_at ?? now }
+              : { expiring_notified_at: now },
+          )
+          .where('id', '=', r.id)
+          .where(column, 'is', null)
+          .executeTakeFirst();
+        if (Number(claimed.numUpdatedRows) !== 1) return false;
+        const data = {
+          fulfillmentId: r.id,
+          orderReference: r.order_reference,
+          skuId: r.sku_id,
+          platformCode: r.platform_code,
+          provider: 'service_hosted',
+          expiresAt: isoOf(r.expires_at),
+          ...(notice === 'expired' ? { effectiveAt: isoOf(r.expires_at) } : {}),
+        };
+        await emit(
+          ctx,
+          trx,
+          [{ companyId: r.seller_company_id, environment: r.environment }],
+          `redemption.${notice}`,
+          data,
+        );
+        return true;
+      });
+      if (sent) counts[notice]++;
+    }
+  }
+  return counts;
+}

@@ -1,0 +1,75 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { Executor } from '../../../db/database.js';
+import type { OutboxRow } from '../../events/outbox.service.js';
+import type { ReservationsTable } from './reservations.table.js';
+import { SLOTS, type Taken } from './slot-store.js';
+
+/**
+ * The hot path of POST /orders/reserve on PostgreSQL, one statement each (one round trip, the
+ * slot row locked only for that statement): written in SQL rather than built, since the
+ * data-modifying CTEs are the point. SQLite runs the same steps in one transaction
+ * (reservations.service.ts); both are covered by the same tests.
+ */
+
+type NewRow = Omit<ReservationsTable, 'slot'>;
+
+const reservationValues = (row: NewRow, slot: RawBuilder<unknown>) => sql`
+  ${row.id}, ${row.seller_company_id}, ${row.environment}, ${row.api_key_id}, ${row.allocation_id},
+  ${row.sku_code}, ${row.quantity}::integer, ${row.order_reference}, ${row.line}, ${slot}, ${row.status},
+  ${row.extended}::integer, ${row.expires_at}::bigint, ${row.created_at}::bigint, ${row.updated_at}::bigint`;
+
+const RESERVATION_COLUMNS = sql`(id, seller_company_id, environment, api_key_id, allocation_id, sku_code,
+  quantity, order_reference, line, slot, status, extended, expires_at, created_at, updated_at)`;
+
+const outboxInsert = (e: OutboxRow, after: RawBuilder<unknown>) => sql`
+  insert into outbox_events (event_id, company_id, environment, event_type, event_version, payload,
+    created_at_us, deliver_after, target_endpoint_id)
+  select ${e.event_id}, ${e.company_id}, ${e.environment}, ${e.event_type}, ${e.event_version}::integer,
+    ${e.payload}, ${e.created_at_us}::bigint, ${e.deliver_after}::bigint, ${e.target_endpoint_id}::text
+  where exists (${after})`;
+
+/**
+ * Database slot store: take the units from the first free slot from `start` that no one else
+ * holds (SKIP LOCKED), write the reservation and its `order.reserved`, and read what is left,
+ * all in one statement. Null when no slot had the units (the caller refills).
+ */
+export async function takeAndRecord(
+  ex: Executor,
+  row: NewRow,
+  event: OutboxRow,
+  start: number,
+): Promise<Taken | null> {
+  const q = row.quantity;
+  const result = await sql<{ slot: number; remaining: number }>`
+    with s as (
+      update reservation_slots set free = free - ${q}::integer
+      where allocation_id = ${row.allocation_id} and free >= ${q}::integer and slot = (
+        select slot from reservation_slots
+        where allocation_id = ${row.allocation_id} and free >= ${q}::integer
+        order by (slot + ${start}::integer) % ${SLOTS}::integer limit 1 for update skip locked)
+      returning slot
+    ), r as (
+      insert into reservations ${RESERVATION_COLUMNS}
+      select ${reservationValues(row, sql`s.slot`)} from s
+      returning id
+    ), e as (${outboxInsert(event, sql`select 1 from r`)})
+    select s.slot,
+      (select coalesce(sum(free), 0) from reservation_slots where allocation_id = ${row.allocation_id})
+        - ${q}::integer
+        + coalesce((select uncarved from reservation_pools where allocation_id = ${row.allocation_id}), 0)
+        as remaining
+    from s`.execute(ex);
+  const taken = result.rows[0];
+  return taken ? { slot: taken.slot, remaining: Number(taken.remaining) } : null;
+}
+
+/** Redis store (units already taken there): the reservation and its `order.reserved` in one statement. */
+export async function recordReservation(ex: Executor, row: NewRow, event: OutboxRow): Promise<void> {
+  await sql`
+    with r as (
+      insert into reservations ${RESERVATION_COLUMNS}
+      values (${reservationValues(row, sql`null::integer`)})
+      returning id
+    )
+    ${outboxInsert(event, sql`select 1 from r`)}`.execute(ex);
+}

@@ -1,0 +1,88 @@
+import type { AppContext } from '../../../context.js';
+import { ApiError, fail } from '../../../http/errors.js';
+import type { IntegrationOrderContext } from '../checkout.schemas.js';
+import type { LineInput, SellerActor } from '../line/quote.service.js';
+import { commitLine, findByReference, prepareLine, type RequestFacts } from '../orders/orders.service.js';
+import { notLive, requireOwnReservation } from './lifecycle.service.js';
+import * as repo from './reservations.repo.js';
+
+export interface CommitBody {
+  reservationId: string;
+  integrationOrderContext: IntegrationOrderContext;
+}
+
+const notAvailable = (allocationId: string, reason: string) =>
+  fail('ALLOCATION_NOT_AVAILABLE', `The allocation can no longer fulfil this reservation (${reason}).`, {
+    allocationId,
+    reason,
+  });
+
+/**
+ * POST /orders/commit (SPEC 3.2): the reservation becomes `committing` in one conditional
+ * update, so that of concurrent commits exactly one runs (the others: 409
+ * RESERVATION_COMMIT_IN_PROGRESS). The line is quoted again with the commit's declaration
+ * (rule 2 applies here) and fulfilled exactly as POST /orders does (`fulfil`), which consumes the
+ * reservation under the grant's lock. A commit that fails leaves the reservation live again.
+ */
+export async function commitReservation(
+  ctx: AppContext,
+  actor: SellerActor,
+  body: CommitBody,
+  facts: RequestFacts,
+) {
+  const reservation = await requireOwnReservation(ctx, actor, body.reservationId);
+  const now = ctx.clock.now();
+  if (!(await repo.moveReservation(ctx.db, reservation.id, 'live', 'committing', now))) {
+    throw await notLive(ctx, reservation.id, now);
+  }
+  try {
+    const existing = await findByReference(ctx, actor, reservation.order_reference);
+    if (existing) {
+      throw fail(
+        'ORDER_REFERENCE_CONFLICT',
+        `orderReference ${reservation.order_reference} was used for another order.`,
+        {
+          orderReference: reservation.order_reference,
+        },
+      );
+    }
+    const line = JSON.parse(reservation.line) as Omit<LineInput, 'quantity'>;
+    const prepared = await prepareLine(
+      ctx,
+      actor,
+      {
+        ...line,
+        skuCode: reservation.sku_code,
+        quantity: reservation.quantity,
+        orderReference: reservation.order_reference,
+        integrationOrderContext: body.integrationOrderContext,
+      },
+      { kind: 'order', delivery: 'keys', facts, referenceChecked: true },
+    ).catch((err: unknown) => {
+      // A grant paused or revoked since reserving: the state moved mid-flight (409), not a 403.
+      const reason = err instanceof ApiError && err.code === 'FORBIDDEN' ? err.details.reason : undefined;
+      throw typeof reason === 'string' ? notAvailable(reservation.allocation_id, reason) : err;
+    });
+    if (!('request' in prepared)) throw notAvailable(reservation.allocation_id, 'reference_taken');
+    if (prepared.request.quote.allocation.id !== reservation.allocation_id) {
+      throw notAvailable(reservation.allocation_id, 'allocation_changed');
+    }
+    prepared.request.reservation = { id: reservation.id, quantity: reservation.quantity };
+    const done = await commitLine(ctx, prepared);
+    if (done.replayed) {
+      throw fail(
+        'ORDER_REFERENCE_CONFLICT',
+        `orderReference ${reservation.order_reference} was taken meanwhile.`,
+        {
+          orderReference: reservation.order_reference,
+        },
+      );
+    }
+    return done.view;
+  } catch (err) {
+    await repo
+      .moveReservation(ctx.db, reservation.id, 'committing', 'live', ctx.clock.now())
+      .catch(() => undefined);
+    throw err;
+  }
+}

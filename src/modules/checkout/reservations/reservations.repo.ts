@@ -1,0 +1,95 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Executor } from '../../../db/database.js';
+import { forUpdateSkipLocked } from '../../../db/dialect.js';
+import type { ReservationStatus, ReservationsTable } from './reservations.table.js';
+
+export type ReservationRow = Selectable<ReservationsTable>;
+
+export async function insertReservation(ex: Executor, row: Insertable<ReservationsTable>): Promise<void> {
+  await ex.insertInto('reservations').values(row).execute();
+}
+
+export function findReservation(ex: Executor, id: string): Promise<ReservationRow | undefined> {
+  return ex.selectFrom('reservations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Moves a reservation from one status to another while it has not expired; false when it was not so. */
+export async function moveReservation(
+  ex: Executor,
+  id: string,
+  from: ReservationStatus,
+  to: ReservationStatus,
+  now: number,
+): Promise<boolean> {
+  const result = await ex
+    .updateTable('reservations')
+    .set({ status: to, updated_at: now })
+    .where('id', '=', id)
+    .where('status', '=', from)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** The one extension: by `ttlMs` past its current expiry; false when live-and-unextended did not hold. */
+export async function extendReservation(ex: Executor, id: string, ttlMs: number, now: number) {
+  const result = await ex
+    .updateTable('reservations')
+    .set((eb) => ({ expires_at: eb('expires_at', '+', ttlMs), extended: 1, updated_at: now }))
+    .where('id', '=', id)
+    .where('status', '=', 'live')
+    .where('extended', '=', 0)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Ends up to `limit` reservations past their expiry (claimed with SKIP LOCKED); returns them. */
+export async function expireDue(ex: Executor, now: number, limit: number) {
+  const due = forUpdateSkipLocked(
+    ex,
+    ex
+      .selectFrom('reservations')
+      .select('id')
+      .where('status', 'in', ['live', 'committing'])
+      .where('expires_at', '<=', now)
+      .orderBy('expires_at')
+      .limit(limit),
+  );
+  return ex
+    .updateTable('reservations')
+    .set({ status: 'expired', updated_at: now })
+    .where('id', 'in', due)
+    .where('status', 'in', ['live', 'committing'])
+    .returning(['id', 'allocation_id', 'slot', 'quantity'])
+    .execute();
+}
+
+/** Creates the allocation's pool row on its first refill. */
+export async function ensurePool(ex: Executor, allocationId: string): Promise<void> {
+  await ex
+    .insertInto('reservation_pools')
+    .values({ allocation_id: allocationId, carved: 0, uncarved: 0 })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
+/** Moves the carved total by `delta` (positive: carved for reservations; negative: given back or sold). */
+export async function moveCarved(ex: Executor, allocationId: string, delta: number): Promise<void> {
+  if (delta === 0) return;
+  await ex
+    .updateTable('reservation_pools')
+    .set((eb) => ({ carved: eb('carved', '+', delta) }))
+    .where('allocation_id', '=', allocationId)
+    .execute();
+}
+
+export async function hotDropFlags(ex: Executor, allocationIds: string[]) {
+  if (allocationIds.length === 0) return new Map<string, boolean>();
+  const rows = await ex
+    .selectFrom('allocations')
+    .select(['id', 'hot_drop'])
+    .where('id', 'in', allocationIds)
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.hot_drop === 1]));
+}

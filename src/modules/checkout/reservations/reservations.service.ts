@@ -1,0 +1,197 @@
+import type { Static } from '@sinclair/typebox';
+import type { AppContext } from '../../../context.js';
+import type { Executor } from '../../../db/database.js';
+import { fail } from '../../../http/errors.js';
+import { isoOf } from '../../../lib/clock.js';
+import { uuidv7 } from '../../../lib/ids.js';
+import { recordPromise, remainingOf, requireAllocation } from '../../allocations/allocations.service.js';
+import { emitEventList, outboxRowsOf } from '../../events/outbox.service.js';
+import { stockUpTo } from '../../inventory/claims.service.js';
+import type { HoldBody } from '../checkout.schemas.js';
+import { promisedOnAllocation } from '../line/promised-capacity.js';
+import { type Quote, quoteLine, type SellerActor } from '../line/quote.service.js';
+import { recordReservation, takeAndRecord } from './admission.pg.js';
+import * as repo from './reservations.repo.js';
+import { SLOTS, type SlotStore, slotStoreOf, type Taken } from './slot-store.js';
+
+/** SPEC part 8: about 60 seconds, and one extension by as much again. */
+export const RESERVATION_TTL_MS = 60_000;
+/**
+ * Units carved ahead per refill: a few per slot, so that refills are rare under load, but never
+ * more than an eighth of what is left, so that holds and orders on the grant (which count
+ * carved units as promised) lose little to units no buyer reserved yet.
+ */
+const CHUNK = 4 * SLOTS;
+const chunkOf = (capacity: number) => Math.min(CHUNK, Math.ceil(capacity / 8));
+
+export type ReserveBody = Omit<Static<typeof HoldBody>, 'ttlSeconds'>;
+
+const recipientsOf = (actor: SellerActor) => [{ companyId: actor.sellerId, environment: actor.environment }];
+
+function rowOf(actor: SellerActor, body: ReserveBody, quote: Quote, now: number) {
+  const { skuCode: _sku, quantity: _q, orderReference: _ref, ...line } = body;
+  return {
+    id: uuidv7(now),
+    seller_company_id: actor.sellerId,
+    environment: actor.environment,
+    api_key_id: actor.apiKeyId,
+    allocation_id: quote.allocation.id,
+    sku_code: quote.sku.code,
+    quantity: body.quantity,
+    order_reference: body.orderReference,
+    line: JSON.stringify({ ...line, countryCode: quote.country, currencyCode: quote.currency }),
+    slot: null as number | null,
+    status: 'live' as const,
+    extended: 0,
+    expires_at: now + RESERVATION_TTL_MS,
+    created_at: now,
+    updated_at: now,
+  };
+}
+type NewReservation = ReturnType<typeof rowOf>;
+
+const reservedEvent = (actor: SellerActor, row: NewReservation) => ({
+  recipients: recipientsOf(actor),
+  eventType: 'order.reserved' as const,
+  data: {
+    orderReference: row.order_reference,
+    skuCode: row.sku_code,
+    quantity: row.quantity,
+    expectedReleaseAt: null,
+  },
+});
+
+/** The reservation row and its `order.reserved`, in the caller's transaction. */
+async function record(ctx: AppContext, trx: Executor, actor: SellerActor, row: NewReservation) {
+  await repo.insertReservation(trx, row);
+  await emitEventList(ctx, trx, [reservedEvent(actor, row)]);
+}
+
+/**
+ * POST /orders/reserve (SPEC 3.2): the hold's gates (`quoteLine`), then admission. The fast
+ * path takes free carved units from the store and writes the reservation; when the store has
+ * none, `refill` carves more under the grant's lock or answers SOLD_OUT.
+ */
+export async function reserve(ctx: AppContext, actor: SellerActor, body: ReserveBody) {
+  const quote = await quoteLine(ctx, actor, body, 'hold');
+  const { allocation } = quote;
+  if (allocation.hot_drop !== 1) {
+    throw fail('HOT_DROP_NOT_ENABLED', `The allocation on ${quote.sku.code} is not in hot-drop mode.`, {
+      allocationId: allocation.id,
+      recommendedAction: 'use_checkout_hold_or_post_orders',
+    });
+  }
+  if (body.quantity > allocation.reservation_max_quantity) {
+    throw fail(
+      'QUANTITY_INVALID',
+      `A reservation takes at most ${allocation.reservation_max_quantity} keys.`,
+      {
+        requested: body.quantity,
+        maximum: allocation.reservation_max_quantity,
+      },
+    );
+  }
+  const now = ctx.clock.now();
+  const row = rowOf(actor, body, quote, now);
+  const store = slotStoreOf(ctx);
+  const taken = (await admit(ctx, store, actor, row)) ?? (await refill(ctx, store, actor, quote, row));
+  return {
+    type: 'reservation' as const,
+    reservationId: row.id,
+    allocationId: row.allocation_id,
+    skuCode: row.sku_code,
+    quantity: row.quantity,
+    expiresAt: isoOf(row.expires_at),
+    expiresInSeconds: Math.round(RESERVATION_TTL_MS / 1000),
+    remainingSlots: Math.max(0, taken.remaining),
+    orderReference: row.order_reference,
+  };
+}
+
+/** Takes units from the store, then writes the reservation; the units go back if the write fails. */
+async function admit(ctx: AppContext, store: SlotStore, actor: SellerActor, row: NewReservation) {
+  const onPostgres = ctx.engine === 'postgres';
+  const event = onPostgres ? outboxRowsOf(ctx, [reservedEvent(actor, row)])[0]! : null;
+  if (event && store.transactional) {
+    const taken = await takeAndRecord(ctx.db, row, event, Math.floor(Math.random() * SLOTS));
+    if (taken) row.slot = taken.slot;
+    return taken;
+  }
+  const taken = await store.take(ctx.db, row.allocation_id, row.quantity);
+  if (!taken) return null;
+  row.slot = taken.slot;
+  try {
+    if (event) await recordReservation(ctx.db, row, event);
+    else await ctx.db.transaction().execute((trx) => record(ctx, trx, actor, row));
+  } catch (err) {
+    await store.put(ctx.db, row.allocation_id, taken.slot, row.quantity).catch(() => undefined);
+    throw err;
+  }
+  return taken;
+}
+
+/**
+ * The locked path. Under the grant's row lock: take again (a refill that ran while this one
+ * waited may have filled the store), else carve a chunk of what is left after every promise
+ * (holds, pre-orders, what is already carved) within headroom and stock, moving
+ * `promise_version` as a hold does. Short of that, the free units still scattered in the store
+ * are drained and counted: SOLD_OUT only when even they and the headroom cannot cover it.
+ * With Redis the new free units reach it only after the carve committed.
+ */
+async function refill(
+  ctx: AppContext,
+  store: SlotStore,
+  actor: SellerActor,
+  quote: Quote,
+  row: NewReservation,
+): Promise<Taken> {
+  const q = row.quantity;
+  // Redis units taken or drained inside the transaction: given back if it fails.
+  let owed = 0;
+  let fill: { units: number; uncarved: number } | null = null;
+  try {
+    const taken = await ctx.db.transaction().execute(async (trx) => {
+      const allocation = await requireAllocation(trx, row.allocation_id, true);
+      if (allocation.status !== 'active') throw fail('FORBIDDEN', `The allocation is ${allocation.status}.`);
+      if (allocation.hot_drop !== 1) throw fail('HOT_DROP_NOT_ENABLED', 'Hot-drop mode was turned off.');
+      await repo.ensurePool(trx, allocation.id);
+      const again = await store.take(trx, allocation.id, q, true);
+      if (again) {
+        if (!store.transactional) owed = q;
+        row.slot = again.slot;
+        await record(ctx, trx, actor, row);
+        return again;
+      }
+      const promised = await promisedOnAllocation(trx, allocation.id, ctx.clock.now());
+      const remaining = remainingOf(allocation);
+      const stock = await stockUpTo(trx, quote.sku.id, allocation.environment, allocation.id, remaining);
+      const capacity = Math.max(0, Math.min(remaining, stock) - promised);
+      const drained = capacity < q ? await store.drain(trx, allocation.id) : 0;
+      if (!store.transactional) owed = drained;
+      if (drained + capacity < q) {
+        throw fail('SOLD_OUT', `No reservation slots of ${quote.sku.code} are left.`, {
+          skuCode: quote.sku.code,
+          requested: q,
+          available: drained + capacity,
+        });
+      }
+      const carve = Math.min(capacity, Math.max(q - drained, chunkOf(capacity)));
+      await repo.moveCarved(trx, allocation.id, carve);
+      if (carve > 0) await recordPromise(trx, allocation);
+      fill = { units: drained + carve - q, uncarved: capacity - carve };
+      if (store.transactional) await store.fill(trx, allocation.id, fill.units, fill.uncarved);
+      row.slot = null;
+      await record(ctx, trx, actor, row);
+      return { slot: null, remaining: fill.units + fill.uncarved };
+    });
+    owed = 0;
+    const filled = fill as { units: number; uncarved: number } | null;
+    if (filled && !store.transactional) {
+      await store.fill(ctx.db, row.allocation_id, filled.units, filled.uncarved).catch(() => undefined);
+    }
+    return taken;
+  } catch (err) {
+    if (owed > 0) await store.put(ctx.db, row.allocation_id, null, owed).catch(() => undefined);
+    throw err;
+  }
+}

@@ -1,0 +1,199 @@
+import { describe, expect, it } from 'vitest';
+import { admin, eventsFor } from '../../../../test/admin.js';
+import { useTestApp } from '../../../../test/harness.js';
+import { commitBody, hotDropScenario, reserveBody, seller } from '../../../../test/hot-drop.js';
+import { type ProductionScenario, productionOrder, productionScenario } from '../../../../test/production.js';
+import { call, describeRouteContract, expectApiError } from '../../../../test/route-contract.js';
+
+const t = useTestApp();
+const url = (path: string) => `/api/seller/v1${path}`;
+
+const post = (s: ProductionScenario, path: string, body: unknown, key?: string) =>
+  call(t, {
+    method: 'POST',
+    url: url(path),
+    headers: seller(s, key),
+    payload: body as Record<string, unknown>,
+  });
+const reserve = (s: ProductionScenario, overrides: Record<string, unknown> = {}) =>
+  post(s, '/orders/reserve', reserveBody(s, overrides));
+const available = async (s: ProductionScenario) =>
+  (await call(t, { method: 'GET', url: url(`/availability?skuCode=${s.skuCode}`), headers: s.seller.auth }))
+    .body.data;
+const reservationRow = (id: string) =>
+  t.ctx.db.selectFrom('reservations').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+describeRouteContract('POST /orders/reserve', t, {
+  method: 'POST',
+  url: () => url('/orders/reserve'),
+  body: { skuCode: 'SANDBOX-STD-001', quantity: 1, countryCode: 'US', orderReference: 'contract-reserve' },
+  headers: { 'idempotency-key': 'contract-reserve' },
+  scopes: ['seller:keys:pull'],
+  badInput: { body: { skuCode: 'SANDBOX-STD-001', quantity: 0, countryCode: 'US', orderReference: 'x' } },
+});
+
+describe('hot-drop reservations (SPEC 3.2)', () => {
+  it('refuses a reservation on an allocation that is not in hot-drop mode', async () => {
+    const s = await productionScenario(t);
+    expectApiError(await reserve(s), 412, 'HOT_DROP_NOT_ENABLED');
+  });
+
+  it('reserves without claiming a key, counts as promised capacity and emits order.reserved', async () => {
+    const s = await hotDropScenario(t, { keyCount: 5 });
+    const before = await available(s);
+    const r = await reserve(s, { quantity: 2 });
+    expect(r.status).toBe(200);
+    const data = r.body.data;
+    expect(data).toMatchObject({
+      type: 'reservation',
+      allocationId: s.allocationId,
+      quantity: 2,
+      remainingSlots: 3,
+    });
+    expect(data.expiresInSeconds).toBe(60);
+    const left = Date.parse(data.expiresAt) - t.ctx.clock.now();
+    expect(left).toBeGreaterThan(59_000);
+    expect(left).toBeLessThanOrEqual(60_000);
+    const keys = await t.ctx.db
+      .selectFrom('game_keys')
+      .select('state')
+      .where('pool_id', '=', s.poolId)
+      .execute();
+    expect(keys.every((k) => k.state === 'available')).toBe(true);
+    expect(JSON.stringify(await available(s))).not.toBe(JSON.stringify(before));
+    const events = await eventsFor(t, s.sellerId, 'order.reserved');
+    expect(events.map((e) => e.data)).toEqual([
+      { orderReference: data.orderReference, skuCode: s.skuCode, quantity: 2, expectedReleaseAt: null },
+    ]);
+  });
+
+  it('refuses a quantity above the allocation term with QUANTITY_INVALID', async () => {
+    const s = await hotDropScenario(t, { reservationMaxQuantity: 2 });
+    const r = await reserve(s, { quantity: 3 });
+    expectApiError(r, 422, 'QUANTITY_INVALID');
+    expect(r.body.details).toMatchObject({ maximum: 2, requested: 3 });
+  });
+
+  it('runs the hold gates: a paused allocation is FORBIDDEN, a wrong price CATALOG_PRICE_MISMATCH, unknown SKU NOT_FOUND', async () => {
+    const s = await hotDropScenario(t);
+    expectApiError(await reserve(s, { expectedUnitPriceCents: 1 }), 422, 'CATALOG_PRICE_MISMATCH');
+    expectApiError(await reserve(s, { skuCode: 'NO-SUCH-SKU' }), 404, 'NOT_FOUND');
+    await admin(t, 'PATCH', `/allocations/${s.allocationId}`, { status: 'paused' });
+    expectApiError(await reserve(s), 403, 'FORBIDDEN');
+  });
+
+  it('answers SOLD_OUT when no slot is left, and holds and orders see the reservations', async () => {
+    const s = await hotDropScenario(t, { keyCount: 3 });
+    for (let i = 0; i < 3; i++) expect((await reserve(s)).status).toBe(200);
+    const refused = await reserve(s);
+    expectApiError(refused, 409, 'SOLD_OUT');
+    expect(refused.body.details).toMatchObject({ available: 0 });
+    const order = await post(s, '/orders', productionOrder(s));
+    expectApiError(order, 409, 'NO_AVAILABLE_KEYS');
+  });
+
+  it('sees holds: reservations never take what live holds promised', async () => {
+    const s = await hotDropScenario(t, { keyCount: 3 });
+    await admin(t, 'PATCH', `/companies/${s.sellerId}`, { checkoutHoldEnabled: true });
+    const hold = await post(s, '/orders/hold', {
+      skuCode: s.skuCode,
+      quantity: 2,
+      countryCode: 'US',
+      orderReference: 'h-1',
+    });
+    expect(hold.status).toBe(200);
+    expect((await reserve(s)).body.data.remainingSlots).toBe(0);
+    expectApiError(await reserve(s), 409, 'SOLD_OUT');
+  });
+
+  it('commits through the order path: keys, order, sale line, order.fulfilled; a second commit is gone', async () => {
+    const s = await hotDropScenario(t, { keyCount: 4 });
+    const r = (await reserve(s, { quantity: 2 })).body.data;
+    const committed = await post(s, '/orders/commit', commitBody(s, r.reservationId));
+    expect(committed.status).toBe(200);
+    const data = committed.body.data;
+    expect(data).toMatchObject({ type: 'fulfilled', skuCode: s.skuCode, orderReference: r.orderReference });
+    expect(data.keys).toHaveLength(2);
+    expect(data.keyIds).toHaveLength(2);
+    expect((await reservationRow(r.reservationId)).status).toBe('consumed');
+    const sales = await t.ctx.db
+      .selectFrom('sale_lines')
+      .selectAll()
+      .where('seller_company_id', '=', s.sellerId)
+      .execute();
+    expect(sales.reduce((n, l) => n + l.quantity, 0)).toBe(2);
+    expect((await eventsFor(t, s.sellerId, 'order.fulfilled')).map((e) => e.data.orderReference)).toEqual([
+      r.orderReference,
+    ]);
+    const allocation = await t.ctx.db
+      .selectFrom('allocations')
+      .select('quantity_pulled')
+      .where('id', '=', s.allocationId)
+      .executeTakeFirstOrThrow();
+    expect(allocation.quantity_pulled).toBe(2);
+    expectApiError(await post(s, '/orders/commit', commitBody(s, r.reservationId)), 410, 'RESERVATION_GONE');
+    // Two keys left, nothing else promised: a plain order may take them.
+    expect((await post(s, '/orders', productionOrder(s, { quantity: 2 }))).status).toBe(200);
+  });
+
+  it('applies the declarations at commit, leaving the reservation live when they are missing', async () => {
+    const s = await hotDropScenario(t);
+    const r = (await reserve(s)).body.data;
+    const { salesChannel: _omitted, ...declaration } = commitBody(s, r.reservationId).integrationOrderContext;
+    const refused = await post(s, '/orders/commit', {
+      reservationId: r.reservationId,
+      integrationOrderContext: declaration,
+    });
+    expectApiError(refused, 422, 'SALES_CHANNEL_REQUIRED');
+    expect((await reservationRow(r.reservationId)).status).toBe('live');
+    expect((await post(s, '/orders/commit', commitBody(s, r.reservationId))).status).toBe(200);
+  });
+
+  it('answers RESERVATION_GONE for an unknown reservation and for another company', async () => {
+    const s = await hotDropScenario(t);
+    const other = await hotDropScenario(t);
+    const r = (await reserve(s)).body.data;
+    expectApiError(
+      await post(other, '/orders/commit', commitBody(other, r.reservationId)),
+      410,
+      'RESERVATION_GONE',
+    );
+    const unknown = '0190f0a0-0000-7000-8000-000000000000';
+    expectApiError(await post(s, '/orders/commit', commitBody(s, unknown)), 410, 'RESERVATION_GONE');
+  });
+
+  it('refuses a commit with ALLOCATION_NOT_AVAILABLE once the grant is paused or hot-drop is off', async () => {
+    const s = await hotDropScenario(t, { keyCount: 4 });
+    const a = (await reserve(s)).body.data;
+    const b = (await reserve(s)).body.data;
+    await admin(t, 'PATCH', `/allocations/${s.allocationId}`, { status: 'paused' });
+    expectApiError(
+      await post(s, '/orders/commit', commitBody(s, a.reservationId)),
+      409,
+      'ALLOCATION_NOT_AVAILABLE',
+    );
+    await admin(t, 'PATCH', `/allocations/${s.allocationId}`, { status: 'active', hotDrop: false });
+    expectApiError(
+      await post(s, '/orders/commit', commitBody(s, b.reservationId)),
+      409,
+      'ALLOCATION_NOT_AVAILABLE',
+    );
+    expect((await reservationRow(b.reservationId)).status).toBe('live');
+  });
+
+  it('extends once by the TTL; the second extension is exhausted; an expired reservation is gone', async () => {
+    const s = await hotDropScenario(t);
+    const r = (await reserve(s)).body.data;
+    const extended = await post(s, `/orders/${r.reservationId}/extend`, undefined);
+    expect(extended.status).toBe(200);
+    expect(Date.parse(extended.body.data.expiresAt)).toBe(Date.parse(r.expiresAt) + 60_000);
+    expectApiError(
+      await post(s, `/orders/${r.reservationId}/extend`, undefined),
+      409,
+      'RESERVATION_EXTEND_EXHAUSTED',
+    );
+    t.ctx.testClock!.advance(121);
+    expectApiError(await post(s, `/orders/${r.reservationId}/extend`, undefined), 410, 'RESERVATION_GONE');
+    expectApiError(await post(s, '/orders/commit', commitBody(s, r.reservationId)), 410, 'RESERVATION_GONE');
+  });
+});

@@ -1,0 +1,148 @@
+import { sql } from 'kysely';
+import type { AppContext } from '../../../context.js';
+import type { Executor } from '../../../db/database.js';
+import { forUpdateSkipLocked, lockRows } from '../../../db/dialect.js';
+import { RedisSlotStore } from './redis-slot-store.js';
+
+/** Slot rows per allocation in the database store: concurrent reservations update different rows. */
+export const SLOTS = 32;
+
+export interface Taken {
+  /** The slot row the units came from (database store), null with Redis. */
+  slot: number | null;
+  /** Units left in the store after this take plus the capacity left uncarved at the last refill. */
+  remaining: number;
+}
+
+/**
+ * Where the free carved units of a hot-drop allocation live (docs/hot-drops.md). Each operation
+ * is atomic. The database store runs on the executor it is given, so inside a transaction it
+ * commits or rolls back with it (`transactional`); Redis ignores it and applies at once, so
+ * the caller orders its operations against the database transaction in the safe direction:
+ * take and drain before (given back if the transaction fails), fill and put after it commits.
+ * A crash in between strands units (sold later by nobody), never promises one twice.
+ */
+export interface SlotStore {
+  readonly transactional: boolean;
+  /** Takes `quantity` free units, or null when none are free. `wait`: queue behind busy slots. */
+  take(ex: Executor, allocationId: string, quantity: number, wait?: boolean): Promise<Taken | null>;
+  /** Adds newly carved units, and records the capacity left uncarved. */
+  fill(ex: Executor, allocationId: string, units: number, uncarved: number): Promise<void>;
+  /** Gives units back (a reservation ended, or a failed take). */
+  put(ex: Executor, allocationId: string, slot: number | null, units: number): Promise<void>;
+  /** Free units plus the capacity left uncarved at the last refill (`remainingSlots`). */
+  remaining(ex: Executor, allocationId: string): Promise<number>;
+  /** Empties the store of the allocation, in a transaction; returns the free units it held. */
+  drain(trx: Executor, allocationId: string): Promise<number>;
+}
+
+/** The admission store: Redis on PostgreSQL when REDIS_URL is set, else the database's slot rows. */
+export function slotStoreOf(ctx: AppContext): SlotStore {
+  if (ctx.redis && ctx.engine === 'postgres') return new RedisSlotStore(ctx.redis);
+  return new DatabaseSlotStore();
+}
+
+/**
+ * Slot rows in the database. A take is one statement: the first slot from a random start that
+ * has the units and that no other transaction holds (`FOR UPDATE SKIP LOCKED` on PostgreSQL),
+ * decremented; the row lock lasts that one statement.
+ */
+export class DatabaseSlotStore implements SlotStore {
+  readonly transactional = true;
+
+  async take(ex: Executor, allocationId: string, quantity: number, wait = false): Promise<Taken | null> {
+    const start = Math.floor(Math.random() * SLOTS);
+    const candidates = ex
+      .selectFrom('reservation_slots')
+      .select('slot')
+      .where('allocation_id', '=', allocationId)
+      .where('free', '>=', quantity)
+      .orderBy(sql`(slot + ${start}) % ${SLOTS}`)
+      .limit(1);
+    const pick = wait ? candidates : forUpdateSkipLocked(ex, candidates);
+    const row = await ex
+      .updateTable('reservation_slots')
+      .set((eb) => ({ free: eb('free', '-', quantity) }))
+      .where('allocation_id', '=', allocationId)
+      .where('slot', '=', pick)
+      .where('free', '>=', quantity)
+      .returning('slot')
+      .executeTakeFirst();
+    if (!row) return null;
+    return { slot: row.slot, remaining: await this.remaining(ex, allocationId) };
+  }
+
+  async remaining(ex: Executor, allocationId: string): Promise<number> {
+    const row = await ex
+      .selectFrom('reservation_pools')
+      .select((eb) => [
+        'uncarved',
+        eb
+          .selectFrom('reservation_slots')
+          .select((s) => s.fn.coalesce(s.fn.sum<number>('free'), sql<number>`0`).as('free'))
+          .where('allocation_id', '=', allocationId)
+          .as('free'),
+      ])
+      .where('allocation_id', '=', allocationId)
+      .executeTakeFirst();
+    return Number(row?.free ?? 0) + Number(row?.uncarved ?? 0);
+  }
+
+  /** Spreads the units evenly over the slots, so that takers find them on different rows. */
+  async fill(ex: Executor, allocationId: string, units: number, uncarved: number): Promise<void> {
+    await ex
+      .insertInto('reservation_slots')
+      .values(Array.from({ length: SLOTS }, (_, slot) => ({ allocation_id: allocationId, slot, free: 0 })))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    const base = Math.floor(units / SLOTS);
+    const extra = units % SLOTS;
+    if (units > 0) {
+      await ex
+        .updateTable('reservation_slots')
+        .set((eb) => ({
+          free: eb('free', '+', sql<number>`${base} + case when slot < ${extra} then 1 else 0 end`),
+        }))
+        .where('allocation_id', '=', allocationId)
+        .execute();
+    }
+    await ex
+      .updateTable('reservation_pools')
+      .set({ uncarved })
+      .where('allocation_id', '=', allocationId)
+      .execute();
+  }
+
+  async put(ex: Executor, allocationId: string, slot: number | null, units: number): Promise<void> {
+    if (units <= 0) return;
+    await ex
+      .updateTable('reservation_slots')
+      .set((eb) => ({ free: eb('free', '+', units) }))
+      .where('allocation_id', '=', allocationId)
+      .where('slot', '=', slot ?? Math.floor(Math.random() * SLOTS))
+      .execute();
+  }
+
+  async drain(trx: Executor, allocationId: string): Promise<number> {
+    const rows = await lockRows(
+      trx,
+      trx
+        .selectFrom('reservation_slots')
+        .select(['slot', 'free'])
+        .where('allocation_id', '=', allocationId)
+        .where('free', '>', 0),
+    ).execute();
+    if (rows.length === 0) return 0;
+    await trx
+      .updateTable('reservation_slots')
+      .set({ free: 0 })
+      .where('allocation_id', '=', allocationId)
+      .where(
+        'slot',
+        'in',
+        rows.map((r) => r.slot),
+      )
+      .execute();
+    return rows.reduce((n, r) => n + Number(r.free), 0);
+  }
+}
