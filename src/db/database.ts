@@ -1,13 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import type { PoolUse } from '../observability/metrics.js';
 import { preparedNameOf } from './compiled-once.js';
 import { queueCommitsBehindLastStatements } from './pipelined-commit.js';
 import type { Database } from './schema.js';
+import { type GroupCommitStats, GroupCommitSqliteDialect } from './sqlite-group-commit.js';
 
 export type Engine = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
@@ -19,6 +20,8 @@ export interface DbHandle {
   engine: Engine;
   /** Connection-pool use (PostgreSQL), read by the metrics at scrape time. */
   poolUse?: () => PoolUse;
+  /** SQLite: physical commits and the logical transactions they carried (sqlite-group-commit.ts). */
+  groupCommits?: () => GroupCommitStats;
   close(): Promise<void>;
 }
 
@@ -31,23 +34,21 @@ const STATEMENT_CACHE_SIZE = 512;
  * Kysely prepares every query anew; SQLite's prepare (parse and plan) costs as much as a small
  * query runs. Statements are reused per SQL text (bounded: the oldest half is dropped when
  * full). Safe on the one connection: a statement finishes (`all`/`run`) before the next query,
- * and a streamed `iterate` holds the connection until it ends.
+ * and a streamed `iterate` holds the connection until it ends. Transactions group-commit
+ * (sqlite-group-commit.ts).
  */
-function withStatementCache(sqlite: SqliteDatabase.Database) {
+function statementCache(sqlite: SqliteDatabase.Database) {
   const statements = new Map<string, SqliteDatabase.Statement>();
-  return {
-    close: () => sqlite.close(),
-    prepare(sql: string) {
-      let statement = statements.get(sql);
-      if (!statement) {
-        if (statements.size >= STATEMENT_CACHE_SIZE) {
-          for (const key of [...statements.keys()].slice(0, STATEMENT_CACHE_SIZE / 2)) statements.delete(key);
-        }
-        statement = sqlite.prepare(sql);
-        statements.set(sql, statement);
+  return (sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      if (statements.size >= STATEMENT_CACHE_SIZE) {
+        for (const key of [...statements.keys()].slice(0, STATEMENT_CACHE_SIZE / 2)) statements.delete(key);
       }
-      return statement;
-    },
+      statement = sqlite.prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
   };
 }
 
@@ -75,8 +76,14 @@ export function openDatabase(config: DatabaseConfig, options: { poolSize?: numbe
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('cache_size = -16384');
     sqlite.pragma('temp_store = MEMORY');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-    return { db, engine: 'sqlite', close: () => db.destroy() };
+    const dialect = new GroupCommitSqliteDialect(sqlite, statementCache(sqlite));
+    const db = new Kysely<Database>({ dialect });
+    return {
+      db,
+      engine: 'sqlite',
+      groupCommits: () => ({ ...dialect.driver.stats }),
+      close: () => db.destroy(),
+    };
   }
   const pool = new pg.Pool({
     connectionString: config.url,
