@@ -66,17 +66,30 @@ function prepareCompiledOnce(client: pg.PoolClient) {
   client.query = queueCommitsBehindLastStatements(named as never) as typeof client.query;
 }
 
-export function openDatabase(config: DatabaseConfig, options: { poolSize?: number } = {}): DbHandle {
-  if (config.engine === 'sqlite') {
-    if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });
-    const sqlite = new SqliteDatabase(config.path);
+function connectSqlite(path: string, options: { readonly?: boolean } = {}) {
+  const sqlite = new SqliteDatabase(path, options);
+  if (!options.readonly) {
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma('busy_timeout = 5000');
-    sqlite.pragma('cache_size = -16384');
-    sqlite.pragma('temp_store = MEMORY');
-    const dialect = new GroupCommitSqliteDialect(sqlite, statementCache(sqlite));
+  }
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('cache_size = -16384');
+  sqlite.pragma('temp_store = MEMORY');
+  return sqlite;
+}
+
+export function openDatabase(config: DatabaseConfig, options: { poolSize?: number } = {}): DbHandle {
+  if (config.engine === 'sqlite') {
+    if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });
+    const writer = connectSqlite(config.path);
+    // A file database also gets a read-only connection for reads outside transactions (WAL).
+    const reader = writer.memory ? null : connectSqlite(config.path, { readonly: true });
+    const dialect = new GroupCommitSqliteDialect(
+      writer,
+      statementCache(writer),
+      reader && { db: reader, prepare: statementCache(reader) },
+    );
     const db = new Kysely<Database>({ dialect });
     return {
       db,

@@ -80,25 +80,24 @@ describe('SQLite group commit', () => {
     expect(labels.rows.map((r) => r.label)).toEqual(['first', 'last']);
   });
 
-  it('a read that ran while a group was open answers after that commit', async () => {
+  it('a read outside transactions runs on the reader: it answers at once with the last commit', async () => {
     const first = gated('first');
-    const read = sql<{ n: number }>`select count(*) as n from item`
-      .execute(handle.db)
-      .then((r) => ({ seen: r.rows[0]!.n, committed: committedRows() }));
+    const read = await sql<{ n: number }>`select count(*) as n from item`.execute(handle.db);
+    expect(read.rows[0]!.n).toBe(0);
     first.open();
     await first.done;
-    expect(await read).toEqual({ seen: 1, committed: 1 });
+    const again = await sql<{ n: number }>`select count(*) as n from item`.execute(handle.db);
+    expect(again.rows[0]!.n).toBe(1);
   });
 
-  it('a COMMIT that fails fails every member and every read of the group; the next one commits', async () => {
+  it('a COMMIT that fails fails every member of the group; the next one commits', async () => {
     const first = gated('first');
     const orphan = handle.db.transaction().execute(async (trx) => {
       // A deferred foreign key is checked only by the COMMIT, which it then fails.
       await sql`insert into child (id, parent_id) values (1, 42)`.execute(trx);
     });
-    const read = sql`select count(*) as n from item`.execute(handle.db);
     first.open();
-    const outcomes = await Promise.allSettled([first.done, orphan, read]);
+    const outcomes = await Promise.allSettled([first.done, orphan]);
     for (const outcome of outcomes) {
       expect(outcome.status).toBe('rejected');
       expect((outcome as PromiseRejectedResult).reason.code).toBe('SQLITE_CONSTRAINT_FOREIGNKEY');
@@ -106,5 +105,45 @@ describe('SQLite group commit', () => {
     expect(committedRows()).toBe(0);
     expect(await insert('after')).toBe('after');
     expect(committedRows()).toBe(1);
+  });
+});
+
+describe('SQLite group commit, in-memory (one connection: reads share the writer)', () => {
+  it('a statement run while a group is open answers after its COMMIT, and fails with it', async () => {
+    const handle = openDatabase({ engine: 'sqlite', path: ':memory:' });
+    try {
+      await sql`create table item (id integer primary key, label text not null)`.execute(handle.db);
+      await sql`create table child (id integer primary key,
+        parent_id integer references item (id) deferrable initially deferred)`.execute(handle.db);
+      const groups = () => handle.groupCommits!().groups;
+      let open!: () => void;
+      const gate = new Promise<void>((resolve) => {
+        open = resolve;
+      });
+      const first = handle.db.transaction().execute(async (trx) => {
+        await sql`insert into item (label) values ('first')`.execute(trx);
+        await gate;
+      });
+      const before = groups();
+      const read = sql<{ n: number }>`select count(*) as n from item`
+        .execute(handle.db)
+        .then((r) => ({ seen: r.rows[0]!.n, committedSince: groups() - before }));
+      open();
+      await first;
+      expect(await read).toEqual({ seen: 1, committedSince: 1 });
+
+      const second = handle.db.transaction().execute(async (trx) => {
+        await sql`insert into child (id, parent_id) values (1, 42)`.execute(trx);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      });
+      const doomed = sql`select count(*) as n from item`.execute(handle.db);
+      const outcomes = await Promise.allSettled([second, doomed]);
+      expect(outcomes.map((o) => o.status === 'rejected' && o.reason.code)).toEqual([
+        'SQLITE_CONSTRAINT_FOREIGNKEY',
+        'SQLITE_CONSTRAINT_FOREIGNKEY',
+      ]);
+    } finally {
+      await handle.close();
+    }
   });
 });

@@ -10,33 +10,38 @@ import {
 /**
  * SQLite group commit (docs/checkout.md, "SQLite: group commit").
  *
- * The process has one connection, and a commit costs the WAL write of every page the
- * transaction dirtied: most of an order's SQLite time. Concurrent transactions therefore share
- * one physical transaction: the first opens it (`BEGIN IMMEDIATE`), each logical transaction
- * runs in a savepoint of its own (`SAVEPOINT` / `RELEASE`, or `ROLLBACK TO` on failure), and
- * one `COMMIT` ends the group when the connection would otherwise go idle (no one is waiting
- * for it) or the group reached its bound. Pages several members touch (the hot allocation,
- * the tails of the order, sale and outbox indexes) are written once per group.
+ * The process writes through one connection, and a commit costs the WAL write of every page
+ * the transaction dirtied: the largest part of an order's SQLite time. Concurrent transactions
+ * therefore share one physical transaction: the first opens it (`BEGIN IMMEDIATE`), each
+ * logical transaction runs in a savepoint of its own (`SAVEPOINT` / `RELEASE`, or `ROLLBACK TO`
+ * on failure), and one `COMMIT` ends the group once the writer is idle at the end of the event
+ * loop's turn (`setImmediate`: the requests that arrived together commit together), or at the
+ * next hand-over once the group reached its bound. Pages several members touch (the hot
+ * allocation, the tails of the order, sale and outbox indexes) are written once per group.
  *
- * Nothing of the group is reported before its COMMIT: a member's transaction resolves (or
- * rejects with its own error) only after the shared COMMIT; a statement run outside any member
- * while a group is open (a plain read or write) saw the group's uncommitted writes, so its
- * result waits for the COMMIT too. When the COMMIT fails, or SQLite rolls the whole
+ * Nothing of a group is reported before its COMMIT. A member's transaction resolves (or rejects
+ * with its own error, which may rest on what earlier members wrote) only after the shared
+ * COMMIT. A read outside any transaction runs on a second, read-only connection (WAL: it sees
+ * the last commit, never an open group), so it neither waits nor sees uncommitted writes; an
+ * in-memory database has no second connection, and there a statement run outside any
+ * transaction while a group is open (a read or a write) answers after the COMMIT too, as does
+ * a write outside transactions on a file. When the COMMIT fails, or SQLite rolls the whole
  * transaction back after an error, every member and every such statement fails with that
- * error: nothing the group did is reported as done, and nothing it read is reported as read.
+ * error: nothing the group did is reported as done, nothing it read as read.
  *
- * Waiting does not hold the connection: a member that released its savepoint, or a statement
- * whose result waits, hands the connection to the next waiter (first come, first served), so
- * the group grows while work is queued and commits as soon as it is not.
+ * The writer is taken when a transaction begins or a statement needs it, first come first
+ * served, and handed on as soon as the member finished, not when its group commits.
  */
 
 /** A group commits at its next hand-over once it has this many members or is this old. */
-export const GROUP_MAX_MEMBERS = 32;
+export const GROUP_MAX_MEMBERS = 64;
 export const GROUP_MAX_AGE_MS = 20;
 
 /** Statements that cannot run inside a transaction (or end one): the open group commits first. */
 const OUTSIDE_TRANSACTIONS =
   /^\s*(pragma|vacuum|attach|detach|begin|commit|end|rollback|savepoint|release)\b/i;
+
+type Prepare = (sql: string) => SqliteDatabase.Statement;
 
 interface Group {
   members: number;
@@ -50,14 +55,15 @@ interface Group {
 }
 
 export interface GroupCommitStats {
-  /** Physical transactions committed, and logical transactions (members) they carried. */
+  /** Physical transactions committed, and the logical transactions (members) they carried. */
   groups: number;
   members: number;
 }
 
-/** One use of the connection: from acquire to release (or to a hand-over while it waits). */
+/** One use of the database by Kysely: a transaction, a statement, or a connection() block. */
 class Lease implements DatabaseConnection {
-  released = false;
+  /** Whether it holds the writer. */
+  holds = false;
   /** The group this lease is a member of, between its BEGIN and its COMMIT or ROLLBACK. */
   group: Group | null = null;
   constructor(private readonly driver: GroupCommitDriver) {}
@@ -80,22 +86,31 @@ function newGroup(): Group {
   return { members: 0, openedAt: performance.now(), settled, resolve, reject };
 }
 
+function run(statement: SqliteDatabase.Statement, query: CompiledQuery): QueryResult<unknown> {
+  const parameters = query.parameters as unknown[];
+  if (statement.reader) return { rows: statement.all(parameters) };
+  const { changes, lastInsertRowid } = statement.run(parameters);
+  return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+}
+
 export class GroupCommitDriver implements Driver {
   readonly stats: GroupCommitStats = { groups: 0, members: 0 };
   #holder: Lease | null = null;
   #waiters: (() => void)[] = [];
   #group: Group | null = null;
+  #commitScheduled = false;
 
   constructor(
-    private readonly sqlite: SqliteDatabase.Database,
-    private readonly prepare: (sql: string) => SqliteDatabase.Statement,
+    private readonly writer: SqliteDatabase.Database,
+    private readonly prepare: Prepare,
+    /** The read-only connection (file databases), and its statement cache. */
+    private readonly reader: { db: SqliteDatabase.Database; prepare: Prepare } | null,
   ) {}
 
   async init(): Promise<void> {}
 
-  acquireConnection(): Promise<Lease> {
-    const lease = new Lease(this);
-    return this.#lock(lease).then(() => lease);
+  async acquireConnection(): Promise<Lease> {
+    return new Lease(this);
   }
 
   async releaseConnection(lease: Lease): Promise<void> {
@@ -103,7 +118,7 @@ export class GroupCommitDriver implements Driver {
   }
 
   async beginTransaction(lease: Lease): Promise<void> {
-    await this.#reacquire(lease);
+    await this.#hold(lease);
     if (this.#group && this.#isFull(this.#group)) this.#commitGroup();
     if (!this.#group) {
       this.#exec('begin immediate');
@@ -142,16 +157,19 @@ export class GroupCommitDriver implements Driver {
   }
 
   async execute(lease: Lease, query: CompiledQuery): Promise<QueryResult<unknown>> {
-    await this.#reacquire(lease);
-    if (lease.group) this.#memberGroup(lease);
-    const outside = !lease.group;
-    if (outside && this.#group && OUTSIDE_TRANSACTIONS.test(query.sql)) this.#commitGroup();
-    const group = outside ? this.#group : null;
-    if (!group) return this.#guard(() => this.#run(query));
+    if (lease.group) return this.#guard(() => run(this.#memberStatement(lease, query.sql), query));
+    const alone = OUTSIDE_TRANSACTIONS.test(query.sql);
+    if (this.reader && !alone && this.prepare(query.sql).readonly) {
+      return run(this.reader.prepare(query.sql), query);
+    }
+    await this.#hold(lease);
+    if (this.#group && alone) this.#commitGroup();
+    const group = this.#group;
+    if (!group) return this.#guard(() => run(this.prepare(query.sql), query));
     let result: QueryResult<unknown> | undefined;
     let failure: unknown;
     try {
-      result = this.#guard(() => this.#run(query));
+      result = this.#guard(() => run(this.prepare(query.sql), query));
     } catch (err) {
       failure = err;
     }
@@ -162,23 +180,23 @@ export class GroupCommitDriver implements Driver {
   }
 
   async *stream(lease: Lease, query: CompiledQuery): AsyncIterableIterator<QueryResult<unknown>> {
-    await this.#reacquire(lease);
-    if (!lease.group && this.#group) this.#commitGroup();
-    const statement = this.prepare(query.sql);
+    if (!lease.group) {
+      await this.#hold(lease);
+      if (this.#group) this.#commitGroup();
+    }
+    const statement = this.#memberStatement(lease, query.sql);
     for (const row of statement.iterate(query.parameters as unknown[])) yield { rows: [row] };
   }
 
   async destroy(): Promise<void> {
     if (this.#group && !this.#holder) this.#commitGroup();
-    this.sqlite.close();
+    this.reader?.db.close();
+    this.writer.close();
   }
 
-  #run(query: CompiledQuery): QueryResult<unknown> {
-    const statement = this.prepare(query.sql);
-    const parameters = query.parameters as unknown[];
-    if (statement.reader) return { rows: statement.all(parameters) };
-    const { changes, lastInsertRowid } = statement.run(parameters);
-    return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+  #memberStatement(lease: Lease, sql: string) {
+    if (lease.group) this.#memberGroup(lease);
+    return this.prepare(sql);
   }
 
   #exec(sql: string) {
@@ -190,7 +208,7 @@ export class GroupCommitDriver implements Driver {
     try {
       return work();
     } catch (err) {
-      if (this.#group && !this.sqlite.inTransaction) this.#loseGroup(err);
+      if (this.#group && !this.writer.inTransaction) this.#loseGroup(err);
       throw err;
     }
   }
@@ -208,14 +226,13 @@ export class GroupCommitDriver implements Driver {
 
   #commitGroup() {
     const group = this.#group!;
-    this.#group = null;
     try {
       this.#exec('commit');
     } catch (err) {
-      this.#group = group;
       this.#abandonGroup(err);
       return;
     }
+    this.#group = null;
     this.stats.groups++;
     this.stats.members += group.members;
     group.resolve();
@@ -231,48 +248,56 @@ export class GroupCommitDriver implements Driver {
 
   #abandonGroup(err: unknown) {
     try {
-      if (this.sqlite.inTransaction) this.#exec('rollback');
+      if (this.writer.inTransaction) this.#exec('rollback');
     } catch {
       // The connection is past saving the transaction; the next BEGIN reports it.
     }
     this.#loseGroup(err);
   }
 
-  #lock(lease: Lease): Promise<void> {
+  #hold(lease: Lease): Promise<void> | undefined {
+    if (lease.holds) return undefined;
     if (!this.#holder) {
       this.#holder = lease;
-      lease.released = false;
-      return Promise.resolve();
+      lease.holds = true;
+      return undefined;
     }
     return new Promise((resolve) =>
       this.#waiters.push(() => {
         this.#holder = lease;
-        lease.released = false;
+        lease.holds = true;
         resolve();
       }),
     );
   }
 
-  /** A lease handed over while it waited and then used again (a connection() block) queues anew. */
-  #reacquire(lease: Lease): Promise<void> | undefined {
-    return lease.released ? this.#lock(lease) : undefined;
+  #release(lease: Lease) {
+    if (!lease.holds) return;
+    lease.holds = false;
+    this.#holder = null;
+    const next = this.#waiters.shift();
+    if (this.#group && this.#isFull(this.#group)) this.#commitGroup();
+    else if (this.#group && !next) this.#scheduleCommit();
+    next?.();
   }
 
-  #release(lease: Lease) {
-    if (lease.released) return;
-    lease.released = true;
-    this.#holder = null;
-    if (this.#group && (this.#waiters.length === 0 || this.#isFull(this.#group))) this.#commitGroup();
-    this.#waiters.shift()?.();
+  /** The writer is idle: the group commits at the end of this turn of the event loop, if still idle. */
+  #scheduleCommit() {
+    if (this.#commitScheduled) return;
+    this.#commitScheduled = true;
+    setImmediate(() => {
+      this.#commitScheduled = false;
+      if (this.#group && !this.#holder && this.writer.open) this.#commitGroup();
+    });
   }
 }
 
 /** Kysely's SQLite dialect with the group-committing driver in place of its own. */
 export class GroupCommitSqliteDialect extends SqliteDialect {
   readonly driver: GroupCommitDriver;
-  constructor(sqlite: SqliteDatabase.Database, prepare: (sql: string) => SqliteDatabase.Statement) {
-    super({ database: sqlite });
-    this.driver = new GroupCommitDriver(sqlite, prepare);
+  constructor(...args: ConstructorParameters<typeof GroupCommitDriver>) {
+    super({ database: args[0] });
+    this.driver = new GroupCommitDriver(...args);
   }
   override createDriver(): Driver {
     return this.driver;
