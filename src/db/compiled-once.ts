@@ -61,3 +61,37 @@ export function postgresOnce<R>(
   if (options.lastOfTransaction) markLastOfTransaction(text);
   return (ex, parameters) => ex.executeQuery<R>(CompiledQuery.raw(text, [...parameters]));
 }
+
+type Table = keyof Database & string;
+// biome-ignore lint/suspicious/noExplicitAny: rows of any table
+type Row = Record<string, any>;
+
+/**
+ * An insert of rows into `table`, compiled once per shape (the columns the rows give, in
+ * order, and how many rows) like `compiledOnce`: no query building per request. Columns whose
+ * value is undefined are left out, as Kysely's `values` leaves them out. Every row of one call
+ * must give the same columns.
+ */
+export function insertOnce<T extends Table>(table: T) {
+  const byShape = new Map<string, ReturnType<typeof compiledOnce<string, unknown>>>();
+  return (ex: Executor, rows: readonly Row[]): Promise<QueryResult<unknown>> => {
+    const columns = Object.keys(rows[0]!).filter((c) => rows[0]![c] !== undefined);
+    const shape = `${rows.length}:${columns.join(',')}`;
+    let insert = byShape.get(shape);
+    if (!insert) {
+      const names = rows.flatMap((_, i) => columns.map((c) => `${i}.${c}`));
+      insert = compiledOnce(names, (db, v) =>
+        // biome-ignore lint/suspicious/noExplicitAny: the table's rows are checked by the callers' types
+        (db as Kysely<any>)
+          .insertInto(table)
+          .values(rows.map((_, i) => Object.fromEntries(columns.map((c) => [c, v[`${i}.${c}`]])))),
+      );
+      byShape.set(shape, insert);
+    }
+    const values: Record<string, unknown> = {};
+    rows.forEach((row, i) => {
+      for (const c of columns) values[`${i}.${c}`] = row[c];
+    });
+    return insert(ex, values);
+  };
+}
