@@ -1,8 +1,8 @@
-import { type Compilable, CompiledQuery, type Kysely, type QueryResult } from 'kysely';
+import { type Compilable, CompiledQuery, type Kysely, PostgresAdapter, type QueryResult } from 'kysely';
 import type { Executor } from './database.js';
-import { isPostgres } from './dialect.js';
 import { markLastOfTransaction } from './pipelined-commit.js';
 import type { Database } from './schema.js';
+import { GroupCommitAdapter } from './sqlite-group-commit.js';
 
 /** SQL texts of compiled-once queries: PostgreSQL runs them as named prepared statements. */
 const preparedNames = new Map<string, string>();
@@ -41,9 +41,15 @@ export function compiledOnce<N extends string, R>(
     return entry;
   };
   return (ex, values) => {
-    const postgres = isPostgres(ex);
+    const adapter = ex.getExecutor().adapter;
+    const postgres = adapter instanceof PostgresAdapter;
     const { sql, slots } = byEngine.get(postgres) ?? compile(ex, postgres);
     const parameters = slots.map((slot) => (typeof slot === 'string' ? values[slot] : slot.constant));
+    if (adapter instanceof GroupCommitAdapter) {
+      // SQLite: run at once where the driver can (sqlite-group-commit.ts `runNow`).
+      const now = adapter.driver.runNow(ex, sql, parameters);
+      if (now) return now as Promise<QueryResult<R>>;
+    }
     return ex.executeQuery<R>(CompiledQuery.raw(sql, parameters));
   };
 }

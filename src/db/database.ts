@@ -8,7 +8,8 @@ import type { PoolUse } from '../observability/metrics.js';
 import { preparedNameOf } from './compiled-once.js';
 import { queueCommitsBehindLastStatements } from './pipelined-commit.js';
 import type { Database } from './schema.js';
-import { GroupCommitSqliteDialect, type GroupCommitStats } from './sqlite-group-commit.js';
+import type { GroupCommitStats } from './sqlite-connection.js';
+import { GroupCommitSqliteDialect } from './sqlite-group-commit.js';
 
 export type Engine = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;

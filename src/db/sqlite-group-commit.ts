@@ -1,11 +1,15 @@
 import type SqliteDatabase from 'better-sqlite3';
+import { CompiledQuery, type Driver, type QueryResult, SqliteAdapter, SqliteDialect } from 'kysely';
 import {
-  type CompiledQuery,
-  type DatabaseConnection,
-  type Driver,
-  type QueryResult,
-  SqliteDialect,
-} from 'kysely';
+  type Executor,
+  type Group,
+  type GroupCommitStats,
+  Lease,
+  newGroup,
+  OUTSIDE_TRANSACTIONS,
+  type Prepare,
+  run,
+} from './sqlite-connection.js';
 
 /**
  * SQLite group commit (docs/checkout.md, "SQLite: group commit").
@@ -37,68 +41,14 @@ import {
 export const GROUP_MAX_MEMBERS = 64;
 export const GROUP_MAX_AGE_MS = 20;
 
-/** Statements that cannot run inside a transaction (or end one): the open group commits first. */
-const OUTSIDE_TRANSACTIONS =
-  /^\s*(pragma|vacuum|attach|detach|begin|commit|end|rollback|savepoint|release)\b/i;
-
-type Prepare = (sql: string) => SqliteDatabase.Statement;
-
-interface Group {
-  members: number;
-  openedAt: number;
-  /** Why the group ended without committing, once it did. */
-  failure?: unknown;
-  /** Settles with the group's COMMIT: resolves when it committed, rejects with why it did not. */
-  settled: Promise<void>;
-  resolve(): void;
-  reject(err: unknown): void;
-}
-
-export interface GroupCommitStats {
-  /** Physical transactions committed, and the logical transactions (members) they carried. */
-  groups: number;
-  members: number;
-}
-
-/** One use of the database by Kysely: a transaction, a statement, or a connection() block. */
-class Lease implements DatabaseConnection {
-  /** Whether it holds the writer. */
-  holds = false;
-  /** The group this lease is a member of, between its BEGIN and its COMMIT or ROLLBACK. */
-  group: Group | null = null;
-  constructor(private readonly driver: GroupCommitDriver) {}
-  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    return this.driver.execute(this, query) as Promise<QueryResult<R>>;
-  }
-  streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
-    return this.driver.stream(this, query) as AsyncIterableIterator<QueryResult<R>>;
-  }
-}
-
-function newGroup(): Group {
-  let resolve!: () => void;
-  let reject!: (err: unknown) => void;
-  const settled = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  settled.catch(() => undefined);
-  return { members: 0, openedAt: performance.now(), settled, resolve, reject };
-}
-
-function run(statement: SqliteDatabase.Statement, query: CompiledQuery): QueryResult<unknown> {
-  const parameters = query.parameters as unknown[];
-  if (statement.reader) return { rows: statement.all(parameters) };
-  const { changes, lastInsertRowid } = statement.run(parameters);
-  return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
-}
-
 export class GroupCommitDriver implements Driver {
   readonly stats: GroupCommitStats = { groups: 0, members: 0 };
   #holder: Lease | null = null;
   #waiters: (() => void)[] = [];
   #group: Group | null = null;
   #commitScheduled = false;
+  /** The lease of each transaction's executor, for `runNow`. */
+  #leases = new WeakMap<object, Lease>();
 
   constructor(
     private readonly writer: SqliteDatabase.Database,
@@ -177,6 +127,40 @@ export class GroupCommitDriver implements Driver {
     await group.settled;
     if (failure !== undefined) throw failure;
     return result!;
+  }
+
+  /**
+   * A compiled-once statement (compiled-once.ts) run at once, without Kysely's asynchronous
+   * round per statement: a read outside transactions on the reader; in a transaction, on the
+   * writer, once the transaction's lease is known (asked of Kysely at its first such statement)
+   * and while that lease is the member holding the writer. Undefined when it must take Kysely's
+   * path (a write outside transactions, a transaction that ended).
+   */
+  runNow(
+    ex: Executor,
+    sql: string,
+    parameters: readonly unknown[],
+  ): Promise<QueryResult<unknown>> | undefined {
+    try {
+      if (!ex.isTransaction) {
+        if (!this.reader || OUTSIDE_TRANSACTIONS.test(sql) || !this.prepare(sql).readonly) return undefined;
+        return Promise.resolve(run(this.reader.prepare(sql), { parameters }));
+      }
+      const executor = ex.getExecutor();
+      const lease = this.#leases.get(executor);
+      if (!lease) {
+        return executor
+          .provideConnection(async (connection) => void this.#leases.set(executor, connection as Lease))
+          .then(
+            () =>
+              this.runNow(ex, sql, parameters) ?? ex.executeQuery(CompiledQuery.raw(sql, [...parameters])),
+          );
+      }
+      if (lease !== this.#holder || !lease.group) return undefined;
+      return Promise.resolve(this.#guard(() => run(this.#memberStatement(lease, sql), { parameters })));
+    } catch (err) {
+      return Promise.reject(err);
+    }
   }
 
   async *stream(lease: Lease, query: CompiledQuery): AsyncIterableIterator<QueryResult<unknown>> {
@@ -292,6 +276,13 @@ export class GroupCommitDriver implements Driver {
   }
 }
 
+/** The dialect's adapter, through which compiled-once statements find the driver to run on. */
+export class GroupCommitAdapter extends SqliteAdapter {
+  constructor(readonly driver: GroupCommitDriver) {
+    super();
+  }
+}
+
 /** Kysely's SQLite dialect with the group-committing driver in place of its own. */
 export class GroupCommitSqliteDialect extends SqliteDialect {
   readonly driver: GroupCommitDriver;
@@ -301,5 +292,8 @@ export class GroupCommitSqliteDialect extends SqliteDialect {
   }
   override createDriver(): Driver {
     return this.driver;
+  }
+  override createAdapter(): GroupCommitAdapter {
+    return new GroupCommitAdapter(this.driver);
   }
 }
