@@ -45,13 +45,22 @@ export function compiledOnce<N extends string, R>(
     const postgres = adapter instanceof PostgresAdapter;
     const { sql, slots } = byEngine.get(postgres) ?? compile(ex, postgres);
     const parameters = slots.map((slot) => (typeof slot === 'string' ? values[slot] : slot.constant));
-    if (adapter instanceof GroupCommitAdapter) {
-      // SQLite: run at once where the driver can (sqlite-group-commit.ts `runNow`).
-      const now = adapter.driver.runNow(ex, sql, parameters);
-      if (now) return now as Promise<QueryResult<R>>;
-    }
-    return ex.executeQuery<R>(CompiledQuery.raw(sql, parameters));
+    return runCompiled<R>(ex, adapter, sql, parameters);
   };
+}
+
+function runCompiled<R>(
+  ex: Executor,
+  adapter: unknown,
+  sql: string,
+  parameters: unknown[],
+): Promise<QueryResult<R>> {
+  if (adapter instanceof GroupCommitAdapter) {
+    // SQLite: run at once where the driver can (sqlite-group-commit.ts `runNow`).
+    const now = adapter.driver.runNow(ex, sql, parameters);
+    if (now) return now as Promise<QueryResult<R>>;
+  }
+  return ex.executeQuery<R>(CompiledQuery.raw(sql, parameters));
 }
 
 /**
@@ -79,25 +88,37 @@ type Row = Record<string, any>;
  * must give the same columns.
  */
 export function insertOnce<T extends Table>(table: T) {
-  const byShape = new Map<string, ReturnType<typeof compiledOnce<string, unknown>>>();
-  return (ex: Executor, rows: readonly Row[]): Promise<QueryResult<unknown>> => {
-    const columns = Object.keys(rows[0]!).filter((c) => rows[0]![c] !== undefined);
-    const shape = `${rows.length}:${columns.join(',')}`;
-    let insert = byShape.get(shape);
-    if (!insert) {
-      const names = rows.flatMap((_, i) => columns.map((c) => `${i}.${c}`));
-      insert = compiledOnce(names, (db, v) =>
-        // biome-ignore lint/suspicious/noExplicitAny: the table's rows are checked by the callers' types
-        (db as Kysely<any>)
-          .insertInto(table)
-          .values(rows.map((_, i) => Object.fromEntries(columns.map((c) => [c, v[`${i}.${c}`]])))),
-      );
-      byShape.set(shape, insert);
-    }
-    const values: Record<string, unknown> = {};
-    rows.forEach((row, i) => {
-      for (const c of columns) values[`${i}.${c}`] = row[c];
+  type Slot = { row: number; column: string } | { constant: unknown };
+  const byShape = new Map<string, { sql: string; slots: Slot[] }>();
+  const compile = (ex: Executor, postgres: boolean, columns: string[], count: number) => {
+    const marker = (row: number, column: string) => `${MARK}${row}:${column}`;
+    const values = Array.from({ length: count }, (_, row) =>
+      Object.fromEntries(columns.map((c) => [c, marker(row, c)])),
+    );
+    // biome-ignore lint/suspicious/noExplicitAny: the table's rows are checked by the callers' types
+    const compiled = (ex as Kysely<any>).insertInto(table).values(values).compile();
+    const slots = compiled.parameters.map((p): Slot => {
+      if (typeof p !== 'string' || !p.startsWith(MARK)) return { constant: p };
+      const [row, column] = p.slice(MARK.length).split(/:(.*)/s) as [string, string];
+      return { row: Number(row), column };
     });
-    return insert(ex, values);
+    if (postgres) preparedNames.set(compiled.sql, `hot_${preparedNames.size + 1}`);
+    return { sql: compiled.sql, slots };
+  };
+  return (ex: Executor, rows: readonly Row[]): Promise<QueryResult<unknown>> => {
+    const adapter = ex.getExecutor().adapter;
+    const postgres = adapter instanceof PostgresAdapter;
+    const first = rows[0]!;
+    const columns = Object.keys(first).filter((c) => first[c] !== undefined);
+    const shape = `${postgres}:${rows.length}:${columns.join(',')}`;
+    let entry = byShape.get(shape);
+    if (!entry) {
+      entry = compile(ex, postgres, columns, rows.length);
+      byShape.set(shape, entry);
+    }
+    const parameters = entry.slots.map((slot) =>
+      'row' in slot ? rows[slot.row]![slot.column] : slot.constant,
+    );
+    return runCompiled(ex, adapter, entry.sql, parameters);
   };
 }
