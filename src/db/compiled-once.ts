@@ -1,8 +1,8 @@
-import { type Compilable, CompiledQuery, type Kysely, type QueryResult } from 'kysely';
+import { type Compilable, CompiledQuery, type Kysely, PostgresAdapter, type QueryResult } from 'kysely';
 import type { Executor } from './database.js';
-import { isPostgres } from './dialect.js';
 import { markLastOfTransaction } from './pipelined-transaction.js';
 import type { Database } from './schema.js';
+import { GroupCommitAdapter } from './sqlite-group-commit.js';
 
 /** SQL texts of compiled-once queries: PostgreSQL runs them as named prepared statements. */
 const preparedNames = new Map<string, string>();
@@ -41,11 +41,26 @@ export function compiledOnce<N extends string, R>(
     return entry;
   };
   return (ex, values) => {
-    const postgres = isPostgres(ex);
+    const adapter = ex.getExecutor().adapter;
+    const postgres = adapter instanceof PostgresAdapter;
     const { sql, slots } = byEngine.get(postgres) ?? compile(ex, postgres);
     const parameters = slots.map((slot) => (typeof slot === 'string' ? values[slot] : slot.constant));
-    return ex.executeQuery<R>(CompiledQuery.raw(sql, parameters));
+    return runCompiled<R>(ex, adapter, sql, parameters);
   };
+}
+
+function runCompiled<R>(
+  ex: Executor,
+  adapter: unknown,
+  sql: string,
+  parameters: unknown[],
+): Promise<QueryResult<R>> {
+  if (adapter instanceof GroupCommitAdapter) {
+    // SQLite: run at once where the driver can (sqlite-group-commit.ts `runNow`).
+    const now = adapter.driver.runNow(ex, sql, parameters);
+    if (now) return now as Promise<QueryResult<R>>;
+  }
+  return ex.executeQuery<R>(CompiledQuery.raw(sql, parameters));
 }
 
 /**
@@ -60,4 +75,54 @@ export function postgresOnce<R>(
   preparedNames.set(text, `hot_${preparedNames.size + 1}`);
   if (options.lastOfTransaction) markLastOfTransaction(text);
   return (ex, parameters) => ex.executeQuery<R>(CompiledQuery.raw(text, [...parameters]));
+}
+
+type Table = keyof Database & string;
+const MAX_PREPARED_ROWS = 8;
+// biome-ignore lint/suspicious/noExplicitAny: rows of any table
+type Row = Record<string, any>;
+
+/**
+ * An insert of rows into `table`, compiled once per shape (the columns the rows give, in
+ * order, and how many rows) like `compiledOnce`: no query building per request. Columns whose
+ * value is undefined are left out, as Kysely's `values` leaves them out. Every row of one call
+ * must give the same columns.
+ */
+export function insertOnce<T extends Table>(table: T) {
+  type Slot = { row: number; column: string } | { constant: unknown };
+  const byShape = new Map<string, { sql: string; slots: Slot[] }>();
+  const compile = (ex: Executor, postgres: boolean, columns: string[], count: number) => {
+    const marker = (row: number, column: string) => `${MARK}${row}:${column}`;
+    const values = Array.from({ length: count }, (_, row) =>
+      Object.fromEntries(columns.map((c) => [c, marker(row, c)])),
+    );
+    // biome-ignore lint/suspicious/noExplicitAny: the table's rows are checked by the callers' types
+    const compiled = (ex as Kysely<any>).insertInto(table).values(values).compile();
+    const slots = compiled.parameters.map((p): Slot => {
+      if (typeof p !== 'string' || !p.startsWith(MARK)) return { constant: p };
+      const [row, column] = p.slice(MARK.length).split(/:(.*)/s) as [string, string];
+      return { row: Number(row), column };
+    });
+    // Prepared per connection only for the few-row shapes of hot paths: a fan-out to many
+    // recipients is a one-off shape not worth a prepared statement on every connection.
+    if (postgres && count <= MAX_PREPARED_ROWS)
+      preparedNames.set(compiled.sql, `hot_${preparedNames.size + 1}`);
+    return { sql: compiled.sql, slots };
+  };
+  return (ex: Executor, rows: readonly Row[]): Promise<QueryResult<unknown>> => {
+    const adapter = ex.getExecutor().adapter;
+    const postgres = adapter instanceof PostgresAdapter;
+    const first = rows[0]!;
+    const columns = Object.keys(first).filter((c) => first[c] !== undefined);
+    const shape = `${postgres}:${rows.length}:${columns.join(',')}`;
+    let entry = byShape.get(shape);
+    if (!entry) {
+      entry = compile(ex, postgres, columns, rows.length);
+      byShape.set(shape, entry);
+    }
+    const parameters = entry.slots.map((slot) =>
+      'row' in slot ? rows[slot.row]![slot.column] : slot.constant,
+    );
+    return runCompiled(ex, adapter, entry.sql, parameters);
+  };
 }

@@ -2,13 +2,15 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import type pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import type { PoolUse } from '../observability/metrics.js';
 import { preparedNameOf } from './compiled-once.js';
 import { pipelineTransactions } from './pipelined-transaction.js';
 import type { Database } from './schema.js';
+import type { GroupCommitStats } from './sqlite-connection.js';
+import { GroupCommitSqliteDialect } from './sqlite-group-commit.js';
 
 export type Engine = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
@@ -20,6 +22,8 @@ export interface DbHandle {
   engine: Engine;
   /** Connection-pool use (PostgreSQL), read by the metrics at scrape time. */
   poolUse?: () => PoolUse;
+  /** SQLite: physical commits and the logical transactions they carried (sqlite-group-commit.ts). */
+  groupCommits?: () => GroupCommitStats;
   close(): Promise<void>;
 }
 
@@ -43,23 +47,21 @@ const STATEMENT_CACHE_SIZE = 512;
  * Kysely prepares every query anew; SQLite's prepare (parse and plan) costs as much as a small
  * query runs. Statements are reused per SQL text (bounded: the oldest half is dropped when
  * full). Safe on the one connection: a statement finishes (`all`/`run`) before the next query,
- * and a streamed `iterate` holds the connection until it ends.
+ * and a streamed `iterate` holds the connection until it ends. Transactions group-commit
+ * (sqlite-group-commit.ts).
  */
-function withStatementCache(sqlite: SqliteDatabase.Database) {
+function statementCache(sqlite: SqliteDatabase.Database) {
   const statements = new Map<string, SqliteDatabase.Statement>();
-  return {
-    close: () => sqlite.close(),
-    prepare(sql: string) {
-      let statement = statements.get(sql);
-      if (!statement) {
-        if (statements.size >= STATEMENT_CACHE_SIZE) {
-          for (const key of [...statements.keys()].slice(0, STATEMENT_CACHE_SIZE / 2)) statements.delete(key);
-        }
-        statement = sqlite.prepare(sql);
-        statements.set(sql, statement);
+  return (sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      if (statements.size >= STATEMENT_CACHE_SIZE) {
+        for (const key of [...statements.keys()].slice(0, STATEMENT_CACHE_SIZE / 2)) statements.delete(key);
       }
-      return statement;
-    },
+      statement = sqlite.prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
   };
 }
 
@@ -77,18 +79,37 @@ function prepareCompiledOnce(client: pg.PoolClient) {
   client.query = pipelineTransactions(named as never) as typeof client.query;
 }
 
-export function openDatabase(config: DatabaseConfig, options: { poolSize?: number } = {}): DbHandle {
-  if (config.engine === 'sqlite') {
-    if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });
-    const sqlite = new SqliteDatabase(config.path);
+function connectSqlite(path: string, options: { readonly?: boolean } = {}) {
+  const sqlite = new SqliteDatabase(path, options);
+  if (!options.readonly) {
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma('busy_timeout = 5000');
-    sqlite.pragma('cache_size = -16384');
-    sqlite.pragma('temp_store = MEMORY');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-    return { db, engine: 'sqlite', close: () => db.destroy() };
+  }
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('cache_size = -16384');
+  sqlite.pragma('temp_store = MEMORY');
+  return sqlite;
+}
+
+export function openDatabase(config: DatabaseConfig, options: { poolSize?: number } = {}): DbHandle {
+  if (config.engine === 'sqlite') {
+    if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });
+    const writer = connectSqlite(config.path);
+    // A file database also gets a read-only connection for reads outside transactions (WAL).
+    const reader = writer.memory ? null : connectSqlite(config.path, { readonly: true });
+    const dialect = new GroupCommitSqliteDialect(
+      writer,
+      statementCache(writer),
+      reader && { db: reader, prepare: statementCache(reader) },
+    );
+    const db = new Kysely<Database>({ dialect });
+    return {
+      db,
+      engine: 'sqlite',
+      groupCommits: () => ({ ...dialect.driver.stats }),
+      close: () => db.destroy(),
+    };
   }
   const pool = new (loadPg().Pool)({
     connectionString: config.url,

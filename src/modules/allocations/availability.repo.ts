@@ -1,4 +1,6 @@
+import { compiledOnce } from '../../db/compiled-once.js';
 import type { Executor } from '../../db/database.js';
+import type { AllocationRow } from './allocations.repo.js';
 
 /** A SKU by code or id with what the territory predicate needs, in one environment. */
 export function findSkuFacts(ex: Executor, environment: string, ref: { code?: string; id?: string }) {
@@ -22,13 +24,26 @@ export function findSkuFacts(ex: Executor, environment: string, ref: { code?: st
   return query.executeTakeFirst();
 }
 
-/** The seller's allocations on these SKUs, newest first. */
-export function allocationsOnSkus(
+const allocationsOnSku = compiledOnce(['sellerId', 'environment', 'skuId'], (db, v) =>
+  db
+    .selectFrom('allocations')
+    .selectAll()
+    .where('seller_company_id', '=', v.sellerId)
+    .where('environment', '=', v.environment)
+    .where('sku_id', '=', v.skuId)
+    .orderBy('created_at', 'desc'),
+);
+
+/** The seller's allocations on these SKUs, newest first (one SKU, the order path's: compiled once). */
+export async function allocationsOnSkus(
   ex: Executor,
   sellerId: string,
   environment: string,
   skuIds: readonly string[],
-) {
+): Promise<AllocationRow[]> {
+  if (skuIds.length === 1) {
+    return (await allocationsOnSku(ex, { sellerId, environment, skuId: skuIds[0] })).rows;
+  }
   return ex
     .selectFrom('allocations')
     .selectAll()

@@ -1,4 +1,5 @@
 import { type ExpressionBuilder, sql } from 'kysely';
+import { compiledOnce } from '../../db/compiled-once.js';
 import type { Executor } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 
@@ -83,17 +84,20 @@ export async function sellersSeeing(
 }
 
 /** Whether one product is in the seller's visible catalog now. */
+const productVisible = compiledOnce(['environment', 'now', 'productId', 'sellerId'], (db, v) =>
+  accessibleProducts(db, v.environment, v.now as unknown as number)
+    .select('products.id')
+    .where('products.id', '=', v.productId)
+    .where('partner_connections.seller_company_id', '=', v.sellerId),
+);
+
 export async function isProductVisible(
   ex: Executor,
   sellerId: string,
   environment: string,
   productId: string,
-  nowMs: number,
+  now: number,
 ): Promise<boolean> {
-  const row = await accessibleProducts(ex, environment, nowMs)
-    .select('products.id')
-    .where('products.id', '=', productId)
-    .where('partner_connections.seller_company_id', '=', sellerId)
-    .executeTakeFirst();
-  return row !== undefined;
+  const { rows } = await productVisible(ex, { environment, now, productId, sellerId });
+  return rows.length > 0;
 }

@@ -1,9 +1,12 @@
 import type { Insertable } from 'kysely';
+import { insertOnce } from '../../db/compiled-once.js';
 import type { Executor } from '../../db/database.js';
 import type { CatalogChangesTable, OutboxEventsTable } from './events.table.js';
 
+const insertOutboxRows = insertOnce('outbox_events');
+
 export async function insertEvents(ex: Executor, rows: Insertable<OutboxEventsTable>[]): Promise<void> {
-  if (rows.length > 0) await ex.insertInto('outbox_events').values(rows).execute();
+  if (rows.length > 0) await insertOutboxRows(ex, rows);
 }
 
 export async function insertCatalogChanges(

@@ -1,7 +1,11 @@
 import type { Insertable } from 'kysely';
+import { insertOnce } from '../../db/compiled-once.js';
 import type { Executor } from '../../db/database.js';
 import { isPostgres } from '../../db/dialect.js';
 import type { ActivityEntriesTable, SaleLinesTable } from './finance.table.js';
+
+const insertSaleLines = insertOnce('sale_lines');
+const insertActivities = insertOnce('activity_entries');
 
 /** A sale line and its activity entry: one statement on PostgreSQL (one round trip), two on SQLite. */
 export async function insertSaleWithActivity(
@@ -22,11 +26,11 @@ export async function insertSaleWithActivity(
 }
 
 export async function insertSaleLine(ex: Executor, row: Insertable<SaleLinesTable>): Promise<void> {
-  await ex.insertInto('sale_lines').values(row).execute();
+  await insertSaleLines(ex, [row]);
 }
 
 export async function insertActivity(ex: Executor, row: Insertable<ActivityEntriesTable>): Promise<void> {
-  await ex.insertInto('activity_entries').values(row).execute();
+  await insertActivities(ex, [row]);
 }
 
 export function saleLinesOfOrder(ex: Executor, orderId: string) {

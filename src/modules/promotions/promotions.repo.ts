@@ -1,4 +1,5 @@
 import type { Insertable } from 'kysely';
+import { compiledOnce } from '../../db/compiled-once.js';
 import type { Executor } from '../../db/database.js';
 import { accessibleProducts } from '../catalog/visibility.repo.js';
 import type { PromotionResponse, PromotionsTable } from './promotions.table.js';
@@ -34,17 +35,20 @@ function promotionsOf(ex: Executor, q: SellerQuery) {
 export type PromotionRow = Awaited<ReturnType<ReturnType<typeof promotionsOf>['execute']>>[number];
 
 /** Promotions live at `now` on a SKU or its product, with this seller's response. */
-export function livePromotions(
+const livePromotionsOnce = compiledOnce(['sellerId', 'environment', 'skuId', 'productId', 'now'], (db, v) =>
+  promotionsOf(db, v)
+    .where((eb) =>
+      eb.or([eb('promotions.sku_id', '=', v.skuId), eb('promotions.product_id', '=', v.productId)]),
+    )
+    .where('promotions.starts_at', '<=', v.now as unknown as number)
+    .where('promotions.ends_at', '>', v.now as unknown as number),
+);
+
+export async function livePromotions(
   ex: Executor,
   q: SellerQuery & { skuId: string; productId: string; now: number },
-) {
-  return promotionsOf(ex, q)
-    .where((eb) =>
-      eb.or([eb('promotions.sku_id', '=', q.skuId), eb('promotions.product_id', '=', q.productId)]),
-    )
-    .where('promotions.starts_at', '<=', q.now)
-    .where('promotions.ends_at', '>', q.now)
-    .execute();
+): Promise<PromotionRow[]> {
+  return (await livePromotionsOnce(ex, q)).rows;
 }
 
 /**
