@@ -37,17 +37,25 @@ where id = $8 and status = 'active' and quantity_limit - quantity_pulled >= 1
   and exists (select 1 from placed)
 returning quantity_pulled`;
 
-/** Orders per second of `clients` concurrent connections each looping PG_ORDER for `seconds`. */
-export async function rawPostgresOrders(
-  connection: { url: string; schema: string },
-  world: CheckoutWorld,
+export interface PgTarget {
+  url: string;
+  schema: string;
+}
+
+/**
+ * Operations per second of `clients` raw connections, each running `once` in a loop for
+ * `seconds` (`once` answers whether the operation did its work; a miss ends the run loudly).
+ */
+export async function rawPgLoop(
+  target: PgTarget,
   seconds: number,
   clients: number,
+  once: (c: pg.PoolClient, now: number) => Promise<boolean>,
 ): Promise<number> {
   const pool = new pg.Pool({
-    connectionString: connection.url,
+    connectionString: target.url,
     max: clients,
-    options: `-c search_path=${connection.schema}`,
+    options: `-c search_path=${target.schema}`,
   });
   let done = 0;
   const until = performance.now() + seconds * 1000;
@@ -55,24 +63,7 @@ export async function rawPostgresOrders(
     const c = await pool.connect();
     try {
       while (performance.now() < until) {
-        const now = Date.now();
-        const id = uuidv7(now);
-        const result = await c.query({
-          name: 'raw-order',
-          text: PG_ORDER,
-          values: [
-            id,
-            now,
-            world.poolId,
-            readableId('ord'),
-            world.sellerId,
-            world.skuId,
-            world.skuCode,
-            world.allocationId,
-            world.publisherId,
-          ],
-        });
-        if (result.rowCount !== 1) throw new Error('raw PostgreSQL order claimed nothing');
+        if (!(await once(c, Date.now()))) throw new Error('a raw baseline operation did nothing');
         done++;
       }
     } finally {
@@ -84,6 +75,33 @@ export async function rawPostgresOrders(
   const rate = done / ((performance.now() - started) / 1000);
   await pool.end();
   return Math.round(rate);
+}
+
+/** Orders per second of `clients` concurrent connections each looping PG_ORDER for `seconds`. */
+export function rawPostgresOrders(
+  connection: PgTarget,
+  world: CheckoutWorld,
+  seconds: number,
+  clients: number,
+): Promise<number> {
+  return rawPgLoop(connection, seconds, clients, async (c, now) => {
+    const result = await c.query({
+      name: 'raw-order',
+      text: PG_ORDER,
+      values: [
+        uuidv7(now),
+        now,
+        world.poolId,
+        readableId('ord'),
+        world.sellerId,
+        world.skuId,
+        world.skuCode,
+        world.allocationId,
+        world.publisherId,
+      ],
+    });
+    return result.rowCount === 1;
+  });
 }
 
 /**

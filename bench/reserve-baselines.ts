@@ -5,6 +5,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { uuidv7 } from '../src/lib/ids.js';
+import { rawPgLoop as loop, type PgTarget } from './baselines.js';
 import type { CheckoutWorld } from './checkout-world.js';
 
 const SLOTS = 32;
@@ -30,42 +31,6 @@ local free = tonumber(redis.call('GET', KEYS[1]) or '0')
 if free >= 1 then redis.call('DECRBY', KEYS[1], 1) return 1 end
 return 0`;
 
-interface PgTarget {
-  url: string;
-  schema: string;
-}
-
-async function loop(
-  target: PgTarget,
-  seconds: number,
-  clients: number,
-  once: (c: pg.PoolClient, now: number) => Promise<boolean>,
-) {
-  const pool = new pg.Pool({
-    connectionString: target.url,
-    max: clients,
-    options: `-c search_path=${target.schema}`,
-  });
-  let done = 0;
-  const until = performance.now() + seconds * 1000;
-  const client = async () => {
-    const c = await pool.connect();
-    try {
-      while (performance.now() < until) {
-        if (!(await once(c, Date.now()))) throw new Error('raw reservation admitted nothing');
-        done++;
-      }
-    } finally {
-      c.release();
-    }
-  };
-  const started = performance.now();
-  await Promise.all(Array.from({ length: clients }, client));
-  const rate = done / ((performance.now() - started) / 1000);
-  await pool.end();
-  return Math.round(rate);
-}
-
 /** Slot rows of the allocation, each holding plenty. */
 async function seedSlots(target: PgTarget, world: CheckoutWorld) {
   const c = new pg.Client({ connectionString: target.url, options: `-c search_path=${target.schema}` });
@@ -85,7 +50,7 @@ export async function rawPostgresReserves(
   clients: number,
 ) {
   await seedSlots(target, world);
-  return loop(target, seconds, clients, async (c, now) => {
+  return rawPgLoop(target, seconds, clients, async (c, now) => {
     const id = uuidv7(now);
     // Every slot busy (all 32 locked by the other clients at that instant): pick again.
     for (let attempt = 0; attempt < 100; attempt++) {
@@ -109,7 +74,7 @@ export async function rawRedisReserves(
   const key = `sdapi:bench-raw:${world.allocationId}`;
   await redis.set(key, 10_000_000);
   try {
-    return await loop(target, seconds, clients, async (c, now) => {
+    return await rawPgLoop(target, seconds, clients, async (c, now) => {
       if ((await redis.eval(LUA_TAKE, 1, key)) !== 1) return false;
       const id = uuidv7(now);
       const values = [id, world.sellerId, world.allocationId, world.skuCode, now + 60_000, now];
