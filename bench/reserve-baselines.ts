@@ -5,7 +5,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { uuidv7 } from '../src/lib/ids.js';
-import { rawPgLoop as loop, type PgTarget } from './baselines.js';
+import { type PgTarget, rawPgLoop } from './baselines.js';
 import type { CheckoutWorld } from './checkout-world.js';
 
 const SLOTS = 32;
