@@ -1563,14 +1563,14 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "01a20b53-29d5-7000-b380-1f0023f77ec0",
-                     *           "readableId": "alloc_dhmwcb1f7a39qayz",
-                     *           "createdAt": "2026-11-24T02:12:09.301Z",
-                     *           "publisherCompanyId": "01a20b53-29b1-7000-b1d2-a1fcdb5845ad",
-                     *           "publisherCompanyName": "Pub jgzn",
-                     *           "productId": "01a20b53-29c0-7000-b30a-054a0d99b3fc",
-                     *           "skuId": "01a20b53-29c6-7000-bbc4-fe9ebf74efdd",
-                     *           "skuCode": "SKU-R0TS9YWY",
+                     *           "id": "01a20b82-968b-7000-a04a-9d53be244bf5",
+                     *           "readableId": "alloc_yamysqepq23cwse0",
+                     *           "createdAt": "2026-11-24T03:03:57.323Z",
+                     *           "publisherCompanyId": "01a20b82-966a-7000-9f35-daf6e9a9d997",
+                     *           "publisherCompanyName": "Pub e44b",
+                     *           "productId": "01a20b82-967a-7000-bb6a-70ef5fadffe8",
+                     *           "skuId": "01a20b82-9681-7000-8bd4-d85e551b7509",
+                     *           "skuCode": "SKU-B09JFDM9",
                      *           "productName": "Star Game",
                      *           "quantityLimit": 40,
                      *           "quantityPulled": 0,
@@ -1587,7 +1587,7 @@ export interface operations {
                      *           "sellable": true,
                      *           "readinessBlockers": [],
                      *           "recommendedAction": null,
-                     *           "updatedAt": "2026-11-24T02:12:09.301Z",
+                     *           "updatedAt": "2026-11-24T03:03:57.323Z",
                      *           "activation": {
                      *             "type": "worldwide",
                      *             "countries": null
@@ -1598,6 +1598,7 @@ export interface operations {
                      *           },
                      *           "consumerGeoAttestRequired": false,
                      *           "hotDrop": false,
+                     *           "reservationMaxQuantity": 10,
                      *           "holdsEnabled": true,
                      *           "lowStockThreshold": null
                      *         }
@@ -1806,24 +1807,24 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "01a20b53-78af-7000-ab1a-68c72167a696",
-                     *           "grantId": "01a20b53-788e-7000-ad48-3b353caf24c7",
-                     *           "allocationReadableId": "alloc_95253qmpy5cw7ff2",
-                     *           "skuCode": "SKU-20KH3FQS-1",
+                     *           "id": "01a20b82-e51a-7000-8331-f3932f05323b",
+                     *           "grantId": "01a20b82-e509-7000-a2a6-58a9dbe54d9d",
+                     *           "allocationReadableId": "alloc_1asfxdfxgryr021p",
+                     *           "skuCode": "SKU-W4A19235-1",
                      *           "requestedQuantity": 1,
                      *           "declaredForecast": null,
                      *           "publisherAvailableKeys": null,
                      *           "status": "pending",
                      *           "resolution": null,
-                     *           "createdAt": "2026-11-24T02:12:29.487Z"
+                     *           "createdAt": "2026-11-24T03:04:17.434Z"
                      *         }
                      *       ],
                      *       "meta": {
                      *         "limit": 1,
                      *         "count": 1,
                      *         "hasMore": true,
-                     *         "nextCursor": "eyJ2IjoxLCJrIjpbMTc5NTQ4NjM0OTQ4NywiMDFhMjBiNTMtNzhhZi03MDAwLWFiMWEtNjhjNzIxNjdhNjk2Il19",
-                     *         "nextUrl": "/api/seller/v1/allocations/requests?limit=1&cursor=eyJ2IjoxLCJrIjpbMTc5NTQ4NjM0OTQ4NywiMDFhMjBiNTMtNzhhZi03MDAwLWFiMWEtNjhjNzIxNjdhNjk2Il19"
+                     *         "nextCursor": "eyJ2IjoxLCJrIjpbMTc5NTQ4OTQ1NzQzNCwiMDFhMjBiODItZTUxYS03MDAwLTgzMzEtZjM5MzJmMDUzMjNiIl19",
+                     *         "nextUrl": "/api/seller/v1/allocations/requests?limit=1&cursor=eyJ2IjoxLCJrIjpbMTc5NTQ4OTQ1NzQzNCwiMDFhMjBiODItZTUxYS03MDAwLTgzMzEtZjM5MzJmMDUzMjNiIl19"
                      *       }
                      *     }
                      */
@@ -1978,7 +1979,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "grantId": "01a20b53-788b-7000-8695-0a6f597e4e1e",
+                 *       "grantId": "01a20b82-e507-7000-b5e6-269e0449c1ce",
                  *       "requestedQuantity": 1
                  *     }
                  */
@@ -2007,16 +2008,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "01a20b53-7898-7000-a3f8-c6d28b47be51",
-                     *         "grantId": "01a20b53-788b-7000-8695-0a6f597e4e1e",
-                     *         "allocationReadableId": "alloc_4ecd1wwx0xfd9cp3",
-                     *         "skuCode": "SKU-20KH3FQS-0",
+                     *         "id": "01a20b82-e50f-7000-b601-60f6d86609c7",
+                     *         "grantId": "01a20b82-e507-7000-b5e6-269e0449c1ce",
+                     *         "allocationReadableId": "alloc_gttcxrxgmf254hkg",
+                     *         "skuCode": "SKU-W4A19235-0",
                      *         "requestedQuantity": 1,
                      *         "declaredForecast": null,
                      *         "publisherAvailableKeys": null,
                      *         "status": "pending",
                      *         "resolution": null,
-                     *         "createdAt": "2026-11-24T02:12:29.464Z"
+                     *         "createdAt": "2026-11-24T03:04:17.423Z"
                      *       }
                      *     }
                      */
@@ -2218,16 +2219,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "available": 5,
-                     *         "allocationRemaining": 100,
-                     *         "inventoryAvailable": 5,
+                     *         "available": 3,
+                     *         "allocationRemaining": 1000000,
+                     *         "inventoryAvailable": 3,
                      *         "dedicatedAvailable": 0,
-                     *         "sharedPoolAvailable": 5,
-                     *         "allocationId": "01a20b81-c468-7000-991f-9626ba4fa166",
-                     *         "allocationReadableId": "alloc_dc16v0q9p39g8v3t",
-                     *         "skuId": "01a20b81-c45c-7000-8fcb-09a80dac95a4",
-                     *         "skuCode": "SKU-17X56324",
-                     *         "maxFulfillableQuantity": 5,
+                     *         "sharedPoolAvailable": 3,
+                     *         "allocationId": "01a20b82-9f28-7000-a72e-f0d3917663dc",
+                     *         "allocationReadableId": "alloc_vxcgxxgfed7c4aax",
+                     *         "skuId": "01a20b82-9ef7-7000-9f36-ab8e3e188169",
+                     *         "skuCode": "SANDBOX-LOWSTOCK-001",
+                     *         "maxFulfillableQuantity": 3,
                      *         "cannotFullyFulfill": false,
                      *         "allOrNothingWillFail": false,
                      *         "partialFulfillmentExpected": false,
@@ -2238,7 +2239,8 @@ export interface operations {
                      *         "sellable": true,
                      *         "readinessBlockers": [],
                      *         "country": null,
-                     *         "blockedReason": null
+                     *         "blockedReason": null,
+                     *         "canFulfill": true
                      *       }
                      *     }
                      */
@@ -10821,47 +10823,28 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "01a20b5c-6793-7000-aa2f-df8e241ac4fd",
-                     *           "publisherCompanyId": "00000000-0000-7000-8000-de0000000002",
-                     *           "publisherCompanyName": "Northwind Games",
-                     *           "website": null,
+                     *           "id": "01a20b82-e58f-7001-9e29-aa8c7410458f",
+                     *           "publisherCompanyId": "01a20b82-e58e-7000-962a-f890e31f1cce",
+                     *           "publisherCompanyName": "Pub tvyn",
+                     *           "website": "https://publisher.example",
                      *           "country": "US",
-                     *           "description": null,
-                     *           "logo": null,
-                     *           "invoicingEnabled": true,
-                     *           "selfBilling": false,
-                     *           "createdAt": "2026-11-24T02:22:14.931Z",
-                     *           "updatedAt": "2026-11-24T02:22:14.931Z",
-                     *           "contracts": {
-                     *             "activeBmaTypes": [
-                     *               "api"
-                     *             ],
-                     *             "pausedBmaTypes": [],
-                     *             "pendingBmaTypes": [],
-                     *             "mcaStatus": "none",
-                     *             "catalogShareMode": "whole_catalog",
-                     *             "sharesSuspended": false
-                     *           }
-                     *         },
-                     *         {
-                     *           "id": "01a20b5c-6797-7000-a3c7-8f4c5e3e7198",
-                     *           "publisherCompanyId": "00000000-0000-7000-8000-de0000000003",
-                     *           "publisherCompanyName": "Blue Harbor Interactive",
-                     *           "website": null,
-                     *           "country": "GB",
-                     *           "description": null,
-                     *           "logo": null,
+                     *           "description": "Games",
+                     *           "logo": {
+                     *             "url": "https://publisher.example/logo.png"
+                     *           },
                      *           "invoicingEnabled": false,
                      *           "selfBilling": false,
-                     *           "createdAt": "2026-11-24T02:22:14.935Z",
-                     *           "updatedAt": "2026-11-24T02:22:14.935Z",
+                     *           "createdAt": "2026-11-24T03:04:17.551Z",
+                     *           "updatedAt": "2026-11-24T03:04:17.551Z",
                      *           "contracts": {
                      *             "activeBmaTypes": [
                      *               "api"
                      *             ],
-                     *             "pausedBmaTypes": [],
+                     *             "pausedBmaTypes": [
+                     *               "wholesale"
+                     *             ],
                      *             "pendingBmaTypes": [],
-                     *             "mcaStatus": "none",
+                     *             "mcaStatus": "paused",
                      *             "catalogShareMode": "per_sku",
                      *             "sharesSuspended": false
                      *           }
