@@ -48,6 +48,8 @@ export class Lease implements DatabaseConnection {
   holds = false;
   /** The group this lease is a member of, between its BEGIN and its COMMIT or ROLLBACK. */
   group: Group | null = null;
+  /** Whether its transaction runs in a savepoint (every member but a group's first). */
+  savepoint = false;
   constructor(private readonly driver: LeaseDriver) {}
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     return this.driver.execute(this, query) as Promise<QueryResult<R>>;

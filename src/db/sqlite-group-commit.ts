@@ -70,18 +70,25 @@ export class GroupCommitDriver implements Driver {
   async beginTransaction(lease: Lease): Promise<void> {
     await this.#hold(lease);
     if (this.#group && this.#isFull(this.#group)) this.#commitGroup();
-    if (!this.#group) {
+    // The first member opens the group and needs no savepoint: until it ends, the physical
+    // transaction holds nothing else, and its rollback is the transaction's. A savepoint makes
+    // SQLite keep the original of every page it changes (the sub-journal), which a large
+    // first member (a key import batch) would pay for in memory.
+    if (this.#group) {
+      this.#exec('savepoint member');
+      lease.savepoint = true;
+    } else {
       this.#exec('begin immediate');
       this.#group = newGroup();
+      lease.savepoint = false;
     }
-    this.#exec('savepoint member');
     lease.group = this.#group;
   }
 
   async commitTransaction(lease: Lease): Promise<void> {
     const group = this.#memberGroup(lease);
     // A failed RELEASE leaves the lease a member: Kysely then rolls it back.
-    this.#guard(() => this.#exec('release member'));
+    if (lease.savepoint) this.#guard(() => this.#exec('release member'));
     lease.group = null;
     group.members++;
     this.#release(lease);
@@ -92,7 +99,16 @@ export class GroupCommitDriver implements Driver {
     const group = lease.group;
     if (!group) return; // its commit already failed with the group
     lease.group = null;
-    if (group === this.#group) {
+    if (group === this.#group && !lease.savepoint) {
+      // The group's first member, still its only one: its rollback ends the group.
+      this.#group = null;
+      try {
+        this.#exec('rollback');
+      } catch {
+        // The connection is past saving the transaction; the next BEGIN reports it.
+      }
+      group.resolve();
+    } else if (group === this.#group) {
       try {
         this.#exec('rollback to member');
         this.#exec('release member');
