@@ -15302,13 +15302,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "companyId": "01a20b5b-d4bb-7001-b9a6-bd2104bd1fa7",
-                     *         "companyName": "Seller 3nn14r",
-                     *         "environment": "production",
+                     *         "companyId": "01a20ba4-76e5-7000-8ba2-c030ef7e3249",
+                     *         "companyName": "Acme Games",
+                     *         "environment": "sandbox",
                      *         "scopes": [
-                     *           "seller:products:read",
-                     *           "seller:orders:preview",
-                     *           "seller:keys:pull"
+                     *           "seller:products:read"
                      *         ],
                      *         "hasActiveBma": false,
                      *         "capabilities": {
@@ -15321,11 +15319,11 @@ export interface operations {
                      *           }
                      *         },
                      *         "key": {
-                     *           "id": "01a20b5b-d4bc-7000-a016-889923df0846",
-                     *           "name": "key 6qs6",
-                     *           "rateLimited": false,
+                     *           "id": "01a20ba4-76f2-7000-9048-19bdeab6bd9a",
+                     *           "name": "sandbox key",
+                     *           "rateLimited": true,
                      *           "expiresAt": null,
-                     *           "ipRestricted": true
+                     *           "ipRestricted": false
                      *         },
                      *         "footprint": {
                      *           "countries": [],

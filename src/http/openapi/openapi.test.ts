@@ -20,16 +20,13 @@ async function documentOf(url: string): Promise<Doc & { paths: Record<string, Re
 
 /**
  * Operations whose success the recorder cannot capture as one JSON body: streamed or binary
- * answers (the snapshot, gzip artifacts, the keys ZIP). And operations no test yet answers with
- * a success, until one does (then record them and remove them here).
+ * answers (the snapshot, gzip artifacts, the keys ZIP).
  */
 const WITHOUT_EXAMPLE = new Set([
   'getCatalogSnapshot',
   'downloadCatalogExport',
   'downloadReport',
   'exportKeys',
-  'adminUpdateSku',
-  'adminGetPool',
 ]);
 
 const operationsOf = (doc: { paths: Record<string, Record<string, Operation>> }) =>

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { admin as adminCall, buildCatalog } from '../../../test/admin.js';
 import { ADMIN_TOKEN, createTestApp, useTestApp } from '../../../test/harness.js';
 import { call, expectApiError } from '../../../test/route-contract.js';
 
@@ -133,5 +134,30 @@ describe('operator API', () => {
     } finally {
       await plain.close();
     }
+  });
+});
+
+describe('operator catalog and supply reads', () => {
+  it('delists and relists a SKU, and reads a pool with its stock', async () => {
+    const c = await buildCatalog(t);
+    expect(await adminCall(t, 'PATCH', `/skus/${c.skuId}`, { delisted: true })).toMatchObject({
+      id: c.skuId,
+      delisted: true,
+    });
+    expect(await adminCall(t, 'PATCH', `/skus/${c.skuId}`, { delisted: false })).toMatchObject({
+      delisted: false,
+    });
+    const pool = await adminCall(t, 'POST', '/pools', { kind: 'shared', skuId: c.skuId });
+    const imported = await t.adminApp.inject({
+      method: 'POST',
+      url: `/admin/v1/pools/${pool.id}/keys`,
+      headers: { ...admin, 'content-type': 'text/plain' },
+      payload: 'OPS-1\nOPS-2\n',
+    });
+    expect(imported.statusCode, imported.body).toBeLessThan(300);
+    expect(await adminCall(t, 'GET', `/pools/${pool.id}`)).toMatchObject({
+      id: pool.id,
+      availableKeys: 2,
+    });
   });
 });
