@@ -64,6 +64,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly reservations = new Counter({
+    name: 'sdapi_reservations_total',
+    help: 'Hot-drop reservations by environment and outcome: reserved, committed (fulfilled), released (cancelled).',
+    labelNames: ['environment', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
   readonly holdsPlaced = new Counter({
     name: 'sdapi_checkout_holds_placed_total',
     help: 'Checkout holds (stock reservations with a TTL) placed, by environment.',

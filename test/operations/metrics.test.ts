@@ -3,7 +3,8 @@ import { buildAdminApp } from '../../src/admin-app.js';
 import { alwaysOrder, post } from '../checkout.js';
 import { makeSeller } from '../factories.js';
 import { ENGINE, useTestApp } from '../harness.js';
-import { expectApiError } from '../route-contract.js';
+import { commitBody, hotDropScenario, reserveBody, seller } from '../hot-drop.js';
+import { call, expectApiError } from '../route-contract.js';
 import { histogramCount, sampleOf, scrapeMetrics } from './prometheus.js';
 
 const t = useTestApp();
@@ -52,6 +53,31 @@ describe('GET /metrics (operator listener, Prometheus text format)', () => {
     expect(sampleOf(after, 'sdapi_http_errors_total', error)).toBe(
       sampleOf(before, 'sdapi_http_errors_total', error) + 1,
     );
+  });
+
+  it('counts hot-drop reservations reserved, committed and released', async () => {
+    const s = await hotDropScenario(t, { keyCount: 5 });
+    const send = (path: string, body: unknown) =>
+      call(t, { method: 'POST', url: `/api/seller/v1${path}`, headers: seller(s), payload: body as never });
+    const outcome = (name: string) => ({ environment: 'production', outcome: name });
+    const before = await scrape();
+    const kept = await send('/orders/reserve', reserveBody(s));
+    const dropped = await send('/orders/reserve', reserveBody(s));
+    expect([kept.status, dropped.status]).toEqual([200, 200]);
+    expect((await send('/orders/commit', commitBody(s, kept.body.data.reservationId))).status).toBe(200);
+    expect((await send('/orders/cancel', { reservationId: dropped.body.data.reservationId })).status).toBe(
+      200,
+    );
+    const after = await scrape();
+    for (const [name, moved] of [
+      ['reserved', 2],
+      ['committed', 1],
+      ['released', 1],
+    ] as const) {
+      expect(sampleOf(after, 'sdapi_reservations_total', outcome(name))).toBe(
+        sampleOf(before, 'sdapi_reservations_total', outcome(name)) + moved,
+      );
+    }
   });
 
   it('reports event-loop lag and, on PostgreSQL, the connection pool', async () => {

@@ -63,7 +63,9 @@ export function registerCancelRoutes(app: TypedApp, ctx: AppContext): void {
       const { reservationId, orderReference } = request.body;
       const actor = await actorOf(ctx, request);
       if (reservationId !== undefined && orderReference === undefined) {
-        return { data: await cancelReservation(ctx, actor, reservationId) };
+        const data = await cancelReservation(ctx, actor, reservationId);
+        ctx.metrics.reservations.inc({ environment: actor.environment, outcome: 'released' });
+        return { data };
       }
       if (orderReference !== undefined && reservationId === undefined) {
         return { data: await cancelPreorder(ctx, actor, orderReference) };

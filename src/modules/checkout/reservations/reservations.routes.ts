@@ -45,7 +45,11 @@ export function registerReservationRoutes(app: TypedApp, ctx: AppContext): void 
         ...errorResponses(404, 409, 412, 503),
       },
     },
-    handler: async (request) => ({ data: await reserve(ctx, await actorOf(ctx, request), request.body) }),
+    handler: async (request) => {
+      const data = await reserve(ctx, await actorOf(ctx, request), request.body);
+      ctx.metrics.reservations.inc({ environment: principalOf(request).environment, outcome: 'reserved' });
+      return { data };
+    },
   });
 
   app.post('/orders/commit', {
@@ -62,7 +66,9 @@ export function registerReservationRoutes(app: TypedApp, ctx: AppContext): void 
     },
     handler: async (request) => {
       const view = await commitReservation(ctx, await actorOf(ctx, request), request.body, factsOf(request));
-      ctx.metrics.recordFulfilment(principalOf(request).environment, 'order', view);
+      const { environment } = principalOf(request);
+      ctx.metrics.recordFulfilment(environment, 'order', view);
+      ctx.metrics.reservations.inc({ environment, outcome: 'committed' });
       return { data: view };
     },
   });
