@@ -1,17 +1,10 @@
 import { randomBase32 } from '../src/lib/ids.js';
-import { admin } from './admin.js';
+import { admin, type Catalog } from './admin.js';
 import { makeKey } from './factories.js';
 import { ADMIN_TOKEN, type TestApp } from './harness.js';
 import { productionOrder } from './production.js';
 
-export interface PreorderScenario {
-  publisherId: string;
-  sellerId: string;
-  connectionId: string;
-  productId: string;
-  releaseId: string;
-  skuId: string;
-  skuCode: string;
+export interface PreorderScenario extends Catalog {
   allocationId: string;
   poolId: string;
   seller: { keyId: string; token: string; auth: Record<string, string> };

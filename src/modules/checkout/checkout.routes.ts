@@ -8,9 +8,9 @@ import { sellerScope } from '../sandbox/sandbox.service.js';
 import {
   ActivationSchema,
   FulfilledSchema,
+  LinePriceFields,
   OrderBody,
   PreviewBody,
-  PromoSchema,
   SettlementSchema,
 } from './checkout.schemas.js';
 import { previewLine } from './line/preview.service.js';
@@ -36,12 +36,7 @@ const PreviewLine = Type.Object({
   productId: Type.String(),
   allocationId: Type.String(),
   quantity: Type.Integer(),
-  countryCode: Type.String(),
-  currencyCode: Type.String(),
-  unitPriceCents: Nullable(Type.Integer()),
-  initialUnitPriceCents: Nullable(Type.Integer()),
-  promo: PromoSchema,
-  promoResolution: Type.String(),
+  ...LinePriceFields,
   secondaryCurrency: Type.Boolean(),
   wholesaleUnitPriceCents: Nullable(Type.Integer()),
   wholesaleCurrencyCode: Nullable(Type.String()),

@@ -97,6 +97,16 @@ export const PromoSchema = Nullable(
   }),
 );
 
+/** The priced part of a quoted line, as preview and hold answer it (`promo`: the discount applied). */
+export const LinePriceFields = {
+  countryCode: Type.String(),
+  currencyCode: Type.String(),
+  unitPriceCents: Nullable(Type.Integer()),
+  initialUnitPriceCents: Nullable(Type.Integer()),
+  promo: PromoSchema,
+  promoResolution: Type.String(),
+};
+
 export const ActivationSchema = Type.Object({
   type: Type.String(),
   countries: Nullable(Type.Array(Type.String())),

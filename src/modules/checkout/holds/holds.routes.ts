@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../context.js';
 import { principalOf } from '../../../http/request-context.js';
-import { errorResponses, Nullable, Uuid } from '../../../http/schemas.js';
+import { errorResponses, Uuid } from '../../../http/schemas.js';
 import type { TypedApp } from '../../../http/typed-app.js';
 import { actorOf } from '../checkout.routes.js';
-import { HoldBody, PromoSchema } from '../checkout.schemas.js';
+import { HoldBody, LinePriceFields } from '../checkout.schemas.js';
 import { placeHold, releaseHold } from './holds.service.js';
 
 const config = {
@@ -24,12 +24,7 @@ const HoldSchema = Type.Object({
   quantity: Type.Integer(),
   skuCode: Type.String(),
   orderReference: Type.String(),
-  countryCode: Type.String(),
-  currencyCode: Type.String(),
-  unitPriceCents: Nullable(Type.Integer()),
-  initialUnitPriceCents: Nullable(Type.Integer()),
-  promo: PromoSchema,
-  promoResolution: Type.String(),
+  ...LinePriceFields,
 });
 
 export function registerHoldRoutes(app: TypedApp, ctx: AppContext): void {
