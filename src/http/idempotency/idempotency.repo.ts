@@ -1,3 +1,4 @@
+import { compiledOnce } from '../../db/compiled-once.js';
 import type { Executor } from '../../db/database.js';
 
 export interface RecordKey {
@@ -9,25 +10,37 @@ export interface RecordKey {
 const where = (k: RecordKey) =>
   ({ company_id: k.companyId, environment: k.environment, idempotency_key: k.key }) as const;
 
+const claimKey = compiledOnce(
+  ['company_id', 'environment', 'idempotency_key', 'request_hash', 'locked_until', 'created_at'],
+  (db, v) =>
+    db
+      .insertInto('idempotency_records')
+      .values({ ...v, locked_until: v.locked_until as unknown as number, created_at: v.created_at as unknown as number })
+      .onConflict((oc) => oc.columns(['company_id', 'environment', 'idempotency_key']).doNothing()),
+);
+
 /** Claims the key for a first execution; false when a record already exists. */
 export async function claim(ex: Executor, k: RecordKey, requestHash: string, now: number, leaseMs: number) {
-  const result = await ex
-    .insertInto('idempotency_records')
-    .values({ ...where(k), request_hash: requestHash, locked_until: now + leaseMs, created_at: now })
-    .onConflict((oc) => oc.columns(['company_id', 'environment', 'idempotency_key']).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+  const result = await claimKey(ex, {
+    ...where(k),
+    request_hash: requestHash,
+    locked_until: now + leaseMs,
+    created_at: now,
+  });
+  return Number(result.numAffectedRows ?? 0n) === 1;
 }
 
-export function find(ex: Executor, k: RecordKey) {
-  const w = where(k);
-  return ex
+const recordByKey = compiledOnce(['company_id', 'environment', 'idempotency_key'], (db, v) =>
+  db
     .selectFrom('idempotency_records')
     .selectAll()
-    .where('company_id', '=', w.company_id)
-    .where('environment', '=', w.environment)
-    .where('idempotency_key', '=', w.idempotency_key)
-    .executeTakeFirst();
+    .where('company_id', '=', v.company_id)
+    .where('environment', '=', v.environment)
+    .where('idempotency_key', '=', v.idempotency_key),
+);
+
+export async function find(ex: Executor, k: RecordKey) {
+  return (await recordByKey(ex, where(k))).rows[0];
 }
 
 /** Takes over an abandoned in-flight record; compare-and-set on its old lease. */
@@ -45,6 +58,22 @@ export async function retake(ex: Executor, k: RecordKey, oldLease: number, now: 
   return Number(result.numUpdatedRows) === 1;
 }
 
+const completeRecord = compiledOnce(
+  ['company_id', 'environment', 'idempotency_key', 'status_code', 'response_body', 'content_type'],
+  (db, v) =>
+    db
+      .updateTable('idempotency_records')
+      .set({
+        status_code: v.status_code as unknown as number,
+        response_body: v.response_body,
+        content_type: v.content_type,
+        response_sealed: 1,
+      })
+      .where('company_id', '=', v.company_id)
+      .where('environment', '=', v.environment)
+      .where('idempotency_key', '=', v.idempotency_key),
+);
+
 /** Stores the reply; `sealedBody` is always sealed (see idempotency.ts). */
 export async function complete(
   ex: Executor,
@@ -53,19 +82,12 @@ export async function complete(
   sealedBody: string,
   contentType: string | null,
 ) {
-  const w = where(k);
-  await ex
-    .updateTable('idempotency_records')
-    .set({
-      status_code: status,
-      response_body: sealedBody,
-      content_type: contentType,
-      response_sealed: 1,
-    })
-    .where('company_id', '=', w.company_id)
-    .where('environment', '=', w.environment)
-    .where('idempotency_key', '=', w.idempotency_key)
-    .execute();
+  await completeRecord(ex, {
+    ...where(k),
+    status_code: status,
+    response_body: sealedBody,
+    content_type: contentType,
+  });
 }
 
 /** Forgets a record so the same key can run again (failed or expired execution). */

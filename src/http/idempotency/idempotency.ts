@@ -121,16 +121,17 @@ export async function beginIdempotentRequest(ctx: AppContext, request: FastifyRe
   const hash = requestHashOf(request);
   const now = ctx.clock.now();
 
-  // Read first: a replay (the common repeat) costs a lookup and no write.
+  // Claim first: a new key (the common case) costs one statement. A repeat this process
+  // answered recently replays from memory; any other repeat costs the refused claim and a read.
   for (let attempt = 0; attempt < 3; attempt++) {
-    const existing = completedOf(ctx, recordKey) ?? (await repo.find(ctx.db, recordKey));
-    if (!existing) {
-      if (await repo.claim(ctx.db, recordKey, hash, now, LEASE_MS)) {
-        request.idempotencyRecord = recordKey;
-        return;
-      }
-      continue;
+    const remembered = completedOf(ctx, recordKey);
+    if (!remembered && (await repo.claim(ctx.db, recordKey, hash, now, LEASE_MS))) {
+      request.idempotencyRecord = recordKey;
+      return;
     }
+    const existing = remembered ?? (await repo.find(ctx.db, recordKey));
+    // Released between the claim and the read (a transient failure, or expired): claim again.
+    if (!existing) continue;
     if (existing.created_at + REPLAY_WINDOW_MS <= now) {
       await repo.release(ctx.db, recordKey, existing.created_at);
       continue;
