@@ -1,4 +1,11 @@
-import { type Compilable, CompiledQuery, type Kysely, PostgresAdapter, type QueryResult } from 'kysely';
+import {
+  type Compilable,
+  CompiledQuery,
+  type Kysely,
+  PostgresAdapter,
+  type QueryResult,
+  type RawBuilder,
+} from 'kysely';
 import type { Executor } from './database.js';
 import { markLastOfTransaction } from './pipelined-transaction.js';
 import type { Database } from './schema.js';
@@ -75,6 +82,25 @@ export function postgresOnce<R>(
   preparedNames.set(text, `hot_${preparedNames.size + 1}`);
   if (options.lastOfTransaction) markLastOfTransaction(text);
   return (ex, parameters) => ex.executeQuery<R>(CompiledQuery.raw(text, [...parameters]));
+}
+
+/**
+ * A fixed-shape PostgreSQL statement written with Kysely's `sql` tag (data-modifying CTEs whose
+ * values are all parameters), run as a named prepared statement of each connection like
+ * `postgresOnce`. Its text must not vary with the values it is given: every value a parameter.
+ * `lastOfTransaction` as in `compiledOnce`.
+ */
+export function runPrepared<R>(
+  ex: Executor,
+  query: RawBuilder<R>,
+  options: { lastOfTransaction?: boolean } = {},
+): Promise<QueryResult<R>> {
+  const compiled = query.compile(ex);
+  if (!preparedNames.has(compiled.sql)) {
+    preparedNames.set(compiled.sql, `hot_${preparedNames.size + 1}`);
+    if (options.lastOfTransaction) markLastOfTransaction(compiled.sql);
+  }
+  return ex.executeQuery<R>(compiled);
 }
 
 type Table = keyof Database & string;

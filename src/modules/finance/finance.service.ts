@@ -33,18 +33,16 @@ export interface SaleRecord {
 
 const SIGNS: Record<ActivityKind, number> = { sale: 1, pull: 1, refund: -1, chargeback: -1, reveal: 0 };
 
-/** The sale line of SPEC 2.8 and its `sale` activity entry, inside the fulfilment's transaction. */
-export async function recordSale(trx: Executor, sale: SaleRecord): Promise<string> {
-  const id = uuidv7(sale.at);
-  await repo.insertSaleWithActivity(
-    trx,
-    {
-      id,
+/** The sale line of SPEC 2.8 and its `sale` activity entry, as rows. */
+export function saleRows(sale: SaleRecord) {
+  return {
+    sale: {
+      id: uuidv7(sale.at),
       seller_company_id: sale.sellerId,
       environment: sale.environment,
       order_id: sale.orderId,
       order_reference: sale.orderReference,
-      entry_type: 'sale',
+      entry_type: 'sale' as const,
       reverses_transaction_id: null,
       publisher_company_id: sale.publisherId,
       sku_id: sale.skuId,
@@ -66,9 +64,15 @@ export async function recordSale(trx: Executor, sale: SaleRecord): Promise<strin
       settlement: sale.settlement ? JSON.stringify(sale.settlement) : null,
       created_at: sale.at,
     },
-    activityRow('sale', sale),
-  );
-  return id;
+    activity: activityRow('sale', sale),
+  };
+}
+
+/** The sale line and its activity entry, inside the fulfilment's transaction. */
+export async function recordSale(trx: Executor, sale: SaleRecord): Promise<string> {
+  const rows = saleRows(sale);
+  await repo.insertSaleWithActivity(trx, rows.sale, rows.activity);
+  return rows.sale.id;
 }
 
 type ActivityEntry = Pick<

@@ -1,5 +1,6 @@
+import { type RawBuilder, sql } from 'kysely';
 import type { AppContext } from '../../../context.js';
-import { postgresOnce } from '../../../db/compiled-once.js';
+import { runPrepared } from '../../../db/compiled-once.js';
 import type { Executor } from '../../../db/database.js';
 import type { AllocationRow } from '../../allocations/allocations.repo.js';
 import { assertPayload, EVENT_TYPES } from '../../events/event-types.js';
@@ -18,38 +19,55 @@ import type { FulfilRequest } from './fulfil.service.js';
  * `pullEvents` writes them on the other path. When the update matches no row (the grant moved
  * since the quote read it) the statement raises SDF01 and the queued COMMIT rolls back:
  * `isFastPathMissed`, and the caller runs the order again on the locked path.
+ *
+ * Here as parts: the CTEs `upd` (the counter update, also gated on `gate`), `after` and
+ * `events`, and the select that ends the statement (the updated grant, or SDF01), which the
+ * one-statement order (one-statement.pg.ts) ends with too.
  */
-const lastStatement = postgresOnce<AllocationRow & { remaining: number }>(
-  `with upd as (
-    update allocations set quantity_pulled = quantity_pulled + $2, updated_at = $4
-    where id = $1 and status = 'active' and quantity_limit - quantity_pulled >= $2 and promise_version = $3
+export function counterAndEvents(
+  req: FulfilRequest,
+  orderEvent: PendingEvent,
+  deliverAfterMs: number,
+  now: number,
+  gate: RawBuilder<unknown>,
+) {
+  const { allocation } = req.quote;
+  const rows = eventRows(req, orderEvent, now);
+  const q = req.quantity;
+  return {
+    ctes: sql`upd as (
+    update allocations set quantity_pulled = quantity_pulled + ${q}::integer, updated_at = ${now}::bigint
+    where id = ${allocation.id} and status = 'active' and quantity_limit - quantity_pulled >= ${q}::integer
+      and promise_version = ${allocation.promise_version}::integer and ${gate}
     returning *
   ), after as (
     select upd.*, greatest(0, quantity_limit - quantity_pulled) as remaining from upd
   ), events as (
     insert into outbox_events (event_id, company_id, environment, event_type, event_version, payload,
       created_at_us, deliver_after, target_endpoint_id)
-    select e.event_id, $5, $6, e.event_type, e.event_version,
+    select e.event_id, ${req.actor.sellerId}, ${req.actor.environment}, e.event_type, e.event_version,
       case e.kind
         when 'order' then e.payload
         when 'low_stock' then e.payload || ',"remaining":' || a.remaining || ',"threshold":' || a.low_stock_threshold || '}'
         else e.payload || ',"remaining":' || a.remaining || '}'
       end,
-      e.created_at_us, $7, null
-    from after a cross join unnest($8::text[], $9::text[], $10::int[], $11::text[], $12::text[], $13::bigint[])
+      e.created_at_us, ${deliverAfterMs}::bigint, null
+    from after a cross join unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.type)}::text[],
+      ${rows.map((r) => r.version)}::int[], ${rows.map((r) => r.kind)}::text[], ${rows.map((r) => r.payload)}::text[],
+      ${rows.map((r) => r.createdAtUs)}::bigint[])
       with ordinality as e(event_id, event_type, event_version, kind, payload, created_at_us, position)
     where e.kind in ('order', 'updated')
       or (e.kind = 'low_stock' and a.low_stock_threshold is not null and a.remaining > 0
-          and a.remaining + $2 > a.low_stock_threshold and a.remaining <= a.low_stock_threshold)
+          and a.remaining + ${q}::integer > a.low_stock_threshold and a.remaining <= a.low_stock_threshold)
       or (e.kind = 'depleted' and a.remaining = 0)
     order by e.position
     returning event_id
-  )
-  select a.*, (select count(*) from events) as events_written,
-    sdapi_require(a.id is not null, 'the fast path did not apply') as taken
-  from (select 1) as one left join after a on true`,
-  { lastOfTransaction: true },
-);
+  )`,
+    select: sql`select a.*, (select count(*) from events) as events_written,
+    sdapi_require(a.id is not null, 'the fast path did not apply') as taken`,
+    from: sql`from (select 1) as one left join after a on true`,
+  };
+}
 
 type Kind = 'order' | 'updated' | 'low_stock' | 'depleted';
 
@@ -87,23 +105,12 @@ export async function pullAndEmitLast(
   deliverAfterMs: number | undefined,
 ): Promise<AllocationRow> {
   const now = ctx.clock.now();
-  const { allocation } = req.quote;
-  const rows = eventRows(req, orderEvent, now);
-  const result = await lastStatement(trx, [
-    allocation.id,
-    req.quantity,
-    allocation.promise_version,
-    now,
-    req.actor.sellerId,
-    req.actor.environment,
-    deliverAfterMs ?? now,
-    rows.map((r) => r.id),
-    rows.map((r) => r.type),
-    rows.map((r) => r.version),
-    rows.map((r) => r.kind),
-    rows.map((r) => r.payload),
-    rows.map((r) => r.createdAtUs),
-  ]);
+  const tail = counterAndEvents(req, orderEvent, deliverAfterMs ?? now, now, sql`true`);
+  const result = await runPrepared(
+    trx,
+    sql<AllocationRow & { remaining: number }>`with ${tail.ctes} ${tail.select} ${tail.from}`,
+    { lastOfTransaction: true },
+  );
   return result.rows[0]!;
 }
 

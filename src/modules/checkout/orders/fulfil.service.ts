@@ -13,7 +13,7 @@ import {
   requireAllocation,
 } from '../../allocations/allocations.service.js';
 import { emitEventList, type PendingEvent } from '../../events/outbox.service.js';
-import { recordActivity, recordSale } from '../../finance/finance.service.js';
+import { recordActivity, recordSale, type SaleRecord } from '../../finance/finance.service.js';
 import { type ClaimedKey, claimKeys, openKeys, stockUpTo } from '../../inventory/claims.service.js';
 import type { Delivery, OrderKind } from '../checkout.table.js';
 import { endLiveHold, findHold } from '../holds/holds.repo.js';
@@ -26,7 +26,7 @@ import * as repo from './orders.repo.js';
 
 /** How long a keyless redemption record stays redeemable. */
 export const REDEMPTION_TTL_MS = 30 * 24 * 3_600_000;
-const WEBHOOK_DELAY_MS = 30_000;
+export const WEBHOOK_DELAY_MS = 30_000;
 
 export interface FulfilRequest {
   actor: SellerActor;
@@ -193,7 +193,7 @@ async function commitToAllocation(
   return { hold: outcome, events };
 }
 
-function orderRow(req: FulfilRequest, now: number): repo.OrderRow {
+export function orderRow(req: FulfilRequest, now: number): repo.OrderRow {
   const { quote, actor } = req;
   const allocation = quote.allocation;
   return {
@@ -253,21 +253,32 @@ async function recordFinance(
   trx: Executor,
   req: FulfilRequest,
   orderId: string,
-  allocation: {
-    publisher_company_id: string;
-    price_per_key_cents: number | null;
-    currency_code: string | null;
-  },
+  allocation: Quote['allocation'],
   now: number,
 ) {
   if (req.delivery === 'preorder') return;
-  const { quote, actor } = req;
   if (req.simulate === 'billing_record_failed') {
     throw fail('INTERNAL_ERROR', 'Simulated: the billing record could not be written; nothing was pulled.', {
       reason: 'billing_record_failed',
       simulated: true,
     });
   }
+  const finance = financeOf(req, orderId, allocation, now);
+  if (finance.sale) await recordSale(trx, finance.sale);
+  else await recordActivity(trx, 'pull', finance.entry);
+}
+
+/**
+ * What a fulfilment records in finance, as the quote judged it: a priced order its sale line
+ * (with its activity entry), anything else a custody `pull` activity entry.
+ */
+export function financeOf(
+  req: FulfilRequest,
+  orderId: string,
+  allocation: Pick<Quote['allocation'], 'publisher_company_id' | 'price_per_key_cents' | 'currency_code'>,
+  now: number,
+) {
+  const { quote, actor } = req;
   const entry = {
     orderId,
     orderReference: req.orderReference,
@@ -289,11 +300,8 @@ async function recordFinance(
     wholesaleCurrencyCode: allocation.currency_code,
     at: now,
   };
-  if (req.kind !== 'order' || quote.price.unitPriceCents === null) {
-    await recordActivity(trx, 'pull', entry);
-    return;
-  }
-  await recordSale(trx, {
+  if (req.kind !== 'order' || quote.price.unitPriceCents === null) return { sale: null, entry };
+  const sale: SaleRecord = {
     ...entry,
     unitPriceCents: quote.price.unitPriceCents,
     initialUnitPriceCents: quote.price.initialUnitPriceCents ?? quote.price.unitPriceCents,
@@ -301,7 +309,8 @@ async function recordFinance(
     warnings: quote.warnings.map((w) => w.code),
     consumerIpHash: quote.geo?.consumerIpHash ?? null,
     settlement: quote.settlement ? { ...quote.settlement } : null,
-  });
+  };
+  return { sale, entry };
 }
 
 async function openRedemption(trx: Executor, req: FulfilRequest, orderId: string, now: number) {
@@ -324,7 +333,7 @@ async function openRedemption(trx: Executor, req: FulfilRequest, orderId: string
 }
 
 /** The order's own event: `order.reserved`, `order.fulfilled` or `keys.pulled`. */
-function orderEvent(req: FulfilRequest, now: number): PendingEvent {
+export function orderEvent(req: FulfilRequest, now: number): PendingEvent {
   const recipients = [{ companyId: req.actor.sellerId, environment: req.actor.environment }];
   const base = { orderReference: req.orderReference, skuCode: req.quote.sku.code };
   if (req.delivery === 'preorder') {

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../../context.js';
 import { isUniqueViolation } from '../../../db/database.js';
+import { isPostgres } from '../../../db/dialect.js';
 import { fail } from '../../../http/errors.js';
 import type { SimulateValue } from '../../../http/simulate.js';
 import { companyFacts } from '../../identity/identity.service.js';
@@ -12,6 +13,7 @@ import { skuForCheckout } from '../line/checkout.repo.js';
 import { type LineInput, quoteLine, type SellerActor } from '../line/quote.service.js';
 import { isFastPathMissed } from './fast-commit.js';
 import { type Fulfilment, type FulfilRequest, fulfil, referenceOwner } from './fulfil.service.js';
+import { fulfilInOneStatement, oneStatementPool } from './one-statement.pg.js';
 import { fulfilledView } from './order-view.js';
 import * as repo from './orders.repo.js';
 
@@ -90,7 +92,7 @@ export async function prepareLine(
     delivery: Delivery;
     holdId?: string | null;
     facts: RequestFacts;
-    /** The caller already looked the reference up. */
+    /** The caller answers for a reference already fulfilled (see `prepareOrder`). */
     referenceChecked?: boolean;
   },
 ): Promise<Prepared> {
@@ -148,12 +150,16 @@ export async function commitLine(ctx: AppContext, prepared: Prepared) {
 }
 
 /**
- * One fulfilment in a transaction of its own, which the fast path's statement may end
- * (PostgreSQL, fast-commit.ts); when that statement finds the grant moved since the quote
- * read it, nothing was written and the fulfilment runs again, on the locked path.
+ * One fulfilment on its own: on PostgreSQL the common order is one statement
+ * (one-statement.pg.ts); otherwise a transaction of its own, which the fast path's statement
+ * may end (fast-commit.ts). When either finds what it cannot decide (the grant moved since
+ * the quote read it, too few keys), nothing was written and the fulfilment runs again, in a
+ * transaction on the locked path.
  */
 async function fulfilAlone(ctx: AppContext, request: FulfilRequest) {
+  const pool = isPostgres(ctx.db) ? oneStatementPool(request) : null;
   try {
+    if (pool) return await fulfilInOneStatement(ctx, ctx.db, request, pool);
     return await ctx.db
       .transaction()
       .execute((trx) => fulfil(ctx, trx, { ...request, endsTransaction: true }));
@@ -218,15 +224,19 @@ async function chooseDelivery(ctx: AppContext, actor: SellerActor, body: OrderBo
   return body.immediateFulfilment === false ? 'deferred' : 'keys';
 }
 
-/** Prepares one order (POST /orders, or a line of POST /orders/bulk). */
+/** Prepares one order (a line of POST /orders/bulk): a reference already fulfilled replays. */
 export async function prepareOrder(
   ctx: AppContext,
   actor: SellerActor,
   body: OrderBody,
   facts: RequestFacts,
-) {
+): Promise<Prepared> {
   const existing = await findByReference(ctx, actor, body.orderReference);
   if (existing) return { replay: await replayOrConflict(ctx, existing, body) };
+  return prepareNewOrder(ctx, actor, body, facts);
+}
+
+async function prepareNewOrder(ctx: AppContext, actor: SellerActor, body: OrderBody, facts: RequestFacts) {
   const matched = await matchHold(ctx, actor, body);
   const delivery = await chooseDelivery(ctx, actor, body);
   return prepareLine(
@@ -237,7 +247,20 @@ export async function prepareOrder(
   );
 }
 
-/** POST /orders: rules 1 to 10 of SPEC 4.2. */
+/**
+ * POST /orders: rules 1 to 10 of SPEC 4.2. A reference already fulfilled replays its order
+ * whatever the line would be judged now (rule 1), without a read on the way of a new order: a
+ * line accepted here meets the existing order on the reference's unique index when it is
+ * written (`commitLine`), and a refused one looks the reference up before the refusal is answered.
+ */
 export async function placeOrder(ctx: AppContext, actor: SellerActor, body: OrderBody, facts: RequestFacts) {
-  return commitLine(ctx, await prepareOrder(ctx, actor, body, facts));
+  let prepared: Prepared;
+  try {
+    prepared = await prepareNewOrder(ctx, actor, body, facts);
+  } catch (err) {
+    const existing = await findByReference(ctx, actor, body.orderReference);
+    if (existing) return { view: await replayOrConflict(ctx, existing, body), replayed: true };
+    throw err;
+  }
+  return commitLine(ctx, prepared);
 }

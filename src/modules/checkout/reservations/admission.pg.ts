@@ -1,4 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
+import { runPrepared } from '../../../db/compiled-once.js';
 import type { Executor } from '../../../db/database.js';
 import type { OutboxRow } from '../../events/outbox.service.js';
 import type { ReservationsTable } from './reservations.table.js';
@@ -40,7 +41,9 @@ export async function takeAndRecord(
   start: number,
 ): Promise<Taken | null> {
   const q = row.quantity;
-  const result = await sql<{ slot: number; remaining: number }>`
+  const result = await runPrepared(
+    ex,
+    sql<{ slot: number; remaining: number }>`
     with s as (
       update reservation_slots set free = free - ${q}::integer
       where allocation_id = ${row.allocation_id} and free >= ${q}::integer and slot = (
@@ -58,18 +61,22 @@ export async function takeAndRecord(
         - ${q}::integer
         + coalesce((select uncarved from reservation_pools where allocation_id = ${row.allocation_id}), 0)
         as remaining
-    from s`.execute(ex);
+    from s`,
+  );
   const taken = result.rows[0];
   return taken ? { slot: taken.slot, remaining: Number(taken.remaining) } : null;
 }
 
 /** Redis store (units already taken there): the reservation and its `order.reserved` in one statement. */
 export async function recordReservation(ex: Executor, row: NewRow, event: OutboxRow): Promise<void> {
-  await sql`
+  await runPrepared(
+    ex,
+    sql`
     with r as (
       insert into reservations ${RESERVATION_COLUMNS}
       values (${reservationValues(row, sql`null::integer`)})
       returning id
     )
-    ${outboxInsert(event, sql`select 1 from r`)}`.execute(ex);
+    ${outboxInsert(event, sql`select 1 from r`)}`,
+  );
 }

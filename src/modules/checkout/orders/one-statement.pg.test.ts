@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { admin } from '../../../../test/admin.js';
+import { ENGINE, useTestApp } from '../../../../test/harness.js';
+import { type ProductionScenario, productionOrder, productionScenario } from '../../../../test/production.js';
+import { call, expectApiError } from '../../../../test/route-contract.js';
+import { activityOfOrder, saleLinesOfOrder } from '../../finance/finance.service.js';
+import { fulfil } from './fulfil.service.js';
+import { oneStatementPool } from './one-statement.pg.js';
+import { commitLine, prepareOrder } from './orders.service.js';
+
+const t = useTestApp();
+
+const facts = { contractDate: '2026-09-01', simulate: null };
+const actorOf = (s: ProductionScenario) => ({
+  sellerId: s.sellerId,
+  environment: 'production',
+  apiKeyId: s.seller.keyId,
+});
+
+async function prepared(s: ProductionScenario, overrides: Record<string, unknown> = {}) {
+  const done = await prepareOrder(t.ctx, actorOf(s), productionOrder(s, overrides) as never, facts);
+  if (!('request' in done)) throw new Error('expected a fresh order');
+  return done;
+}
+
+/** What an order wrote, without what differs between any two orders (ids, references, times). */
+async function written(orderId: string) {
+  const order = await t.ctx.db
+    .selectFrom('orders')
+    .selectAll()
+    .where('id', '=', orderId)
+    .executeTakeFirstOrThrow();
+  const { id, readable_id, order_reference, created_at, updated_at, revealed_at, ...orderRest } = order;
+  const sales = (await saleLinesOfOrder(t.ctx.db, orderId)).map(
+    ({ id, order_id, order_reference, created_at, ...rest }) => rest,
+  );
+  const activity = (await activityOfOrder(t.ctx.db, orderId)).map(
+    ({ id, order_id, order_reference, created_at, ...rest }) => rest,
+  );
+  const keys = await t.ctx.db
+    .selectFrom('game_keys')
+    .select('state')
+    .where('order_id', '=', orderId)
+    .execute();
+  return { order: orderRest, sales, activity, keys: keys.map((k) => k.state) };
+}
+
+const retries = async () => (await t.ctx.metrics.orderFastPathRetries.get()).values[0]?.value ?? 0;
+
+/**
+ * PostgreSQL's one-statement order (one-statement.pg.ts) against the transaction it replaces:
+ * the same rows, and nothing written when it cannot decide (the locked path then answers).
+ */
+describe.skipIf(ENGINE !== 'postgres')('the one-statement order (PostgreSQL)', () => {
+  it('writes what the order transaction writes', async () => {
+    const s = await productionScenario(t, { keyCount: 4 });
+    const viaStatement = await prepared(s);
+    expect(oneStatementPool(viaStatement.request)?.id).toBe(s.poolId);
+    const first = await commitLine(t.ctx, viaStatement);
+
+    const viaTransaction = await prepared(s);
+    const order = await t.ctx.db
+      .transaction()
+      .execute((trx) => fulfil(t.ctx, trx, { ...viaTransaction.request, endsTransaction: true }));
+
+    expect(first.view.keys).toHaveLength(1);
+    expect(s.keys).toContain(first.view.keys![0]);
+    const a = await written(first.view.orderId);
+    const b = await written(order.order.id);
+    expect(a.keys).toEqual(['sold']);
+    expect(a.sales).toHaveLength(1);
+    expect(a.activity).toHaveLength(1);
+    expect(a).toEqual(b);
+    const grant = await t.ctx.db
+      .selectFrom('allocations')
+      .select('quantity_pulled')
+      .where('id', '=', s.allocationId)
+      .executeTakeFirstOrThrow();
+    expect(grant.quantity_pulled).toBe(2);
+  });
+
+  it('writes nothing when the pool is short, and the locked path refuses', async () => {
+    const s = await productionScenario(t, { keyCount: 1 });
+    const before = await retries();
+    const body = productionOrder(s, { quantity: 2 });
+    const res = await call(t, {
+      method: 'POST',
+      url: '/api/seller/v1/orders',
+      headers: s.seller.auth,
+      payload: body,
+    });
+    expectApiError(res, 409, 'NO_AVAILABLE_KEYS');
+    expect(await retries()).toBe(before + 1);
+    const orders = await t.ctx.db
+      .selectFrom('orders')
+      .select('id')
+      .where('seller_company_id', '=', s.sellerId)
+      .execute();
+    expect(orders).toEqual([]);
+    const available = await t.ctx.db
+      .selectFrom('game_keys')
+      .select('id')
+      .where('pool_id', '=', s.poolId)
+      .where('state', '=', 'available')
+      .execute();
+    expect(available).toHaveLength(1);
+  });
+
+  it('writes nothing when the grant was paused after the quote', async () => {
+    const s = await productionScenario(t, { keyCount: 3 });
+    const quoted = await prepared(s);
+    await admin(t, 'PATCH', `/allocations/${s.allocationId}`, { status: 'paused' });
+    await expect(commitLine(t.ctx, quoted)).rejects.toMatchObject({ code: 'ALLOCATION_NOT_AVAILABLE' });
+    const sold = await t.ctx.db
+      .selectFrom('game_keys')
+      .select('id')
+      .where('pool_id', '=', s.poolId)
+      .where('state', '=', 'sold')
+      .execute();
+    expect(sold).toEqual([]);
+  });
+});

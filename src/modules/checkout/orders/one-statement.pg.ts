@@ -1,0 +1,84 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { AppContext } from '../../../context.js';
+import { runPrepared } from '../../../db/compiled-once.js';
+import type { Executor } from '../../../db/database.js';
+import { saleRows } from '../../finance/finance.service.js';
+import { type ClaimedKey, openKeys } from '../../inventory/claims.service.js';
+import type { PoolRow } from '../../inventory/inventory.repo.js';
+import { choosePools } from '../../inventory/pools.service.js';
+import { counterAndEvents } from './fast-commit.js';
+import { type Fulfilment, type FulfilRequest, financeOf, orderEvent, orderRow } from './fulfil.service.js';
+
+/**
+ * PostgreSQL, the common order as one statement (docs/checkout.md, "One statement"): a priced
+ * order of keys from one finite pool on a grant with nothing promised. Insert the order, claim
+ * the keys (SKIP LOCKED), write the sale line and its activity entry, then move the grant's
+ * counter (conditional on the keys being there) and write the order's events, last. One
+ * statement is its own transaction: one round trip, no BEGIN or COMMIT to send, and the
+ * grant's row lock is held from the end of the statement through its commit only.
+ *
+ * Anything the statement cannot decide (too few keys, the grant paused, out of headroom or
+ * promised since the quote read it) raises SDF01 and writes nothing: the caller runs the
+ * order again on the locked path, which answers with the exact refusal.
+ */
+
+/** The one pool the order would claim from, if the order has the statement's shape. */
+export function oneStatementPool(req: FulfilRequest): PoolRow | null {
+  const { quote } = req;
+  if (req.kind !== 'order' || (req.delivery !== 'keys' && req.delivery !== 'deferred')) return null;
+  if (req.holdId || req.reservation || req.attestId || req.simulate) return null;
+  if (quote.price.unitPriceCents === null || quote.allocation.promise_version !== 0) return null;
+  const { dedicated, shared } = choosePools(quote.pools, req.actor.environment, quote.allocation.id);
+  const pool = dedicated && shared ? null : (dedicated ?? shared);
+  return pool?.replenish_mode === 'none' ? pool : null;
+}
+
+/** `insert into <table> (columns) values (parameters)`, one row, in the row's key order. */
+function insertRow(table: string, row: Record<string, unknown>): RawBuilder<unknown> {
+  const columns = Object.keys(row);
+  return sql`insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))})
+    values (${sql.join(columns.map((c) => row[c]))})`;
+}
+
+/** The order in one statement; SDF01 (`isFastPathMissed`) when it must run on the locked path. */
+export async function fulfilInOneStatement(
+  ctx: AppContext,
+  ex: Executor,
+  req: FulfilRequest,
+  pool: PoolRow,
+): Promise<Fulfilment> {
+  const now = ctx.clock.now();
+  const order = orderRow(req, now);
+  const { sale } = financeOf(req, order.id, req.quote.allocation, now);
+  const rows = saleRows(sale!);
+  const q = req.quantity;
+  const tail = counterAndEvents(
+    req,
+    orderEvent(req, now),
+    now,
+    now,
+    sql`(select count(*) from claimed) = ${q}::integer`,
+  );
+  const { rows: result } = await runPrepared(
+    ex,
+    sql<{ keys: ClaimedKey[] | null }>`with placed as (
+      ${insertRow('orders', order)} returning id
+    ), claimed as (
+      update game_keys set state = 'sold', order_id = ${order.id}, sold_at = ${now}::bigint
+      where exists (select 1 from placed) and id in (
+        select id from game_keys where pool_id = ${pool.id} and state = 'available'
+        order by (id || '') limit ${q}::integer for update skip locked)
+      returning id, ciphertext
+    ), sale as (
+      ${insertRow('sale_lines', rows.sale)} returning id
+    ), activity as (
+      ${insertRow('activity_entries', rows.activity)} returning id
+    ), ${tail.ctes}
+    ${tail.select},
+      (select json_agg(json_build_object('id', id, 'ciphertext', ciphertext) order by id) from claimed) as keys
+    ${tail.from}`,
+  );
+  const keys = result[0]?.keys ?? [];
+  const plaintext = req.delivery === 'keys' ? openKeys(ctx, keys) : [];
+  return { order, keys, plaintext, hold: null, redemption: null };
+}
