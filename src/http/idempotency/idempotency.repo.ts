@@ -15,7 +15,11 @@ const claimKey = compiledOnce(
   (db, v) =>
     db
       .insertInto('idempotency_records')
-      .values({ ...v, locked_until: v.locked_until as unknown as number, created_at: v.created_at as unknown as number })
+      .values({
+        ...v,
+        locked_until: v.locked_until as unknown as number,
+        created_at: v.created_at as unknown as number,
+      })
       .onConflict((oc) => oc.columns(['company_id', 'environment', 'idempotency_key']).doNothing()),
 );
 
