@@ -43,10 +43,10 @@ interface Target {
 }
 
 /** Rows of `query` as one json array (`[]` for none), in `order` if given. */
-const jsonRows = <R>(query: Expression<unknown>, order?: RawBuilder<unknown>) =>
-  sql<
-    R[]
-  >`(select coalesce(json_agg(item${order ? sql` order by ${order}` : sql``}), '[]'::json) from ${query} as item)`;
+const jsonRows = <R>(query: Expression<unknown>, order?: RawBuilder<unknown>) => {
+  const ordered = order ? sql` order by ${order}` : sql``;
+  return sql<R[]>`(select coalesce(json_agg(item${ordered}), '[]'::json) from ${query} as item)`;
+};
 
 /**
  * PostgreSQL: the version, visibility, allocations and live promotions in one statement (one
@@ -103,8 +103,8 @@ async function readApart(ex: Executor, t: Target, sku: CheckoutSku): Promise<Liv
  * with visibility, allocations and promotions for that SKU. If the version it read is the
  * generation's, nothing in the catalog changed since the SKU was loaded under it, so the SKU and
  * everything cached under that version are valid for this request exactly as if it had read
- * the version first (catalog-cache.ts). Otherwise the version it read (newer: read after the
- * request began) becomes the request's version, the SKU is served or loaded under it, and the
+ * the version first (catalog-cache.ts). Otherwise the version it read (read after the request
+ * began, so never older than a change committed before) becomes the request's version, the SKU is served or loaded under it, and the
  * statement's other reads stand if it is the same SKU and product (they depend on nothing
  * else), else one more statement reads them for the SKU. With nothing to guess from (first
  * request, SKU not loaded) the request reads the version first, as SQLite always does.
