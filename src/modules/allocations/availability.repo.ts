@@ -24,15 +24,20 @@ export function findSkuFacts(ex: Executor, environment: string, ref: { code?: st
   return query.executeTakeFirst();
 }
 
-const allocationsOnSku = compiledOnce(['sellerId', 'environment', 'skuId'], (db, v) =>
+/** The seller's allocations on one SKU, newest first. */
+export const allocationsOnSkuQuery = (
+  db: Executor,
+  v: { sellerId: string; environment: string; skuId: string },
+) =>
   db
     .selectFrom('allocations')
     .selectAll()
     .where('seller_company_id', '=', v.sellerId)
     .where('environment', '=', v.environment)
     .where('sku_id', '=', v.skuId)
-    .orderBy('created_at', 'desc'),
-);
+    .orderBy('created_at', 'desc');
+
+const allocationsOnSku = compiledOnce(['sellerId', 'environment', 'skuId'], allocationsOnSkuQuery);
 
 /** The seller's allocations on these SKUs, newest first (one SKU, the order path's: compiled once). */
 export async function allocationsOnSkus(

@@ -83,13 +83,18 @@ export async function sellersSeeing(
   return rows.map((r) => r.seller_company_id);
 }
 
-/** Whether one product is in the seller's visible catalog now. */
-const productVisible = compiledOnce(['environment', 'now', 'productId', 'sellerId'], (db, v) =>
+/** The product, once per connection granting the seller access to it now (none: not visible). */
+export const productVisibleQuery = (
+  db: Executor,
+  v: { environment: string; now: string; productId: string; sellerId: string },
+) =>
   accessibleProducts(db, v.environment, v.now as unknown as number)
     .select('products.id')
     .where('products.id', '=', v.productId)
-    .where('partner_connections.seller_company_id', '=', v.sellerId),
-);
+    .where('partner_connections.seller_company_id', '=', v.sellerId);
+
+/** Whether one product is in the seller's visible catalog now. */
+const productVisible = compiledOnce(['environment', 'now', 'productId', 'sellerId'], productVisibleQuery);
 
 export async function isProductVisible(
   ex: Executor,

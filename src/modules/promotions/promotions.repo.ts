@@ -35,13 +35,20 @@ function promotionsOf(ex: Executor, q: SellerQuery) {
 export type PromotionRow = Awaited<ReturnType<ReturnType<typeof promotionsOf>['execute']>>[number];
 
 /** Promotions live at `now` on a SKU or its product, with this seller's response. */
-const livePromotionsOnce = compiledOnce(['sellerId', 'environment', 'skuId', 'productId', 'now'], (db, v) =>
+export const livePromotionsQuery = (
+  db: Executor,
+  v: SellerQuery & { skuId: string; productId: string; now: string },
+) =>
   promotionsOf(db, v)
     .where((eb) =>
       eb.or([eb('promotions.sku_id', '=', v.skuId), eb('promotions.product_id', '=', v.productId)]),
     )
     .where('promotions.starts_at', '<=', v.now as unknown as number)
-    .where('promotions.ends_at', '>', v.now as unknown as number),
+    .where('promotions.ends_at', '>', v.now as unknown as number);
+
+const livePromotionsOnce = compiledOnce(
+  ['sellerId', 'environment', 'skuId', 'productId', 'now'],
+  livePromotionsQuery,
 );
 
 export async function livePromotions(

@@ -6,7 +6,7 @@ import { changeProduct } from '../catalog/catalog-changes.service.js';
 import { requireProduct, touchProduct } from '../catalog/products.service.js';
 import { requireSku } from '../catalog/releases.service.js';
 import { emit } from '../events/outbox.service.js';
-import { insertPromotion, livePromotions, type PromotionRow } from './promotions.repo.js';
+import { insertPromotion, type PromotionRow } from './promotions.repo.js';
 
 export interface PromotionInput {
   /** `promotion`: every seller that sees the product; `deal`: one seller (sellerCompanyId). */
@@ -89,14 +89,12 @@ export interface LivePromotion {
 }
 
 /**
- * The best promotion live now that applies to the seller's prices on a SKU: the largest discount
- * (then the one ending first). Checkout resolves promotions only here.
+ * The best of the promotions live now on a SKU (`livePromotions`) that applies to the seller's
+ * prices: the largest discount (then the one ending first). Checkout resolves promotions only
+ * here.
  */
-export async function bestPromotion(
-  ex: Executor,
-  q: { skuId: string; productId: string; sellerId: string; environment: string; now: number },
-): Promise<LivePromotion | null> {
-  const rows = (await livePromotions(ex, q)).filter(appliesToSeller);
+export function bestPromotion(live: readonly PromotionRow[]): LivePromotion | null {
+  const rows = live.filter(appliesToSeller);
   const best = rows.sort((a, b) => b.discount_percent - a.discount_percent || a.ends_at - b.ends_at)[0];
   return best
     ? {

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../../context.js';
 import { compiledOnce } from '../../../db/compiled-once.js';
+import type { Executor } from '../../../db/database.js';
 
 /**
  * Reads of the quote that change only with a publisher-side change (SKU, product and release,
@@ -9,7 +10,10 @@ import { compiledOnce } from '../../../db/compiled-once.js';
  * older than the data it then reads: a request that sees the current version may use what was
  * loaded under it; any other version starts an empty set. Every process (every PostgreSQL app
  * instance) reads the version row on each quote, one primary-key read, so a change committed
- * by another process is seen by the next request, with no notification to lose.
+ * by another process is seen by the next request, with no notification to lose. On PostgreSQL
+ * the quote reads it in one statement with its uncached reads, for the SKU it guesses from the
+ * current generation, and keeps the guess only if that version is the generation's
+ * (hot-reads.ts).
  */
 interface Generation {
   version: number;
@@ -20,9 +24,11 @@ interface Generation {
 const MAX_ENTRIES = 10_000;
 const generations = new WeakMap<AppContext, Generation>();
 
-const versionRow = compiledOnce([], (db) =>
-  db.selectFrom('catalog_version').select('version').where('id', '=', 1),
-);
+/** The catalog version row (also a subquery of the quote's one-statement reads, hot-reads.ts). */
+export const catalogVersionQuery = (db: Executor) =>
+  db.selectFrom('catalog_version').select('version').where('id', '=', 1);
+
+const versionRow = compiledOnce([], catalogVersionQuery);
 
 export interface CatalogReads {
   /** The value under `key` as loaded under this request's version, loading it once. */
@@ -32,7 +38,14 @@ export interface CatalogReads {
 /** The cached reads for one request: reads the version first, then serves or loads. */
 export async function catalogReads(ctx: AppContext): Promise<CatalogReads> {
   const { rows } = await versionRow(ctx.db, {});
-  const version = Number(rows[0]?.version ?? 0);
+  return catalogReadsAt(ctx, Number(rows[0]?.version ?? 0));
+}
+
+/**
+ * The cached reads under `version`, which the request read before anything it will read under
+ * it (here or in one statement with its other reads: hot-reads.ts).
+ */
+export function catalogReadsAt(ctx: AppContext, version: number): CatalogReads {
   let generation = generations.get(ctx);
   if (!generation || generation.version !== version || generation.entries.size >= MAX_ENTRIES) {
     generation = { version, entries: new Map() };
@@ -51,4 +64,18 @@ export async function catalogReads(ctx: AppContext): Promise<CatalogReads> {
       return value;
     },
   };
+}
+
+/**
+ * What the process's current generation holds under `key`, with that generation's version,
+ * without reading the version: a guess to speculate on, valid for a request only if the version
+ * it then reads is the same (hot-reads.ts). Undefined when nothing was loaded under `key`.
+ */
+export function currentEntry<T>(
+  ctx: AppContext,
+  key: string,
+): { version: number; value: Promise<T> } | undefined {
+  const generation = generations.get(ctx);
+  const value = generation?.entries.get(key) as Promise<T> | undefined;
+  return generation && value ? { version: generation.version, value } : undefined;
 }

@@ -1,12 +1,10 @@
 import type { AppContext } from '../../../context.js';
 import { fail } from '../../../http/errors.js';
 import type { AllocationRow } from '../../allocations/allocations.repo.js';
-import { sellerAllocationsOn } from '../../allocations/availability.service.js';
 import { computeSellability, sellabilityGateRows } from '../../allocations/sellability.service.js';
 import { territoryBlock } from '../../allocations/territory.js';
 import { type EffectivePrice, effectivePrices } from '../../catalog/pricing.js';
 import { priceRowsOfReleases } from '../../catalog/pricing.repo.js';
-import { isProductVisible } from '../../catalog/visibility.repo.js';
 import { companyFacts } from '../../identity/identity.service.js';
 import type { PoolRow } from '../../inventory/inventory.repo.js';
 import { poolsOfSku } from '../../inventory/pools.service.js';
@@ -15,9 +13,9 @@ import { bestPromotion } from '../../promotions/promotions.service.js';
 import { committedPriceDrift, isMagicSkuCode } from '../../sandbox/fixtures.js';
 import type { IntegrationOrderContext } from '../checkout.schemas.js';
 import { type BuyerGeo, resolveBuyerGeo } from './buyer-geo.js';
-import { catalogReads } from './catalog-cache.js';
-import { type CheckoutSku, referenceRates, skuForCheckout } from './checkout.repo.js';
+import { type CheckoutSku, referenceRates } from './checkout.repo.js';
 import { checkChannel, checkCommercial, requireDeclarations, type Schedule } from './commercial-rules.js';
+import { hotReads } from './hot-reads.js';
 import { lifecycleRefusal, type PreorderAcceptance, preorderGate } from './preorder.js';
 import { verifyCommitment } from './price-commitment.js';
 import { type PriceQuote, quotePrice } from './price-quote.js';
@@ -121,23 +119,25 @@ export async function quoteLine(
   }
   const now = ctx.clock.now();
   // Catalog reads come from the cache of the current catalog version; what moves with time
-  // (visibility, promotions) or with every order (the allocation) is read each time.
-  const cached = await catalogReads(ctx);
-  const sku = await cached.get(`sku:${environment}:${skuCode}`, () =>
-    skuForCheckout(ctx.db, environment, skuCode),
-  );
-  if (!sku || !(await isProductVisible(ctx.db, sellerId, environment, sku.product_id, now))) {
+  // (visibility, promotions) or with every order (the allocation) is read each time, on
+  // PostgreSQL in one statement with the version (hot-reads.ts).
+  const {
+    reads: cached,
+    sku,
+    visible,
+    allocations,
+    promotionRows,
+  } = await hotReads(ctx, { sellerId, environment, skuCode, now });
+  if (!sku || !visible) {
     throw fail('NOT_FOUND', `SKU ${skuCode} is not in your catalog.`, { skuCode });
   }
-  const allocationsRead = sellerAllocationsOn(ctx.db, sellerId, environment, [sku.id]);
   const priceRowsRead = cached.get(`prices:${sku.release_id}`, () =>
     priceRowsOfReleases(ctx.db, [sku.release_id]),
   );
-  const [terms, allocations, gates, facts, priceRows, promotion, rates, pools] = await Promise.all([
+  const [terms, gates, facts, priceRows, rates, pools] = await Promise.all([
     cached.get(`terms:${sellerId}:${environment}`, () => sellerTerms(ctx, sellerId, environment)),
-    allocationsRead,
     computeSellability(ctx, ctx.db, sellerId, environment, [sku.id], {
-      allocations: allocationsRead,
+      allocations: Promise.resolve(allocations),
       priceRows: priceRowsRead,
       gateRows: cached.get(`gates:${sellerId}:${environment}:${sku.id}`, () =>
         sellabilityGateRows(ctx.db, sellerId, environment, [sku.id]),
@@ -145,10 +145,10 @@ export async function quoteLine(
     }),
     companyFacts(ctx, sellerId),
     priceRowsRead,
-    bestPromotion(ctx.db, { skuId: sku.id, productId: sku.product_id, sellerId, environment, now }),
     cached.get('rates', () => referenceRates(ctx.db)),
     cached.get(`pools:${sku.id}`, () => poolsOfSku(ctx.db, sku.id)),
   ]);
+  const promotion = bestPromotion(promotionRows);
 
   const publisherTerms = terms.find((t) => t.publisherCompanyId === sku.publisher_company_id);
   const api = publisherTerms ? inForceApiAgreement(publisherTerms) : null;

@@ -1,0 +1,136 @@
+import { type Expression, type RawBuilder, sql } from 'kysely';
+import type { AppContext } from '../../../context.js';
+import { compiledOnce } from '../../../db/compiled-once.js';
+import type { Executor } from '../../../db/database.js';
+import { isPostgres } from '../../../db/dialect.js';
+import type { AllocationRow } from '../../allocations/allocations.repo.js';
+import { allocationsOnSkuQuery } from '../../allocations/availability.repo.js';
+import { sellerAllocationsOn } from '../../allocations/availability.service.js';
+import { isProductVisible, productVisibleQuery } from '../../catalog/visibility.repo.js';
+import { livePromotions, livePromotionsQuery, type PromotionRow } from '../../promotions/promotions.repo.js';
+import {
+  type CatalogReads,
+  catalogReads,
+  catalogReadsAt,
+  catalogVersionQuery,
+  currentEntry,
+} from './catalog-cache.js';
+import { type CheckoutSku, skuForCheckout } from './checkout.repo.js';
+
+/** The reads of a quote that no cache serves: they move with time or with every order. */
+export interface LiveReads {
+  /** Whether the SKU's product is in the seller's catalog now (`isProductVisible`). */
+  visible: boolean;
+  /** The seller's allocations on the SKU, newest first (`sellerAllocationsOn`). */
+  allocations: AllocationRow[];
+  /** The promotions live now on the SKU or its product, with the seller's response (`livePromotions`). */
+  promotionRows: PromotionRow[];
+}
+
+/** The quote's first reads: the catalog cache and the SKU, with the live reads for the SKU. */
+export interface HotReads extends LiveReads {
+  /** The catalog cache under the version this request read first. */
+  reads: CatalogReads;
+  /** The SKU by code under that version; undefined when no such SKU exists. */
+  sku: CheckoutSku | undefined;
+}
+
+interface Target {
+  sellerId: string;
+  environment: string;
+  skuCode: string;
+  now: number;
+}
+
+/** Rows of `query` as one json array (`[]` for none), in `order` if given. */
+const jsonRows = <R>(query: Expression<unknown>, order?: RawBuilder<unknown>) => {
+  const ordered = order ? sql` order by ${order}` : sql``;
+  return sql<R[]>`(select coalesce(json_agg(item${ordered}), '[]'::json) from ${query} as item)`;
+};
+
+/**
+ * PostgreSQL: the version, visibility, allocations and live promotions in one statement (one
+ * snapshot), built from the same query builders as the separate reads. JSON carries every column
+ * of these rows as the separate reads return them: text as strings, integer and bigint (epoch ms,
+ * counters; all below 2^53) as numbers, null as null. A column of another type (numeric,
+ * timestamptz) would differ: the equality test in hot-reads.test.ts compares every column.
+ */
+const oneStatement = compiledOnce(['sellerId', 'environment', 'skuId', 'productId', 'now'], (db, v) =>
+  db.selectNoFrom((eb) => [
+    catalogVersionQuery(db).as('version'),
+    eb.exists(productVisibleQuery(db, v)).as('visible'),
+    jsonRows<AllocationRow>(allocationsOnSkuQuery(db, v), sql`item.created_at desc`).as('allocations'),
+    jsonRows<PromotionRow>(livePromotionsQuery(db, v)).as('promotions'),
+  ]),
+);
+
+/** The one statement for a SKU (PostgreSQL only): the catalog version with the live reads. */
+export async function readTogether(
+  ex: Executor,
+  t: Omit<Target, 'skuCode'>,
+  sku: Pick<CheckoutSku, 'id' | 'product_id'>,
+): Promise<LiveReads & { version: number }> {
+  const { rows } = await oneStatement(ex, {
+    sellerId: t.sellerId,
+    environment: t.environment,
+    skuId: sku.id,
+    productId: sku.product_id,
+    now: t.now,
+  });
+  const row = rows[0]!;
+  return {
+    version: Number(row.version ?? 0),
+    visible: row.visible === true,
+    allocations: row.allocations,
+    promotionRows: row.promotions,
+  };
+}
+
+/** The three reads one at a time (SQLite, where a query costs no round trip). */
+async function readApart(ex: Executor, t: Target, sku: CheckoutSku): Promise<LiveReads> {
+  const visible = await isProductVisible(ex, t.sellerId, t.environment, sku.product_id, t.now);
+  if (!visible) return { visible, allocations: [], promotionRows: [] };
+  const [allocations, promotionRows] = await Promise.all([
+    sellerAllocationsOn(ex, t.sellerId, t.environment, [sku.id]),
+    livePromotions(ex, { ...t, skuId: sku.id, productId: sku.product_id }),
+  ]);
+  return { visible, allocations, promotionRows };
+}
+
+/**
+ * The quote's first reads. On PostgreSQL, in the steady state, one round trip: the SKU comes
+ * from the process's current catalog generation, and one statement reads the catalog version
+ * with visibility, allocations and promotions for that SKU. If the version it read is the
+ * generation's, nothing in the catalog changed since the SKU was loaded under it, so the SKU and
+ * everything cached under that version are valid for this request exactly as if it had read
+ * the version first (catalog-cache.ts). Otherwise the version it read (read after the request
+ * began, so never older than a change committed before) becomes the request's version, the SKU is served or loaded under it, and the
+ * statement's other reads stand if it is the same SKU and product (they depend on nothing
+ * else), else one more statement reads them for the SKU. With nothing to guess from (first
+ * request, SKU not loaded) the request reads the version first, as SQLite always does.
+ */
+export async function hotReads(ctx: AppContext, t: Target): Promise<HotReads> {
+  const postgres = isPostgres(ctx.db);
+  const key = `sku:${t.environment}:${t.skuCode}`;
+  const entry = postgres ? currentEntry<CheckoutSku | undefined>(ctx, key) : undefined;
+  const guess = await entry?.value.catch(() => undefined);
+  const together = guess && (await readTogether(ctx.db, t, guess));
+  if (entry && guess && together && together.version === entry.version) {
+    return hot(catalogReadsAt(ctx, entry.version), guess, together);
+  }
+  const reads = together ? catalogReadsAt(ctx, together.version) : await catalogReads(ctx);
+  const sku = await reads.get(key, () => skuForCheckout(ctx.db, t.environment, t.skuCode));
+  if (!sku) return hot(reads, sku, { visible: false, allocations: [], promotionRows: [] });
+  if (together && guess.id === sku.id && guess.product_id === sku.product_id) {
+    return hot(reads, sku, together);
+  }
+  return hot(reads, sku, postgres ? await readTogether(ctx.db, t, sku) : await readApart(ctx.db, t, sku));
+}
+
+const hot = (reads: CatalogReads, sku: CheckoutSku | undefined, live: LiveReads): HotReads => ({
+  reads,
+  sku,
+  visible: live.visible,
+  allocations: live.allocations,
+  promotionRows: live.promotionRows,
+});
