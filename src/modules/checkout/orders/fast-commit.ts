@@ -20,7 +20,7 @@ import type { FulfilRequest } from './fulfil.service.js';
  * since the quote read it) the statement raises SDF01 and the queued COMMIT rolls back:
  * `isFastPathMissed`, and the caller runs the order again on the locked path.
  *
- * Here as parts: the CTEs `upd` (the counter update, also gated on `gate`), `after` and
+ * Here as parts: the CTEs `upd` (the counter update, also on `condition`), `after` and
  * `events`, and the select that ends the statement (the updated grant, or SDF01), which the
  * one-statement order (one-statement.pg.ts) ends with too.
  */
@@ -29,7 +29,7 @@ export function counterAndEvents(
   orderEvent: PendingEvent,
   deliverAfterMs: number,
   now: number,
-  gate: RawBuilder<unknown>,
+  condition: RawBuilder<unknown>,
 ) {
   const { allocation } = req.quote;
   const rows = eventRows(req, orderEvent, now);
@@ -38,7 +38,7 @@ export function counterAndEvents(
     ctes: sql`upd as (
     update allocations set quantity_pulled = quantity_pulled + ${q}::integer, updated_at = ${now}::bigint
     where id = ${allocation.id} and status = 'active' and quantity_limit - quantity_pulled >= ${q}::integer
-      and promise_version = ${allocation.promise_version}::integer and ${gate}
+      and ${condition}
     returning *
   ), after as (
     select upd.*, greatest(0, quantity_limit - quantity_pulled) as remaining from upd
@@ -105,7 +105,8 @@ export async function pullAndEmitLast(
   deliverAfterMs: number | undefined,
 ): Promise<AllocationRow> {
   const now = ctx.clock.now();
-  const tail = counterAndEvents(req, orderEvent, deliverAfterMs ?? now, now, sql`true`);
+  const unpromised = sql`promise_version = ${req.quote.allocation.promise_version}::integer`;
+  const tail = counterAndEvents(req, orderEvent, deliverAfterMs ?? now, now, unpromised);
   const result = await runPrepared(
     trx,
     sql<AllocationRow & { remaining: number }>`with ${tail.ctes} ${tail.select} ${tail.from}`,

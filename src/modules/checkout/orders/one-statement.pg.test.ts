@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { admin } from '../../../../test/admin.js';
 import { ENGINE, useTestApp } from '../../../../test/harness.js';
+import { commitBody, hotDropScenario, reserveBody, seller } from '../../../../test/hot-drop.js';
 import { type ProductionScenario, productionOrder, productionScenario } from '../../../../test/production.js';
 import { call, expectApiError } from '../../../../test/route-contract.js';
 import { activityOfOrder, saleLinesOfOrder } from '../../finance/finance.service.js';
@@ -111,6 +112,68 @@ describe.skipIf(ENGINE !== 'postgres')('the one-statement order (PostgreSQL)', (
     const quoted = await prepared(s);
     await admin(t, 'PATCH', `/allocations/${s.allocationId}`, { status: 'paused' });
     await expect(commitLine(t.ctx, quoted)).rejects.toMatchObject({ code: 'ALLOCATION_NOT_AVAILABLE' });
+    const sold = await t.ctx.db
+      .selectFrom('game_keys')
+      .select('id')
+      .where('pool_id', '=', s.poolId)
+      .where('state', '=', 'sold')
+      .execute();
+    expect(sold).toEqual([]);
+  });
+
+  it('commits a reservation: consumed, its units moved from carved to pulled, nothing retried', async () => {
+    const s = await hotDropScenario(t, { keyCount: 6 });
+    const post = (path: string, body: Record<string, unknown>) =>
+      call(t, { method: 'POST', url: `/api/seller/v1${path}`, headers: seller(s), payload: body });
+    const reserved = await post('/orders/reserve', reserveBody(s, { quantity: 2 }));
+    expect(reserved.status, JSON.stringify(reserved.body)).toBe(200);
+    const carved = async () =>
+      (
+        await t.ctx.db
+          .selectFrom('reservation_pools')
+          .select('carved')
+          .where('allocation_id', '=', s.allocationId)
+          .executeTakeFirstOrThrow()
+      ).carved;
+    const carvedBefore = await carved();
+    const before = await retries();
+
+    const committed = await post('/orders/commit', commitBody(s, reserved.body.data.reservationId));
+    expect(committed.status, JSON.stringify(committed.body)).toBe(200);
+    expect(committed.body.data.keys).toHaveLength(2);
+    expect(await retries()).toBe(before);
+    expect(await carved()).toBe(carvedBefore - 2);
+    const reservation = await t.ctx.db
+      .selectFrom('reservations')
+      .select('status')
+      .where('id', '=', reserved.body.data.reservationId)
+      .executeTakeFirstOrThrow();
+    expect(reservation.status).toBe('consumed');
+    const rows = await written(committed.body.data.orderId);
+    expect(rows.keys).toEqual(['sold', 'sold']);
+    expect(rows.sales).toHaveLength(1);
+  });
+
+  it('writes nothing for a commit whose reservation expired mid-commit; the locked path answers 410', async () => {
+    const s = await hotDropScenario(t, { keyCount: 3 });
+    const reserved = await call(t, {
+      method: 'POST',
+      url: '/api/seller/v1/orders/reserve',
+      headers: seller(s),
+      payload: reserveBody(s),
+    });
+    const id = reserved.body.data.reservationId as string;
+    // As if the commit's quote ran past the expiry: the statement's consume matches nothing.
+    await t.ctx.db
+      .updateTable('reservations')
+      .set({ status: 'committing', expires_at: t.ctx.clock.now() - 1 })
+      .where('id', '=', id)
+      .execute();
+    const quoted = await prepared(s);
+    quoted.request.reservation = { id, quantity: 1 };
+    const before = await retries();
+    await expect(commitLine(t.ctx, quoted)).rejects.toMatchObject({ code: 'RESERVATION_GONE' });
+    expect(await retries()).toBe(before + 1);
     const sold = await t.ctx.db
       .selectFrom('game_keys')
       .select('id')

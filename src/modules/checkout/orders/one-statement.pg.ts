@@ -6,28 +6,35 @@ import { saleRows } from '../../finance/finance.service.js';
 import { type ClaimedKey, openKeys } from '../../inventory/claims.service.js';
 import type { PoolRow } from '../../inventory/inventory.repo.js';
 import { choosePools } from '../../inventory/pools.service.js';
+import type { ConsumedReservation } from '../reservations/consume.js';
 import { counterAndEvents } from './fast-commit.js';
 import { type Fulfilment, type FulfilRequest, financeOf, orderEvent, orderRow } from './fulfil.service.js';
 
 /**
  * PostgreSQL, the common order as one statement (docs/checkout.md, "One statement"): a priced
- * order of keys from one finite pool on a grant with nothing promised. Insert the order, claim
- * the keys (SKIP LOCKED), write the sale line and its activity entry, then move the grant's
- * counter (conditional on the keys being there) and write the order's events, last. One
- * statement is its own transaction: one round trip, no BEGIN or COMMIT to send, and the
- * grant's row lock is held from the end of the statement through its commit only.
+ * order of keys from one finite pool, on a grant with nothing promised or committing a
+ * hot-drop reservation. Insert the order, consume the reservation (a commit), claim the keys
+ * (SKIP LOCKED), write the sale line and its activity entry, then move the grant's counter
+ * (conditional on the keys being there) and write the order's events, last. One statement is
+ * its own transaction: one round trip, no BEGIN or COMMIT to send, and the grant's row lock is
+ * held from the end of the statement through its commit only.
  *
- * Anything the statement cannot decide (too few keys, the grant paused, out of headroom or
- * promised since the quote read it) raises SDF01 and writes nothing: the caller runs the
- * order again on the locked path, which answers with the exact refusal.
+ * A plain order requires the grant's `promise_version` unchanged since the quote (nothing
+ * promised meanwhile). A commit needs no such check: its units were carved for it, and it
+ * moves them from carved to pulled (the sum every promise is bounded by does not change).
+ *
+ * Anything the statement cannot decide (too few keys, the grant paused, out of hot-drop mode
+ * or headroom, promised since the quote, the reservation expired) raises SDF01 and writes
+ * nothing: the caller runs the order again on the locked path, which answers with the exact
+ * refusal.
  */
 
 /** The one pool the order would claim from, if the order has the statement's shape. */
 export function oneStatementPool(req: FulfilRequest): PoolRow | null {
   const { quote } = req;
   if (req.kind !== 'order' || (req.delivery !== 'keys' && req.delivery !== 'deferred')) return null;
-  if (req.holdId || req.reservation || req.attestId || req.simulate) return null;
-  if (quote.price.unitPriceCents === null || quote.allocation.promise_version !== 0) return null;
+  if (req.holdId || req.attestId || req.simulate || quote.price.unitPriceCents === null) return null;
+  if (!req.reservation && quote.allocation.promise_version !== 0) return null;
   const { dedicated, shared } = choosePools(quote.pools, req.actor.environment, quote.allocation.id);
   const pool = dedicated && shared ? null : (dedicated ?? shared);
   return pool?.replenish_mode === 'none' ? pool : null;
@@ -38,6 +45,21 @@ function insertRow(table: string, row: Record<string, unknown>): RawBuilder<unkn
   const columns = Object.keys(row);
   return sql`insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))})
     values (${sql.join(columns.map((c) => row[c]))})`;
+}
+
+/**
+ * A commit's reservation (`committing`, made so by this commit) consumed, unexpired, and its
+ * units out of the carved total: the CTEs `consumed` and `uncarved`.
+ */
+function consumed(reservation: ConsumedReservation, allocationId: string, now: number) {
+  return sql`consumed as (
+      update reservations set status = 'consumed', updated_at = ${now}::bigint
+      where id = ${reservation.id} and status = 'committing' and expires_at > ${now}::bigint
+      returning id
+    ), uncarved as (
+      update reservation_pools set carved = carved - ${reservation.quantity}::integer
+      where allocation_id = ${allocationId} and exists (select 1 from consumed)
+    )`;
 }
 
 /** The order in one statement; SDF01 (`isFastPathMissed`) when it must run on the locked path. */
@@ -52,20 +74,24 @@ export async function fulfilInOneStatement(
   const { sale } = financeOf(req, order.id, req.quote.allocation, now);
   const rows = saleRows(sale!);
   const q = req.quantity;
+  const enoughKeys = sql`(select count(*) from claimed) = ${q}::integer`;
   const tail = counterAndEvents(
     req,
     orderEvent(req, now),
     now,
     now,
-    sql`(select count(*) from claimed) = ${q}::integer`,
+    req.reservation
+      ? sql`hot_drop = 1 and ${enoughKeys}`
+      : sql`promise_version = ${req.quote.allocation.promise_version}::integer and ${enoughKeys}`,
   );
   const { rows: result } = await runPrepared(
     ex,
     sql<{ keys: ClaimedKey[] | null }>`with placed as (
       ${insertRow('orders', order)} returning id
-    ), claimed as (
+    ), ${req.reservation ? consumed(req.reservation, req.quote.allocation.id, now) : sql`consumed as (select 1)`},
+    claimed as (
       update game_keys set state = 'sold', order_id = ${order.id}, sold_at = ${now}::bigint
-      where exists (select 1 from placed) and id in (
+      where exists (select 1 from placed) and exists (select 1 from consumed) and id in (
         select id from game_keys where pool_id = ${pool.id} and state = 'available'
         order by (id || '') limit ${q}::integer for update skip locked)
       returning id, ciphertext
