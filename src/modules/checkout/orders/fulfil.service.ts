@@ -171,7 +171,17 @@ async function commitToAllocation(
       status: allocation.status,
     });
   }
-  if (req.reservation) await consumeReservation(trx, allocation, req.reservation, now);
+  if (req.reservation) {
+    // Its units were carved for it, within headroom and stock, under this lock: it moves them
+    // from carved to pulled, which leaves every other promise's bound as it was. Only what the
+    // promise accounting does not see (a lowered limit, voided keys) can refuse it, here or at
+    // the claim.
+    await consumeReservation(trx, allocation, req.reservation, now);
+    if (req.quantity > remainingOf(allocation))
+      throw notEnough(quote.sku.code, req.quantity, remainingOf(allocation));
+    const after = await recordPull(trx, allocation, req.quantity, now);
+    return { hold: null, events: pullEvents(after, quote.sku.code, req.quantity) };
+  }
   const hold = req.holdId ? await findHold(trx, req.holdId, true) : undefined;
   const outcome = hold ? holdOutcome(hold, now) : null;
   const ownHold = outcome && !outcome.committedWithoutHold ? hold!.id : undefined;
