@@ -52,8 +52,9 @@ export async function rawPostgresReserves(
   await seedSlots(target, world);
   return rawPgLoop(target, seconds, clients, async (c, now) => {
     const id = uuidv7(now);
-    // Every slot busy (all 32 locked by the other clients at that instant): pick again.
-    for (let attempt = 0; attempt < 100; attempt++) {
+    // Every slot skipped (locked by the other clients at that instant): pick again. Seen to
+    // take over 100 picks once, at the first instant of a run, when all 32 clients start together.
+    for (let attempt = 0; attempt < 10_000; attempt++) {
       const start = Math.floor(Math.random() * SLOTS);
       const values = [world.allocationId, start, id, world.sellerId, world.skuCode, now + 60_000, now];
       if ((await c.query({ name: 'raw-reserve', text: PG_RESERVE, values })).rowCount === 1) return true;
