@@ -74,7 +74,10 @@ export async function fulfilInOneStatement(
   const { sale } = financeOf(req, order.id, req.quote.allocation, now);
   const rows = saleRows(sale!);
   const q = req.quantity;
-  const enoughKeys = sql`(select count(*) from claimed) = ${q}::integer`;
+  // Every key claimed, and the finance rows written before the grant is locked: a CTE no one
+  // reads would run after the rest of the statement, under the grant's lock.
+  const enoughKeys = sql`(select count(*) from claimed) = ${q}::integer
+    and exists (select 1 from sale) and exists (select 1 from activity)`;
   const tail = counterAndEvents(
     req,
     orderEvent(req, now),
