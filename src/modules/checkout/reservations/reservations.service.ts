@@ -17,11 +17,13 @@ import { SLOTS, type SlotStore, slotStoreOf, type Taken } from './slot-store.js'
 /** SPEC part 8: about 60 seconds, and one extension by as much again. */
 export const RESERVATION_TTL_MS = 60_000;
 /**
- * Units carved ahead per refill: a few per slot, so that refills are rare under load, but never
- * more than an eighth of what is left, so that holds and orders on the grant (which count
- * carved units as promised) lose little to units no buyer reserved yet.
+ * Units carved ahead per refill: 16 per slot, so that refills are rare under load (a refill
+ * locks the grant; with 4 per slot, refills set the rate on PostgreSQL: 720/s and p99 282 ms
+ * against 950-1,009/s and p99 75-79 ms with 16, 32 connections), but never more than an eighth
+ * of what is left, so that holds and orders on the grant (which count carved units as
+ * promised) lose little to units no buyer reserved yet.
  */
-const CHUNK = 4 * SLOTS;
+const CHUNK = 16 * SLOTS;
 const chunkOf = (capacity: number) => Math.min(CHUNK, Math.ceil(capacity / 8));
 
 export type ReserveBody = Omit<Static<typeof HoldBody>, 'ttlSeconds'>;
@@ -94,7 +96,7 @@ export async function reserve(ctx: AppContext, actor: SellerActor, body: Reserve
   const now = ctx.clock.now();
   const row = rowOf(actor, body, quote, now);
   const store = slotStoreOf(ctx);
-  const taken = (await admit(ctx, store, actor, row)) ?? (await refill(ctx, store, actor, quote, row));
+  const taken = await admitOrRefill(ctx, store, actor, quote, row);
   return {
     type: 'reservation' as const,
     reservationId: row.id,
@@ -106,6 +108,44 @@ export async function reserve(ctx: AppContext, actor: SellerActor, body: Reserve
     remainingSlots: Math.max(0, taken.remaining),
     orderReference: row.order_reference,
   };
+}
+
+/** The refill under way in this process, per allocation (`admitOrRefill`). */
+const refilling = new WeakMap<AppContext, Map<string, Promise<unknown>>>();
+/** Refills a request waits out before it refills itself (a bound, against losing every race). */
+const MAX_WAITS = 3;
+
+/**
+ * The fast path, else a refill. One refill of an allocation runs at a time in a process: a
+ * request that finds the store empty while one runs waits for it and takes again, instead of
+ * queueing on the grant's row lock and taking its units there, one locked transaction after
+ * another (measured on PostgreSQL, 32 connections: that queue set the rate and the p99).
+ */
+async function admitOrRefill(
+  ctx: AppContext,
+  store: SlotStore,
+  actor: SellerActor,
+  quote: Quote,
+  row: NewReservation,
+): Promise<Taken> {
+  const inFlight = refilling.get(ctx) ?? new Map<string, Promise<unknown>>();
+  refilling.set(ctx, inFlight);
+  for (let waits = 0; ; waits++) {
+    const taken = await admit(ctx, store, actor, row);
+    if (taken) return taken;
+    const running = inFlight.get(row.allocation_id);
+    if (running && waits < MAX_WAITS) {
+      await running.catch(() => undefined);
+      continue;
+    }
+    const mine = refill(ctx, store, actor, quote, row);
+    if (!running) inFlight.set(row.allocation_id, mine);
+    try {
+      return await mine;
+    } finally {
+      if (inFlight.get(row.allocation_id) === mine) inFlight.delete(row.allocation_id);
+    }
+  }
 }
 
 /** Takes units from the store, then writes the reservation; the units go back if the write fails. */
