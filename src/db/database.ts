@@ -111,10 +111,15 @@ export function openDatabase(config: DatabaseConfig, options: { poolSize?: numbe
       close: () => db.destroy(),
     };
   }
+  // Named prepared statements (the hot path's, compiled once) keep their generic plan: with
+  // statistics PostgreSQL would otherwise plan the order's statement afresh at every bind
+  // (docs/checkout.md). Unnamed statements are planned for their values, as before.
+  const settings = ['-c plan_cache_mode=force_generic_plan'];
+  if (config.schema) settings.push(`-c search_path=${config.schema}`);
   const pool = new (loadPg().Pool)({
     connectionString: config.url,
     max: options.poolSize ?? 20,
-    options: config.schema ? `-c search_path=${config.schema}` : undefined,
+    options: settings.join(' '),
   });
   pool.on('connect', prepareCompiledOnce);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });

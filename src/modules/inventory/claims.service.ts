@@ -19,6 +19,8 @@ export interface ClaimRequest {
 }
 
 export type ClaimedKey = repo.ClaimedKey;
+/** The claim's condition on `game_keys.id` (in a statement of the caller's). */
+export const claimedIds = repo.claimedIds;
 
 function secretsOf(ctx: AppContext) {
   if (!ctx.secrets) throw fail('INTERNAL_ERROR', 'No master key is configured: keys cannot be sealed.');

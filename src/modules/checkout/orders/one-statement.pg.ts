@@ -3,6 +3,7 @@ import type { AppContext } from '../../../context.js';
 import { runPrepared } from '../../../db/compiled-once.js';
 import type { Executor } from '../../../db/database.js';
 import { saleRows } from '../../finance/finance.service.js';
+import { claimedIds } from '../../inventory/claims.repo.js';
 import { type ClaimedKey, openKeys } from '../../inventory/claims.service.js';
 import type { PoolRow } from '../../inventory/inventory.repo.js';
 import { choosePools } from '../../inventory/pools.service.js';
@@ -94,9 +95,8 @@ export async function fulfilInOneStatement(
     ), ${req.reservation ? consumed(req.reservation, req.quote.allocation.id, now) : sql`consumed as (select 1)`},
     claimed as (
       update game_keys set state = 'sold', order_id = ${order.id}, sold_at = ${now}::bigint
-      where exists (select 1 from placed) and exists (select 1 from consumed) and id in (
-        select id from game_keys where pool_id = ${pool.id} and state = 'available'
-        order by (id || '') limit ${q}::integer for update skip locked)
+      where exists (select 1 from placed) and exists (select 1 from consumed)
+        and ${claimedIds(ex, pool.id, q)}
       returning id, ciphertext
     ), sale as (
       ${insertRow('sale_lines', rows.sale)} returning id
