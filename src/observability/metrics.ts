@@ -60,7 +60,7 @@ export class Metrics {
 
   readonly orderFastPathRetries = new Counter({
     name: 'sdapi_order_fast_path_retries_total',
-    help: 'Orders whose one-statement commit (PostgreSQL) found the grant moved since their quote and ran again on the locked path.',
+    help: 'Orders and reservation commits whose one statement (PostgreSQL) could not decide (the grant moved, too few keys, the reservation expired) and ran again on the locked path.',
     registers: [this.registry],
   });
 
