@@ -71,24 +71,10 @@ function runCompiled<R>(
 }
 
 /**
- * A hot PostgreSQL statement written in SQL (what the query builder cannot say, e.g. several
- * data-modifying CTEs), run as a named prepared statement of each connection like the
- * compiled-once queries; `lastOfTransaction` as in `compiledOnce`.
- */
-export function postgresOnce<R>(
-  text: string,
-  options: { lastOfTransaction?: boolean } = {},
-): (ex: Executor, parameters: readonly unknown[]) => Promise<QueryResult<R>> {
-  preparedNames.set(text, `hot_${preparedNames.size + 1}`);
-  if (options.lastOfTransaction) markLastOfTransaction(text);
-  return (ex, parameters) => ex.executeQuery<R>(CompiledQuery.raw(text, [...parameters]));
-}
-
-/**
- * A fixed-shape PostgreSQL statement written with Kysely's `sql` tag (data-modifying CTEs whose
- * values are all parameters), run as a named prepared statement of each connection like
- * `postgresOnce`. Its text must not vary with the values it is given: every value a parameter.
- * `lastOfTransaction` as in `compiledOnce`.
+ * A hot PostgreSQL statement of fixed shape written with Kysely's `sql` tag (what the query
+ * builder cannot say, e.g. several data-modifying CTEs), run as a named prepared statement of
+ * each connection like the compiled-once queries. Its text must not vary with the values it is
+ * given: every value a parameter. `lastOfTransaction` as in `compiledOnce`.
  */
 export function runPrepared<R>(
   ex: Executor,
