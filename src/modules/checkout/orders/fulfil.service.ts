@@ -26,7 +26,7 @@ import * as repo from './orders.repo.js';
 
 /** How long a keyless redemption record stays redeemable. */
 export const REDEMPTION_TTL_MS = 30 * 24 * 3_600_000;
-export const WEBHOOK_DELAY_MS = 30_000;
+const WEBHOOK_DELAY_MS = 30_000;
 
 export interface FulfilRequest {
   actor: SellerActor;
@@ -177,8 +177,8 @@ async function commitToAllocation(
     // promise accounting does not see (a lowered limit, voided keys) can refuse it, here or at
     // the claim.
     await consumeReservation(trx, allocation, req.reservation, now);
-    if (req.quantity > remainingOf(allocation))
-      throw notEnough(quote.sku.code, req.quantity, remainingOf(allocation));
+    const headroom = remainingOf(allocation);
+    if (req.quantity > headroom) throw notEnough(quote.sku.code, req.quantity, headroom);
     const after = await recordPull(trx, allocation, req.quantity, now);
     return { hold: null, events: pullEvents(after, quote.sku.code, req.quantity) };
   }

@@ -15,7 +15,6 @@ import { type LineInput, quoteLine, type SellerActor } from '../line/quote.servi
 import { isFastPathMissed } from './fast-commit.js';
 import { type Fulfilment, type FulfilRequest, fulfil, referenceOwner } from './fulfil.service.js';
 import { fulfilInOneStatement, oneStatementPool } from './one-statement.pg.js';
-
 import { fulfilledView } from './order-view.js';
 import * as repo from './orders.repo.js';
 
@@ -102,7 +101,7 @@ export async function prepareLine(
     delivery: Delivery;
     holdId?: string | null;
     facts: RequestFacts;
-    /** The caller answers for a reference already fulfilled (see `prepareOrder`). */
+    /** The caller answers for a reference already fulfilled (`prepareOrder`, `placeOrder`). */
     referenceChecked?: boolean;
   },
 ): Promise<Prepared> {
