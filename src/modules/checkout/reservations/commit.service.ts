@@ -18,11 +18,13 @@ const notAvailable = (allocationId: string, reason: string) =>
   });
 
 /**
- * POST /orders/commit (SPEC 3.2): the reservation becomes `committing` in one conditional
- * update, so that of concurrent commits exactly one runs (the others: 409
+ * POST /orders/commit (SPEC 3.2): the seller's reservation becomes `committing` in one
+ * conditional update (which also proves it the seller's, live and unexpired), so that of
+ * concurrent commits exactly one runs (the others: 409
  * RESERVATION_COMMIT_IN_PROGRESS). The line is quoted again with the commit's declaration
- * (rule 2 applies here) and fulfilled exactly as POST /orders does (`fulfil`), which consumes the
- * reservation under the grant's lock. A commit that fails leaves the reservation live again.
+ * (rule 2 applies here) and fulfilled exactly as POST /orders is (`commitLine`: one statement
+ * on PostgreSQL, else `fulfil`), which consumes the reservation where it pulls the keys. A
+ * commit that fails leaves the reservation live again.
  */
 export async function commitReservation(
   ctx: AppContext,
@@ -30,23 +32,23 @@ export async function commitReservation(
   body: CommitBody,
   facts: RequestFacts,
 ) {
-  const reservation = await requireOwnReservation(ctx, actor, body.reservationId);
   const now = ctx.clock.now();
-  if (!(await repo.moveReservation(ctx.db, reservation.id, 'live', 'committing', now))) {
-    throw await notLive(ctx, reservation.id, now);
+  const reservation = await repo.startCommit(ctx.db, body.reservationId, actor, now);
+  if (!reservation) {
+    await requireOwnReservation(ctx, actor, body.reservationId);
+    throw await notLive(ctx, body.reservationId, now);
   }
+  const referenceTaken = () =>
+    fail(
+      'ORDER_REFERENCE_CONFLICT',
+      `orderReference ${reservation.order_reference} was used for another order.`,
+      { orderReference: reservation.order_reference },
+    );
   try {
-    const existing = await findByReference(ctx, actor, reservation.order_reference);
-    if (existing) {
-      throw fail(
-        'ORDER_REFERENCE_CONFLICT',
-        `orderReference ${reservation.order_reference} was used for another order.`,
-        {
-          orderReference: reservation.order_reference,
-        },
-      );
-    }
     const line = JSON.parse(reservation.line) as Omit<LineInput, 'quantity'>;
+    // An order already under the reference meets this one on the reference's unique index when
+    // it is written (commitLine answers it as a replay); a refused line looks it up here, so
+    // that the refusal names the reference first, as it would have been judged.
     const prepared = await prepareLine(
       ctx,
       actor,
@@ -58,7 +60,8 @@ export async function commitReservation(
         integrationOrderContext: body.integrationOrderContext,
       },
       { kind: 'order', delivery: 'keys', facts, referenceChecked: true },
-    ).catch((err: unknown) => {
+    ).catch(async (err: unknown) => {
+      if (await findByReference(ctx, actor, reservation.order_reference)) throw referenceTaken();
       // A grant paused or revoked since reserving: the state moved mid-flight (409), not a 403.
       const reason = err instanceof ApiError && err.code === 'FORBIDDEN' ? err.details.reason : undefined;
       throw typeof reason === 'string' ? notAvailable(reservation.allocation_id, reason) : err;
@@ -69,15 +72,7 @@ export async function commitReservation(
     }
     prepared.request.reservation = { id: reservation.id, quantity: reservation.quantity };
     const done = await commitLine(ctx, prepared);
-    if (done.replayed) {
-      throw fail(
-        'ORDER_REFERENCE_CONFLICT',
-        `orderReference ${reservation.order_reference} was taken meanwhile.`,
-        {
-          orderReference: reservation.order_reference,
-        },
-      );
-    }
+    if (done.replayed) throw referenceTaken();
     return done.view;
   } catch (err) {
     await repo

@@ -13,6 +13,25 @@ export function findReservation(ex: Executor, id: string): Promise<ReservationRo
   return ex.selectFrom('reservations').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The seller's own live, unexpired reservation made `committing` in one statement; undefined when it was not so. */
+export function startCommit(
+  ex: Executor,
+  id: string,
+  owner: { sellerId: string; environment: string },
+  now: number,
+): Promise<ReservationRow | undefined> {
+  return ex
+    .updateTable('reservations')
+    .set({ status: 'committing', updated_at: now })
+    .where('id', '=', id)
+    .where('seller_company_id', '=', owner.sellerId)
+    .where('environment', '=', owner.environment)
+    .where('status', '=', 'live')
+    .where('expires_at', '>', now)
+    .returningAll()
+    .executeTakeFirst();
+}
+
 /** Moves a reservation from one status to another while it has not expired; false when it was not so. */
 export async function moveReservation(
   ex: Executor,

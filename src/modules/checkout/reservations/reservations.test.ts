@@ -162,6 +162,35 @@ describe('hot-drop reservations (SPEC 3.2)', () => {
     expectApiError(await post(s, '/orders/commit', commitBody(s, unknown)), 410, 'RESERVATION_GONE');
   });
 
+  it('refuses a commit whose orderReference another order took, whether or not the line passes', async () => {
+    const s = await hotDropScenario(t, { keyCount: 4 });
+    const r = (await reserve(s)).body.data;
+    const ordered = await call(t, {
+      method: 'POST',
+      url: url('/orders'),
+      headers: s.seller.auth,
+      payload: productionOrder(s, { orderReference: r.orderReference }),
+    });
+    expect(ordered.status, JSON.stringify(ordered.body)).toBe(200);
+    // The line refused (no sales channel declared): the reference is named first.
+    const { salesChannel: _omitted, ...declaration } = commitBody(s, r.reservationId).integrationOrderContext;
+    expectApiError(
+      await post(s, '/orders/commit', {
+        reservationId: r.reservationId,
+        integrationOrderContext: declaration,
+      }),
+      409,
+      'ORDER_REFERENCE_CONFLICT',
+    );
+    // The line accepted: the order meets the other one on the reference's unique index.
+    expectApiError(
+      await post(s, '/orders/commit', commitBody(s, r.reservationId)),
+      409,
+      'ORDER_REFERENCE_CONFLICT',
+    );
+    expect((await reservationRow(r.reservationId)).status).toBe('live');
+  });
+
   it('refuses a commit with ALLOCATION_NOT_AVAILABLE once the grant is paused or hot-drop is off', async () => {
     const s = await hotDropScenario(t, { keyCount: 4 });
     const a = (await reserve(s)).body.data;
