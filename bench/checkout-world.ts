@@ -14,6 +14,16 @@ import { importKeys } from '../src/modules/inventory/key-import.service.js';
 import { createPool } from '../src/modules/inventory/pools.service.js';
 import { addAgreement, connect } from '../src/modules/partners/partners.service.js';
 
+/** The declaration of a bench order (a US web sale from a US buyer, inside the seller's allowlist). */
+export const BENCH_DECLARATION = {
+  salesCountryCode: 'US',
+  currencyCode: 'USD',
+  salesTaxRatePercent: 0,
+  salesPriceGrossMinor: 2499,
+  salesChannel: 'web',
+  consumerIp: '8.8.8.8',
+};
+
 export interface CheckoutWorld {
   sellerId: string;
   skuId: string;

@@ -10,7 +10,7 @@ import { createContext } from '../src/context.js';
 import { migrateToLatest, schemaOf } from '../src/db/migrate.js';
 import { randomBase32 } from '../src/lib/ids.js';
 import { rawPostgresOrders, rawSqliteOrders } from './baselines.js';
-import { buildCheckoutWorld } from './checkout-world.js';
+import { BENCH_DECLARATION, buildCheckoutWorld } from './checkout-world.js';
 import { type Measurement, measure, type Server, startServer } from './lib.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -65,14 +65,7 @@ async function benchEngine(
       quantity: 1,
       orderReference: reference,
       expectedUnitPriceCents: 1999,
-      integrationOrderContext: {
-        salesCountryCode: 'US',
-        currencyCode: 'USD',
-        salesTaxRatePercent: 0,
-        salesPriceGrossMinor: 2499,
-        salesChannel: 'web',
-        consumerIp: '8.8.8.8',
-      },
+      integrationOrderContext: BENCH_DECLARATION,
     });
   const orders = await measure(`POST /orders, quantity 1 (${engine})`, {
     url,

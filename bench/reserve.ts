@@ -9,7 +9,7 @@ import { createContext } from '../src/context.js';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest, schemaOf } from '../src/db/migrate.js';
 import { dropPgSchema, freshPgSchema } from './checkout.js';
-import { buildCheckoutWorld, type CheckoutWorld } from './checkout-world.js';
+import { BENCH_DECLARATION, buildCheckoutWorld, type CheckoutWorld } from './checkout-world.js';
 import { type Measurement, measure, startServer } from './lib.js';
 import { rawPostgresReserves, rawRedisReserves, rawSqliteReserves } from './reserve-baselines.js';
 
@@ -119,14 +119,7 @@ async function benchVariant(
       JSON.stringify({
         // Once every reservation is committed, a made-up id: answered 410 (counted as non-2xx).
         reservationId: live.pop() ?? '00000000-0000-7000-8000-000000000000',
-        integrationOrderContext: {
-          salesCountryCode: 'US',
-          currencyCode: 'USD',
-          salesTaxRatePercent: 0,
-          salesPriceGrossMinor: 2499,
-          salesChannel: 'web',
-          consumerIp: '8.8.8.8',
-        },
+        integrationOrderContext: BENCH_DECLARATION,
       }),
     connections: CONNECTIONS,
   });

@@ -4,6 +4,7 @@ import { LENIENT_POLICY, order, setPolicy } from '../after-sale.js';
 import { makeSeller, type TestSeller } from '../factories.js';
 import { ENGINE, useTestApp } from '../harness.js';
 import { useAlternatingApps } from '../second-app.js';
+import { pulledOn } from '../stored.js';
 
 const t = useTestApp();
 const CLIENTS = 50;
@@ -108,13 +109,7 @@ describe(title, () => {
       immediateFulfilment: false,
     });
     await setPolicy(t, placed.allocationId, LENIENT_POLICY);
-    const pulledBefore = (
-      await t.ctx.db
-        .selectFrom('allocations')
-        .select('quantity_pulled')
-        .where('id', '=', placed.allocationId)
-        .executeTakeFirstOrThrow()
-    ).quantity_pulled;
+    const pulledBefore = await pulledOn(t, placed.allocationId);
     const results = await Promise.all(
       placed.keyIds.flatMap((keyId, i) => [
         send(2 * i, seller, '/refunds', { type: 'refund', refundReference: `rr-${keyId}`, keyIds: [keyId] }),
@@ -137,11 +132,6 @@ describe(title, () => {
     const reversals = await reversalsOf(seller.company.id);
     expect(reversals.reduce((sum, r) => sum - r.quantity, 0)).toBe(20);
     expect(reversals.reduce((sum, r) => sum + r.sale_price_cents, 0)).toBe(-20 * 1999);
-    const after = await t.ctx.db
-      .selectFrom('allocations')
-      .select('quantity_pulled')
-      .where('id', '=', placed.allocationId)
-      .executeTakeFirstOrThrow();
-    expect(after.quantity_pulled).toBe(pulledBefore - returnedWins);
+    expect(await pulledOn(t, placed.allocationId)).toBe(pulledBefore - returnedWins);
   });
 });

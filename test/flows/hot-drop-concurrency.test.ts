@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ENGINE, type TestApp, useTestApp } from '../harness.js';
 import { commitBody, hotDropScenario, reserveBody, seller } from '../hot-drop.js';
 import { useAlternatingApps } from '../second-app.js';
+import { keysInPool, pulledOn } from '../stored.js';
 
 const CLIENTS = 200;
 const STOCK = 150;
@@ -51,19 +52,8 @@ function hotDrop(t: TestApp, label: string) {
       const left = LIMIT - delivered.length;
       for (const r of refused) expect(r.quantity).toBeGreaterThan(left);
       expect(left).toBeLessThan(2);
-      const allocation = await t.ctx.db
-        .selectFrom('allocations')
-        .select('quantity_pulled')
-        .where('id', '=', s.allocationId)
-        .executeTakeFirstOrThrow();
-      expect(allocation.quantity_pulled).toBe(delivered.length);
-      const sold = await t.ctx.db
-        .selectFrom('game_keys')
-        .select('id')
-        .where('pool_id', '=', s.poolId)
-        .where('state', '=', 'sold')
-        .execute();
-      expect(sold).toHaveLength(delivered.length);
+      expect(await pulledOn(t, s.allocationId)).toBe(delivered.length);
+      expect(await keysInPool(t, s.poolId, 'sold')).toBe(delivered.length);
       const pool = await t.ctx.db
         .selectFrom('reservation_pools')
         .select('carved')

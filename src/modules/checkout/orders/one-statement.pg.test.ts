@@ -4,6 +4,7 @@ import { ENGINE, useTestApp } from '../../../../test/harness.js';
 import { commitBody, hotDropScenario, reserveBody, seller } from '../../../../test/hot-drop.js';
 import { type ProductionScenario, productionOrder, productionScenario } from '../../../../test/production.js';
 import { call, expectApiError } from '../../../../test/route-contract.js';
+import { keysInPool, pulledOn } from '../../../../test/stored.js';
 import { activityOfOrder, saleLinesOfOrder } from '../../finance/finance.service.js';
 import { fulfil } from './fulfil.service.js';
 import { oneStatementPool } from './one-statement.pg.js';
@@ -46,17 +47,6 @@ async function written(orderId: string) {
   return { order: orderRest, sales, activity, keys: keys.map((k) => k.state) };
 }
 
-/** How many keys of the pool are in `state`. */
-const keysIn = async (poolId: string, state: 'available' | 'sold') =>
-  (
-    await t.ctx.db
-      .selectFrom('game_keys')
-      .select('id')
-      .where('pool_id', '=', poolId)
-      .where('state', '=', state)
-      .execute()
-  ).length;
-
 const retries = async () => (await t.ctx.metrics.orderFastPathRetries.get()).values[0]?.value ?? 0;
 
 /**
@@ -83,12 +73,7 @@ describe.skipIf(ENGINE !== 'postgres')('the one-statement order (PostgreSQL)', (
     expect(a.sales).toHaveLength(1);
     expect(a.activity).toHaveLength(1);
     expect(a).toEqual(b);
-    const grant = await t.ctx.db
-      .selectFrom('allocations')
-      .select('quantity_pulled')
-      .where('id', '=', s.allocationId)
-      .executeTakeFirstOrThrow();
-    expect(grant.quantity_pulled).toBe(2);
+    expect(await pulledOn(t, s.allocationId)).toBe(2);
   });
 
   it('writes nothing when the pool is short, and the locked path refuses', async () => {
@@ -109,7 +94,7 @@ describe.skipIf(ENGINE !== 'postgres')('the one-statement order (PostgreSQL)', (
       .where('seller_company_id', '=', s.sellerId)
       .execute();
     expect(orders).toEqual([]);
-    expect(await keysIn(s.poolId, 'available')).toBe(1);
+    expect(await keysInPool(t, s.poolId, 'available')).toBe(1);
   });
 
   it('writes nothing when the grant was paused after the quote', async () => {
@@ -117,7 +102,7 @@ describe.skipIf(ENGINE !== 'postgres')('the one-statement order (PostgreSQL)', (
     const quoted = await prepared(s);
     await admin(t, 'PATCH', `/allocations/${s.allocationId}`, { status: 'paused' });
     await expect(commitLine(t.ctx, quoted)).rejects.toMatchObject({ code: 'ALLOCATION_NOT_AVAILABLE' });
-    expect(await keysIn(s.poolId, 'sold')).toBe(0);
+    expect(await keysInPool(t, s.poolId, 'sold')).toBe(0);
   });
 
   it('commits a reservation: consumed, its units moved from carved to pulled, nothing retried', async () => {
@@ -173,6 +158,6 @@ describe.skipIf(ENGINE !== 'postgres')('the one-statement order (PostgreSQL)', (
     const before = await retries();
     await expect(commitLine(t.ctx, quoted)).rejects.toMatchObject({ code: 'RESERVATION_GONE' });
     expect(await retries()).toBe(before + 1);
-    expect(await keysIn(s.poolId, 'sold')).toBe(0);
+    expect(await keysInPool(t, s.poolId, 'sold')).toBe(0);
   });
 });

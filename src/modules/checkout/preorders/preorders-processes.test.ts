@@ -8,6 +8,7 @@ import {
   release,
 } from '../../../../test/preorders.js';
 import { call } from '../../../../test/route-contract.js';
+import { pulledOn } from '../../../../test/stored.js';
 import { type AppContext, createContext } from '../../../context.js';
 import { type DbHandle, openDatabase } from '../../../db/database.js';
 import { convertPreorder, convertReleasedPreorders } from './conversion.service.js';
@@ -64,12 +65,7 @@ async function expectConvertedOnce(s: PreorderScenario, ids: string[], quantitie
     .where('event_type', '=', 'order.preorder_fulfilled')
     .execute();
   expect(events).toHaveLength(ids.length);
-  const grant = await t.ctx.db
-    .selectFrom('allocations')
-    .select('quantity_pulled')
-    .where('id', '=', s.allocationId)
-    .executeTakeFirstOrThrow();
-  expect(Number(grant.quantity_pulled)).toBe(quantities.reduce((a, b) => a + b, 0));
+  expect(await pulledOn(t, s.allocationId)).toBe(quantities.reduce((a, b) => a + b, 0));
 }
 
 describe.runIf(ENGINE === 'postgres')('pre-order conversion from two app processes (PostgreSQL)', () => {

@@ -128,8 +128,11 @@ async function admitOrRefill(
   quote: Quote,
   row: NewReservation,
 ): Promise<Taken> {
-  const inFlight = refilling.get(ctx) ?? new Map<string, Promise<unknown>>();
-  refilling.set(ctx, inFlight);
+  let inFlight = refilling.get(ctx);
+  if (!inFlight) {
+    inFlight = new Map();
+    refilling.set(ctx, inFlight);
+  }
   for (let waits = 0; ; waits++) {
     const taken = await admit(ctx, store, actor, row);
     if (taken) return taken;

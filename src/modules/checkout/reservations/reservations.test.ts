@@ -4,6 +4,7 @@ import { useTestApp } from '../../../../test/harness.js';
 import { commitBody, hotDropScenario, reserveBody, seller } from '../../../../test/hot-drop.js';
 import { type ProductionScenario, productionOrder, productionScenario } from '../../../../test/production.js';
 import { call, describeRouteContract, expectApiError } from '../../../../test/route-contract.js';
+import { pulledOn } from '../../../../test/stored.js';
 
 const t = useTestApp();
 const url = (path: string) => `/api/seller/v1${path}`;
@@ -125,12 +126,7 @@ describe('hot-drop reservations (SPEC 3.2)', () => {
     expect((await eventsFor(t, s.sellerId, 'order.fulfilled')).map((e) => e.data.orderReference)).toEqual([
       r.orderReference,
     ]);
-    const allocation = await t.ctx.db
-      .selectFrom('allocations')
-      .select('quantity_pulled')
-      .where('id', '=', s.allocationId)
-      .executeTakeFirstOrThrow();
-    expect(allocation.quantity_pulled).toBe(2);
+    expect(await pulledOn(t, s.allocationId)).toBe(2);
     expectApiError(await post(s, '/orders/commit', commitBody(s, r.reservationId)), 410, 'RESERVATION_GONE');
     // Two keys left, nothing else promised: a plain order may take them.
     expect((await post(s, '/orders', productionOrder(s, { quantity: 2 }))).status).toBe(200);

@@ -1,0 +1,22 @@
+import type { TestApp } from './harness.js';
+
+/** A grant's pulled counter, as stored. */
+export async function pulledOn(t: TestApp, allocationId: string): Promise<number> {
+  const row = await t.ctx.db
+    .selectFrom('allocations')
+    .select('quantity_pulled')
+    .where('id', '=', allocationId)
+    .executeTakeFirstOrThrow();
+  return Number(row.quantity_pulled);
+}
+
+/** How many keys of a pool are in `state`, as stored. */
+export async function keysInPool(t: TestApp, poolId: string, state: 'available' | 'sold'): Promise<number> {
+  const rows = await t.ctx.db
+    .selectFrom('game_keys')
+    .select('id')
+    .where('pool_id', '=', poolId)
+    .where('state', '=', state)
+    .execute();
+  return rows.length;
+}
