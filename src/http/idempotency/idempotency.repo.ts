@@ -15,11 +15,7 @@ const claimKey = compiledOnce(
   (db, v) =>
     db
       .insertInto('idempotency_records')
-      .values({
-        ...v,
-        locked_until: v.locked_until as unknown as number,
-        created_at: v.created_at as unknown as number,
-      })
+      .values({ ...v, locked_until: v.locked_until as never, created_at: v.created_at as never })
       .onConflict((oc) => oc.columns(['company_id', 'environment', 'idempotency_key']).doNothing()),
 );
 
@@ -68,7 +64,7 @@ const completeRecord = compiledOnce(
     db
       .updateTable('idempotency_records')
       .set({
-        status_code: v.status_code as unknown as number,
+        status_code: v.status_code as never,
         response_body: v.response_body,
         content_type: v.content_type,
         response_sealed: 1,
