@@ -15,6 +15,7 @@ import * as m0012 from './migrations/0012_finance.js';
 import * as m0013 from './migrations/0013_hot_drops.js';
 import * as m0015 from './migrations/0015_event_retention.js';
 import * as m0016 from './migrations/0016_order_path_two.js';
+import * as m0017 from './migrations/0017_live_reads_versioned.js';
 
 /** Migrations in order; one set serves SQLite and PostgreSQL. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -32,6 +33,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0013_hot_drops': m0013,
   '0015_event_retention': m0015,
   '0016_order_path_two': m0016,
+  '0017_live_reads_versioned': m0017,
 };
 
 /** `schema` names the PostgreSQL schema the bookkeeping tables live in (DATABASE_SCHEMA). */

@@ -84,18 +84,26 @@ async function createCatalogVersion(db: Kysely<any>): Promise<void> {
   for (const table of CATALOG_TABLES) await bumpCatalogVersionOnChangesOf(db, table);
 }
 
-/** The trigger that bumps the catalog version with every change of `table` (see above). */
-// biome-ignore lint/suspicious/noExplicitAny: see up()
-export async function bumpCatalogVersionOnChangesOf(db: Kysely<any>, table: string): Promise<void> {
+/**
+ * The trigger that bumps the catalog version with every change of `table` (see above); with
+ * `updateOf`, updates bump it only when they set one of those columns.
+ */
+export async function bumpCatalogVersionOnChangesOf(
+  // biome-ignore lint/suspicious/noExplicitAny: see up()
+  db: Kysely<any>,
+  table: string,
+  updateOf?: readonly string[],
+): Promise<void> {
+  const update = updateOf ? sql`update of ${sql.join(updateOf.map((c) => sql.ref(c)))}` : sql`update`;
   if (isPostgres(db)) {
     await sql`create constraint trigger ${sql.raw(`${table}_catalog_version`)}
-      after insert or update or delete on ${sql.table(table)}
+      after insert or ${update} or delete on ${sql.table(table)}
       deferrable initially deferred for each row execute function bump_catalog_version()`.execute(db);
     return;
   }
   for (const event of ['insert', 'update', 'delete']) {
     await sql`create trigger ${sql.raw(`${table}_catalog_version_${event}`)}
-      after ${sql.raw(event)} on ${sql.table(table)}
+      after ${event === 'update' ? update : sql.raw(event)} on ${sql.table(table)}
       begin update catalog_version set version = version + 1 where id = 1; end`.execute(db);
   }
 }

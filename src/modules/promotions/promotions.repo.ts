@@ -34,28 +34,36 @@ function promotionsOf(ex: Executor, q: SellerQuery) {
 
 export type PromotionRow = Awaited<ReturnType<ReturnType<typeof promotionsOf>['execute']>>[number];
 
-/** Promotions live at `now` on a SKU or its product, with this seller's response. */
-export const livePromotionsQuery = (
-  db: Executor,
-  v: SellerQuery & { skuId: string; productId: string; now: string },
-) =>
+type OnSku = SellerQuery & { skuId: string; productId: string; now: string };
+
+/** Promotions on a SKU or its product not ended at `now` (live or still to start), with this seller's response. */
+const unendedPromotionsQuery = (db: Executor, v: OnSku) =>
   promotionsOf(db, v)
     .where((eb) =>
       eb.or([eb('promotions.sku_id', '=', v.skuId), eb('promotions.product_id', '=', v.productId)]),
     )
-    .where('promotions.starts_at', '<=', v.now as unknown as number)
     .where('promotions.ends_at', '>', v.now as unknown as number);
 
-const livePromotionsOnce = compiledOnce(
-  ['sellerId', 'environment', 'skuId', 'productId', 'now'],
-  livePromotionsQuery,
-);
+/** Promotions live at `now` on a SKU or its product, with this seller's response. */
+export const livePromotionsQuery = (db: Executor, v: OnSku) =>
+  unendedPromotionsQuery(db, v).where('promotions.starts_at', '<=', v.now as unknown as number);
 
-export async function livePromotions(
-  ex: Executor,
-  q: SellerQuery & { skuId: string; productId: string; now: number },
-): Promise<PromotionRow[]> {
+/** What `livePromotionsQuery` tests, for rows read earlier (`unendedPromotions`). */
+export const isLiveAt = (row: Pick<PromotionRow, 'starts_at' | 'ends_at'>, now: number) =>
+  row.starts_at <= now && row.ends_at > now;
+
+const names = ['sellerId', 'environment', 'skuId', 'productId', 'now'] as const;
+const livePromotionsOnce = compiledOnce(names, livePromotionsQuery);
+const unendedPromotionsOnce = compiledOnce(names, unendedPromotionsQuery);
+
+type OnSkuAt = SellerQuery & { skuId: string; productId: string; now: number };
+
+export async function livePromotions(ex: Executor, q: OnSkuAt): Promise<PromotionRow[]> {
   return (await livePromotionsOnce(ex, q)).rows;
+}
+
+export async function unendedPromotions(ex: Executor, q: OnSkuAt): Promise<PromotionRow[]> {
+  return (await unendedPromotionsOnce(ex, q)).rows;
 }
 
 /**

@@ -33,6 +33,8 @@ const versionRow = compiledOnce([], catalogVersionQuery);
 export interface CatalogReads {
   /** The value under `key` as loaded under this request's version, loading it once. */
   get<T>(key: string, load: () => Promise<T>): Promise<T>;
+  /** As `get`, but a value `current` refuses (one that went stale with time) is loaded again. */
+  getCurrent<T>(key: string, load: () => Promise<T>, current: (value: T) => boolean): Promise<T>;
 }
 
 /** The cached reads for one request: reads the version first, then serves or loads. */
@@ -53,17 +55,33 @@ export function catalogReadsAt(ctx: AppContext, version: number): CatalogReads {
     if (version >= (generations.get(ctx)?.version ?? -1)) generations.set(ctx, generation);
   }
   const { entries } = generation;
+  const get = <T>(key: string, load: () => Promise<T>): Promise<T> => {
+    let value = entries.get(key) as Promise<T> | undefined;
+    if (!value) {
+      value = load();
+      entries.set(key, value);
+      value.catch(() => entries.delete(key));
+    }
+    return value;
+  };
   return {
-    get<T>(key: string, load: () => Promise<T>): Promise<T> {
-      let value = entries.get(key) as Promise<T> | undefined;
-      if (!value) {
-        value = load();
-        entries.set(key, value);
-        value.catch(() => entries.delete(key));
-      }
-      return value;
+    get,
+    async getCurrent<T>(key: string, load: () => Promise<T>, current: (value: T) => boolean) {
+      const cached = get(key, load);
+      if (current(await cached)) return cached;
+      if (entries.get(key) === cached) entries.delete(key);
+      return get(key, load);
     },
   };
+}
+
+/**
+ * Drops what the process's current generation holds under `key`: a value the request found
+ * wrong in a way the version does not track (the order path's counters moved), so that the
+ * next request loads it again.
+ */
+export function forgetEntry(ctx: AppContext, key: string): void {
+  generations.get(ctx)?.entries.delete(key);
 }
 
 /**

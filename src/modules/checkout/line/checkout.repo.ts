@@ -22,6 +22,7 @@ const skuByCode = compiledOnce(['environment', 'code'], (db, v) =>
       'products.preorder_enabled',
       'products.preorder_start',
       'products.preorder_end',
+      'products.churn_period_hours',
     ])
     .where('products.environment', '=', v.environment)
     .where('skus.code', '=', v.code),

@@ -206,24 +206,37 @@ describe('the quote reads visibility, allocations and promotions', () => {
     },
   );
 
-  it('hands the quote what the separate reads return, when cached and when not', async () => {
+  it('hands the quote what the separate reads return, fresh and cached, as time passes', async () => {
     const { s, now, hidden } = await world();
-    const target = { sellerId: s.sellerId, environment: ENV, now };
-    for (const skuCode of [s.skuCode, hidden.skuCode]) {
-      const sku = await skuForCheckout(t.ctx.db, ENV, skuCode);
-      const apart = await readSeparately(s.sellerId, sku!, now);
-      for (const _ of ['loads the SKU', 'serves it from the cache']) {
-        const hot = await hotReads(t.ctx, { ...target, skuCode });
-        expect(hot.sku).toStrictEqual(sku);
-        expect(hot.visible).toBe(apart.visible);
-        // Not visible: the quote stops there, and SQLite does not read the rest.
-        if (!apart.visible) continue;
-        expect(hot.allocations).toStrictEqual(apart.allocations);
-        expect(byId(hot.promotionRows)).toStrictEqual(apart.promotionRows);
+    for (const countersProven of [false, true]) {
+      // At now + 1 the future promotion has started: the cached entry, loaded at now, has it.
+      for (const at of [now, now + 1]) {
+        const target = { sellerId: s.sellerId, environment: ENV, now: at, countersProven };
+        for (const skuCode of [s.skuCode, hidden.skuCode]) {
+          const sku = await skuForCheckout(t.ctx.db, ENV, skuCode);
+          const apart = await readSeparately(s.sellerId, sku!, at);
+          for (const _ of ['loads the SKU', 'serves it from the cache']) {
+            const hot = await hotReads(t.ctx, { ...target, skuCode });
+            expect(hot.sku).toStrictEqual(sku);
+            expect(hot.visible).toBe(apart.visible);
+            // Not visible: the quote stops there, and SQLite does not read the rest.
+            if (!apart.visible) continue;
+            expect(hot.allocations).toStrictEqual(apart.allocations);
+            expect(byId(hot.promotionRows)).toStrictEqual(apart.promotionRows);
+          }
+        }
+        const missing = await hotReads(t.ctx, { ...target, skuCode: 'NO-SUCH-SKU' });
+        expect(missing.sku).toBeUndefined();
       }
     }
-    const missing = await hotReads(t.ctx, { ...target, skuCode: 'NO-SUCH-SKU' });
-    expect(missing.sku).toBeUndefined();
+    const live = await hotReads(t.ctx, {
+      sellerId: s.sellerId,
+      environment: ENV,
+      now: now + 1,
+      countersProven: true,
+      skuCode: s.skuCode,
+    });
+    expect(live.promotionRows.map((p) => p.id.slice(s.skuId.length + 1))).toContain('future');
   });
 
   it.runIf(ENGINE === 'postgres')('in the steady state, in one round trip', async () => {

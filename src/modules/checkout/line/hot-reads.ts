@@ -7,13 +7,20 @@ import type { AllocationRow } from '../../allocations/allocations.repo.js';
 import { allocationsOnSkuQuery } from '../../allocations/availability.repo.js';
 import { sellerAllocationsOn } from '../../allocations/availability.service.js';
 import { isProductVisible, productVisibleQuery } from '../../catalog/visibility.repo.js';
-import { livePromotions, livePromotionsQuery, type PromotionRow } from '../../promotions/promotions.repo.js';
+import {
+  isLiveAt,
+  livePromotions,
+  livePromotionsQuery,
+  type PromotionRow,
+  unendedPromotions,
+} from '../../promotions/promotions.repo.js';
 import {
   type CatalogReads,
   catalogReads,
   catalogReadsAt,
   catalogVersionQuery,
   currentEntry,
+  forgetEntry,
 } from './catalog-cache.js';
 import { type CheckoutSku, skuForCheckout } from './checkout.repo.js';
 
@@ -40,6 +47,12 @@ interface Target {
   environment: string;
   skuCode: string;
   now: number;
+  /**
+   * Whether the quote may judge the grants as cached (`cachedLiveReads`): their terms and
+   * status as of the catalog version, their counters as they were when loaded. Preview
+   * answers with the counters, so it reads them.
+   */
+  countersProven: boolean;
 }
 
 /** Rows of `query` as one json array (`[]` for none), in `order` if given. */
@@ -67,7 +80,7 @@ const oneStatement = compiledOnce(['sellerId', 'environment', 'skuId', 'productI
 /** The one statement for a SKU (PostgreSQL only): the catalog version with the live reads. */
 export async function readTogether(
   ex: Executor,
-  t: Omit<Target, 'skuCode'>,
+  t: Pick<Target, 'sellerId' | 'environment' | 'now'>,
   sku: Pick<CheckoutSku, 'id' | 'product_id'>,
 ): Promise<LiveReads & { version: number }> {
   const { rows } = await oneStatement(ex, {
@@ -87,9 +100,13 @@ export async function readTogether(
 }
 
 /** The three reads one at a time (SQLite, where a query costs no round trip). */
-async function readApart(ex: Executor, t: Target, sku: CheckoutSku): Promise<LiveReads> {
+async function readApart(
+  ex: Executor,
+  t: Omit<Target, 'countersProven'>,
+  sku: CheckoutSku,
+): Promise<LiveReads> {
   const visible = await isProductVisible(ex, t.sellerId, t.environment, sku.product_id, t.now);
-  if (!visible) return { visible, allocations: [], promotionRows: [] };
+  if (!visible) return NOTHING;
   const [allocations, promotionRows] = await Promise.all([
     sellerAllocationsOn(ex, t.sellerId, t.environment, [sku.id]),
     livePromotions(ex, { ...t, skuId: sku.id, productId: sku.product_id }),
@@ -98,20 +115,28 @@ async function readApart(ex: Executor, t: Target, sku: CheckoutSku): Promise<Liv
 }
 
 /**
- * The quote's first reads. On PostgreSQL, in the steady state, one round trip: the SKU comes
- * from the process's current catalog generation, and one statement reads the catalog version
- * with visibility, allocations and promotions for that SKU. If the version it read is the
- * generation's, nothing in the catalog changed since the SKU was loaded under it, so the SKU and
- * everything cached under that version are valid for this request exactly as if it had read
- * the version first (catalog-cache.ts). Otherwise the version it read (read after the request
- * began, so never older than a change committed before) becomes the request's version, the SKU is served or loaded under it, and the
- * statement's other reads stand if it is the same SKU and product (they depend on nothing
- * else), else one more statement reads them for the SKU. With nothing to guess from (first
- * request, SKU not loaded) the request reads the version first, as SQLite always does.
+ * The quote's first reads. A quote whose counters the order path proves (`countersProven`)
+ * reads only the catalog version: the SKU and the live reads come from the cache under it
+ * (`cachedLiveReads`). Otherwise, on PostgreSQL in the steady state, one round trip: the SKU
+ * comes from the process's current catalog generation, and one statement reads the catalog
+ * version with visibility, allocations and promotions for that SKU. If the version it read is
+ * the generation's, nothing in the catalog changed since the SKU was loaded under it, so the
+ * SKU and everything cached under that version are valid for this request exactly as if it had
+ * read the version first (catalog-cache.ts). Otherwise the version it read (read after the
+ * request began, so never older than a change committed before) becomes the request's
+ * version, the SKU is served or loaded under it, and the statement's other reads stand if it
+ * is the same SKU and product (they depend on nothing else), else one more statement reads
+ * them for the SKU. With nothing to guess from (first request, SKU not loaded) the request
+ * reads the version first, as SQLite always does.
  */
 export async function hotReads(ctx: AppContext, t: Target): Promise<HotReads> {
-  const postgres = isPostgres(ctx.db);
   const key = `sku:${t.environment}:${t.skuCode}`;
+  if (t.countersProven) {
+    const reads = await catalogReads(ctx);
+    const sku = await reads.get(key, () => skuForCheckout(ctx.db, t.environment, t.skuCode));
+    return hot(reads, sku, sku ? await cachedLiveReads(ctx, reads, t, sku) : NOTHING);
+  }
+  const postgres = isPostgres(ctx.db);
   const entry = postgres ? currentEntry<CheckoutSku | undefined>(ctx, key) : undefined;
   const guess = await entry?.value.catch(() => undefined);
   const together = guess && (await readTogether(ctx.db, t, guess));
@@ -120,11 +145,79 @@ export async function hotReads(ctx: AppContext, t: Target): Promise<HotReads> {
   }
   const reads = together ? catalogReadsAt(ctx, together.version) : await catalogReads(ctx);
   const sku = await reads.get(key, () => skuForCheckout(ctx.db, t.environment, t.skuCode));
-  if (!sku) return hot(reads, sku, { visible: false, allocations: [], promotionRows: [] });
+  if (!sku) return hot(reads, sku, NOTHING);
   if (together && guess.id === sku.id && guess.product_id === sku.product_id) {
     return hot(reads, sku, together);
   }
   return hot(reads, sku, postgres ? await readTogether(ctx.db, t, sku) : await readApart(ctx.db, t, sku));
+}
+
+const NOTHING: LiveReads = { visible: false, allocations: [], promotionRows: [] };
+
+/** The live reads of one seller on one SKU, as cached (`cachedLiveReads`). */
+interface CachedLive {
+  visible: boolean;
+  allocations: AllocationRow[];
+  /** Live or still to start when loaded: filtered by the request's moment. */
+  unended: PromotionRow[];
+  /** Until when `visible` holds: the next turn of the sandbox churn cycle, if the product has one. */
+  validUntil: number;
+}
+
+const liveKey = (sellerId: string, environment: string, skuId: string) =>
+  `live:${sellerId}:${environment}:${skuId}`;
+
+const HOUR_MS = 3_600_000;
+
+/** The next moment the churn cycle (visibility.repo.ts `liveInChurnCycle`) may turn after `now`. */
+function nextChurnTurn(sku: CheckoutSku, now: number): number {
+  const hours = sku.churn_period_hours;
+  if (!hours || hours <= 0) return Number.POSITIVE_INFINITY;
+  const period = hours * HOUR_MS;
+  return (Math.floor(now / period) + 1) * period;
+}
+
+/**
+ * Visibility, grants and promotions under the catalog version (migration 0017 makes every
+ * change of what they read bump it, but for the grant's counters). What moves with time is
+ * judged at the request's moment: promotions are kept from their start to their end and
+ * filtered by it, and visibility is loaded again at the next turn of the churn cycle. The
+ * grant's counters and `promise_version` are as loaded: the order path proves them in its
+ * conditional statements, and one that finds them moved takes the locked path, which drops
+ * the entry (`forgetLiveReads`).
+ */
+async function cachedLiveReads(
+  ctx: AppContext,
+  reads: CatalogReads,
+  t: Target,
+  sku: CheckoutSku,
+): Promise<LiveReads> {
+  const load = async (): Promise<CachedLive> => {
+    const now = t.now;
+    const q = { sellerId: t.sellerId, environment: t.environment, skuId: sku.id, productId: sku.product_id };
+    const [visible, allocations, unended] = await Promise.all([
+      isProductVisible(ctx.db, t.sellerId, t.environment, sku.product_id, now),
+      sellerAllocationsOn(ctx.db, t.sellerId, t.environment, [sku.id]),
+      unendedPromotions(ctx.db, { ...q, now }),
+    ]);
+    return { visible, allocations, unended, validUntil: nextChurnTurn(sku, now) };
+  };
+  const live = await reads.getCurrent(
+    liveKey(t.sellerId, t.environment, sku.id),
+    load,
+    (cached) => cached.validUntil > t.now,
+  );
+  if (!live.visible) return NOTHING;
+  return {
+    visible: true,
+    allocations: live.allocations,
+    promotionRows: live.unended.filter((p) => isLiveAt(p, t.now)),
+  };
+}
+
+/** The locked path found the grant moved since the cached reads: the next quote reads it again. */
+export function forgetLiveReads(ctx: AppContext, sellerId: string, environment: string, skuId: string) {
+  forgetEntry(ctx, liveKey(sellerId, environment, skuId));
 }
 
 const hot = (reads: CatalogReads, sku: CheckoutSku | undefined, live: LiveReads): HotReads => ({

@@ -118,16 +118,17 @@ export async function quoteLine(
     );
   }
   const now = ctx.clock.now();
-  // Catalog reads come from the cache of the current catalog version; what moves with time
-  // (visibility, promotions) or with every order (the allocation) is read each time, on
-  // PostgreSQL in one statement with the version (hot-reads.ts).
+  // Catalog reads come from the cache of the current catalog version. Preview answers with the
+  // grant's counters, so it reads the grants (with visibility and promotions) each time;
+  // every other mode proves the counters in its own statements and takes them cached too
+  // (hot-reads.ts).
   const {
     reads: cached,
     sku,
     visible,
     allocations,
     promotionRows,
-  } = await hotReads(ctx, { sellerId, environment, skuCode, now });
+  } = await hotReads(ctx, { sellerId, environment, skuCode, now, countersProven: mode !== 'preview' });
   if (!sku || !visible) {
     throw fail('NOT_FOUND', `SKU ${skuCode} is not in your catalog.`, { skuCode });
   }

@@ -18,6 +18,7 @@ import { type ClaimedKey, claimKeys, openKeys, stockUpTo } from '../../inventory
 import type { Delivery, OrderKind } from '../checkout.table.js';
 import { endLiveHold, findHold } from '../holds/holds.repo.js';
 import { type HoldOutcome, holdOutcome } from '../holds/holds.service.js';
+import { forgetLiveReads } from '../line/hot-reads.js';
 import { promisedOnAllocation } from '../line/promised-capacity.js';
 import type { Quote, SellerActor } from '../line/quote.service.js';
 import { type ConsumedReservation, consumeReservation } from '../reservations/consume.js';
@@ -117,7 +118,8 @@ export async function fulfil(ctx: AppContext, trx: Executor, req: FulfilRequest)
     return { order, keys, plaintext, hold: null, redemption };
   }
   const committed =
-    (unpromised && (await pullFast(trx, req, now))) || (await commitToAllocation(trx, req, order.id, now));
+    (unpromised && (await pullFast(trx, req, now))) ||
+    (await commitToAllocation(ctx, trx, req, order.id, now));
   await emitEventList(ctx, trx, [orderEvent(req, now), ...committed.events], delay);
   return { order, keys, plaintext, hold: committed.hold, redemption };
 }
@@ -158,12 +160,15 @@ async function pullFast(trx: Executor, req: FulfilRequest, now: number): Promise
  * those promises, move the counter (a pre-order records its promise instead) and consume the hold.
  */
 async function commitToAllocation(
+  ctx: AppContext,
   trx: Executor,
   req: FulfilRequest,
   orderId: string,
   now: number,
 ): Promise<Committed> {
   const { quote } = req;
+  // The grant moved since the quote read it (or this order moves it): the next quote reads it again.
+  forgetLiveReads(ctx, req.actor.sellerId, req.actor.environment, quote.sku.id);
   const allocation = await requireAllocation(trx, quote.allocation.id, true);
   if (allocation.status !== 'active') {
     throw fail('ALLOCATION_NOT_AVAILABLE', `The allocation was ${allocation.status} while the order ran.`, {
