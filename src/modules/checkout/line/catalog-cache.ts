@@ -1,3 +1,4 @@
+import { type RawBuilder, sql } from 'kysely';
 import type { AppContext } from '../../../context.js';
 import { compiledOnce } from '../../../db/compiled-once.js';
 import type { Executor } from '../../../db/database.js';
@@ -29,6 +30,13 @@ export const catalogVersionQuery = (db: Executor) =>
   db.selectFrom('catalog_version').select('version').where('id', '=', 1);
 
 const versionRow = compiledOnce([], catalogVersionQuery);
+
+/**
+ * PostgreSQL, inside a write statement: whether the catalog is still at `version`, which the
+ * request judged under without reading it (`Quote.versionToProve`).
+ */
+export const catalogStillAt = (version: number): RawBuilder<boolean> =>
+  sql<boolean>`exists (select 1 from catalog_version where id = 1 and version = ${version}::bigint)`;
 
 export interface CatalogReads {
   /** The value under `key` as loaded under this request's version, loading it once. */
@@ -87,7 +95,7 @@ export function forgetEntry(ctx: AppContext, key: string): void {
 /**
  * What the process's current generation holds under `key`, with that generation's version,
  * without reading the version: a guess to speculate on, valid for a request only if the version
- * it then reads is the same (hot-reads.ts). Undefined when nothing was loaded under `key`.
+ * it then reads, or its write statement proves, is the same (hot-reads.ts). Undefined when nothing was loaded under `key`.
  */
 export function currentEntry<T>(
   ctx: AppContext,

@@ -40,6 +40,11 @@ export interface HotReads extends LiveReads {
   reads: CatalogReads;
   /** The SKU by code under that version; undefined when no such SKU exists. */
   sku: CheckoutSku | undefined;
+  /**
+   * The version the reads were taken under when the request did not read it (`speculate`):
+   * the statement that writes on them must prove it is still current. Null when it was read.
+   */
+  versionToProve: number | null;
 }
 
 interface Target {
@@ -53,6 +58,11 @@ interface Target {
    * answers with the counters, so it reads them.
    */
   countersProven: boolean;
+  /**
+   * PostgreSQL: the caller's write statement proves the catalog version, so the quote may take
+   * everything from the process's current generation without reading it (`speculativeReads`).
+   */
+  speculate?: boolean;
 }
 
 /** Rows of `query` as one json array (`[]` for none), in `order` if given. */
@@ -132,6 +142,8 @@ async function readApart(
 export async function hotReads(ctx: AppContext, t: Target): Promise<HotReads> {
   const key = `sku:${t.environment}:${t.skuCode}`;
   if (t.countersProven) {
+    const speculative = t.speculate ? await speculativeReads(ctx, t, key) : null;
+    if (speculative) return speculative;
     const reads = await catalogReads(ctx);
     const sku = await reads.get(key, () => skuForCheckout(ctx.db, t.environment, t.skuCode));
     return hot(reads, sku, sku ? await cachedLiveReads(ctx, reads, t, sku) : NOTHING);
@@ -207,12 +219,32 @@ async function cachedLiveReads(
     load,
     (cached) => cached.validUntil > t.now,
   );
+  return liveAt(live, t.now);
+}
+
+function liveAt(live: CachedLive, now: number): LiveReads {
   if (!live.visible) return NOTHING;
   return {
     visible: true,
     allocations: live.allocations,
-    promotionRows: live.unended.filter((p) => isLiveAt(p, t.now)),
+    promotionRows: live.unended.filter((p) => isLiveAt(p, now)),
   };
+}
+
+/**
+ * With no read at all: the SKU and its live reads from the process's current generation, if it
+ * holds both, current at the request's moment. The caller's statement proves the generation's
+ * version (`versionToProve`); a request that finds it moved is quoted again, reading it.
+ */
+async function speculativeReads(ctx: AppContext, t: Target, key: string): Promise<HotReads | null> {
+  const skuEntry = currentEntry<CheckoutSku | undefined>(ctx, key);
+  const sku = await skuEntry?.value.catch(() => undefined);
+  if (!skuEntry || !sku) return null;
+  const liveEntry = currentEntry<CachedLive>(ctx, liveKey(t.sellerId, t.environment, sku.id));
+  const live = await liveEntry?.value.catch(() => undefined);
+  if (!liveEntry || !live || liveEntry.version !== skuEntry.version || live.validUntil <= t.now) return null;
+  const reads = catalogReadsAt(ctx, skuEntry.version);
+  return { ...hot(reads, sku, liveAt(live, t.now)), versionToProve: skuEntry.version };
 }
 
 /** The locked path found the grant moved since the cached reads: the next quote reads it again. */
@@ -226,4 +258,5 @@ const hot = (reads: CatalogReads, sku: CheckoutSku | undefined, live: LiveReads)
   visible: live.visible,
   allocations: live.allocations,
   promotionRows: live.promotionRows,
+  versionToProve: null,
 });

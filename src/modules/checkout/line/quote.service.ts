@@ -1,5 +1,5 @@
 import type { AppContext } from '../../../context.js';
-import { fail } from '../../../http/errors.js';
+import { ApiError, fail } from '../../../http/errors.js';
 import type { AllocationRow } from '../../allocations/allocations.repo.js';
 import { computeSellability, sellabilityGateRows } from '../../allocations/sellability.service.js';
 import { territoryBlock } from '../../allocations/territory.js';
@@ -66,6 +66,8 @@ export interface Quote {
   capabilities: { checkoutHoldEnabled: boolean; keylessEnabled: boolean };
   /** The declaration as stored: without `consumerIp`, with its hash. */
   storedContext: Record<string, unknown> | null;
+  /** The catalog version judged under, if the request did not read it: see `HotReads`. */
+  versionToProve: number | null;
 }
 
 const list = (json: string | null): string[] => (json ? (JSON.parse(json) as string[]) : []);
@@ -96,13 +98,33 @@ function pickAllocation(allocations: AllocationRow[], skuCode: string): Allocati
  * catalog, agreement in force, allocation active, share and lifecycle (pre-order window),
  * declarations (orders), sales channel, the commercial checks of SPEC 4.2 rule 4, territory,
  * geo attestation, then the price bind. The first failing gate names the code. Reads only:
- * fulfilment re-checks capacity under its row locks.
+ * fulfilment re-checks capacity under its row locks. With `speculate` (a PostgreSQL caller whose
+ * write statement proves the catalog version, `Quote.versionToProve`) the steady state reads
+ * nothing; a refusal is judged again on the version read.
  */
 export async function quoteLine(
   ctx: AppContext,
   actor: SellerActor,
   input: LineInput,
   mode: CheckoutMode,
+  options: { speculate?: boolean } = {},
+): Promise<Quote> {
+  if (!options.speculate) return judgeLine(ctx, actor, input, mode, false);
+  try {
+    return await judgeLine(ctx, actor, input, mode, true);
+  } catch (err) {
+    // A refusal is never answered on a version nobody read: judged again on the current one.
+    if (!(err instanceof ApiError)) throw err;
+    return judgeLine(ctx, actor, input, mode, false);
+  }
+}
+
+async function judgeLine(
+  ctx: AppContext,
+  actor: SellerActor,
+  input: LineInput,
+  mode: CheckoutMode,
+  speculate: boolean,
 ): Promise<Quote> {
   const { sellerId, environment } = actor;
   const production = environment === 'production';
@@ -128,7 +150,15 @@ export async function quoteLine(
     visible,
     allocations,
     promotionRows,
-  } = await hotReads(ctx, { sellerId, environment, skuCode, now, countersProven: mode !== 'preview' });
+    versionToProve,
+  } = await hotReads(ctx, {
+    sellerId,
+    environment,
+    skuCode,
+    now,
+    countersProven: mode !== 'preview',
+    speculate,
+  });
   if (!sku || !visible) {
     throw fail('NOT_FOUND', `SKU ${skuCode} is not in your catalog.`, { skuCode });
   }
@@ -294,6 +324,7 @@ export async function quoteLine(
       keylessEnabled: company?.keylessEnabled ?? false,
     },
     storedContext: context ? { ...declaration, consumerIpHash: geo?.consumerIpHash ?? null } : null,
+    versionToProve,
   };
 }
 

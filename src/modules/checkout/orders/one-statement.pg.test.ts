@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { admin } from '../../../../test/admin.js';
 import { ENGINE, useTestApp } from '../../../../test/harness.js';
 import { commitBody, hotDropScenario, reserveBody, seller } from '../../../../test/hot-drop.js';
@@ -11,6 +11,7 @@ import { oneStatementPool } from './one-statement.pg.js';
 import { commitLine, prepareOrder } from './orders.service.js';
 
 const t = useTestApp();
+afterEach(() => vi.restoreAllMocks());
 
 const facts = { contractDate: '2026-09-01', simulate: null };
 const actorOf = (s: ProductionScenario) => ({
@@ -95,6 +96,55 @@ describe.skipIf(ENGINE !== 'postgres')('the one-statement order (PostgreSQL)', (
       .execute();
     expect(orders).toEqual([]);
     expect(await keysInPool(t, s.poolId, 'available')).toBe(1);
+  });
+
+  it("is, in the steady state, the order's only statement: the quote reads nothing", async () => {
+    const s = await productionScenario(t, { keyCount: 3 });
+    const order = () =>
+      call(t, {
+        method: 'POST',
+        url: '/api/seller/v1/orders',
+        headers: s.seller.auth,
+        payload: productionOrder(s),
+      });
+    expect((await order()).status).toBe(200);
+    const spy = vi.spyOn(t.ctx.db.getExecutor(), 'executeQuery');
+    expect((await order()).status).toBe(200);
+    const statements = spy.mock.calls.map(([query]) => query.sql);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/^with placed as \(\s*insert into "orders"/);
+    expect(statements[0]).toContain('from catalog_version where id = 1 and version = $');
+  });
+
+  it('quotes again, reading the catalog version, an order speculating on a catalog changed since', async () => {
+    const s = await productionScenario(t, { keyCount: 3 });
+    const order = (expectedUnitPriceCents: number) =>
+      call(t, {
+        method: 'POST',
+        url: '/api/seller/v1/orders',
+        headers: s.seller.auth,
+        payload: productionOrder(s, { expectedUnitPriceCents }),
+      });
+    expect((await order(5999)).status).toBe(200);
+    // The operator API changes the price without touching the cache: the next order speculates
+    // on the old catalog, and its statement, proving the version, writes nothing.
+    await admin(
+      t,
+      'PUT',
+      `/releases/${s.releaseId}/prices`,
+      { countryCode: 'US', currencyCode: 'USD', listPriceCents: 6499 },
+      200,
+    );
+    const before = await retries();
+    const spy = vi.spyOn(t.ctx.db.getExecutor(), 'executeQuery');
+    expectApiError(await order(5999), 422, 'CATALOG_PRICE_MISMATCH');
+    const statements = spy.mock.calls.map(([query]) => query.sql);
+    expect(statements[0]).toMatch(/^with placed as/);
+    expect(statements[1]).toMatch(/^select "version" from "catalog_version"/);
+    expect(await retries()).toBe(before + 1);
+    expect(await keysInPool(t, s.poolId, 'sold')).toBe(1);
+    expect((await order(6499)).status).toBe(200);
+    expect(await keysInPool(t, s.poolId, 'sold')).toBe(2);
   });
 
   it('writes nothing when the grant was paused after the quote', async () => {

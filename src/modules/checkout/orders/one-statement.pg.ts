@@ -7,6 +7,7 @@ import { claimedIds } from '../../inventory/claims.repo.js';
 import { type ClaimedKey, openKeys } from '../../inventory/claims.service.js';
 import type { PoolRow } from '../../inventory/inventory.repo.js';
 import { choosePools } from '../../inventory/pools.service.js';
+import { catalogStillAt } from '../line/catalog-cache.js';
 import type { ConsumedReservation } from '../reservations/consume.js';
 import { counterAndEvents } from './fast-commit.js';
 import { type Fulfilment, type FulfilRequest, financeOf, orderEvent, orderRow } from './fulfil.service.js';
@@ -22,12 +23,14 @@ import { type Fulfilment, type FulfilRequest, financeOf, orderEvent, orderRow } 
  *
  * A plain order requires the grant's `promise_version` unchanged since the quote (nothing
  * promised meanwhile). A commit needs no such check: its units were carved for it, and it
- * moves them from carved to pulled (the sum every promise is bounded by does not change).
+ * moves them from carved to pulled (the sum every promise is bounded by does not change). A
+ * quote judged on the cached catalog without reading its version (`Quote.versionToProve`)
+ * requires that version still current.
  *
  * Anything the statement cannot decide (too few keys, the grant paused, out of hot-drop mode
- * or headroom, promised since the quote, the reservation expired) raises SDF01 and writes
- * nothing: the caller runs the order again on the locked path, which answers with the exact
- * refusal.
+ * or headroom, promised since the quote, the reservation expired, the catalog moved since a
+ * speculative quote) raises SDF01 and writes nothing: the caller runs the order again on the
+ * locked path, which answers with the exact refusal, or first quotes it again.
  */
 
 /** The one pool the order would claim from, if the order has the statement's shape. */
@@ -63,6 +66,12 @@ function consumed(reservation: ConsumedReservation, allocationId: string, now: n
     )`;
 }
 
+/** A quote judged on a catalog version nobody read (`Quote.versionToProve`) holds only if it is current. */
+function provenVersion(req: FulfilRequest): RawBuilder<unknown> {
+  const version = req.quote.versionToProve;
+  return version === null ? sql`` : sql` and ${catalogStillAt(version)}`;
+}
+
 /** The order in one statement; SDF01 (`isFastPathMissed`) when it must run on the locked path. */
 export async function fulfilInOneStatement(
   ctx: AppContext,
@@ -78,7 +87,7 @@ export async function fulfilInOneStatement(
   // Every key claimed, and the finance rows written before the grant is locked: a CTE no one
   // reads would run after the rest of the statement, under the grant's lock.
   const enoughKeys = sql`(select count(*) from claimed) = ${q}::integer
-    and exists (select 1 from sale) and exists (select 1 from activity)`;
+    and exists (select 1 from sale) and exists (select 1 from activity)${provenVersion(req)}`;
   const tail = counterAndEvents(
     req,
     orderEvent(req, now),

@@ -103,13 +103,16 @@ export async function prepareLine(
     facts: RequestFacts;
     /** The caller answers for a reference already fulfilled (`prepareOrder`, `placeOrder`). */
     referenceChecked?: boolean;
+    /** The caller meets an unproven quote again (`placeOrder`): see `quoteLine`. */
+    speculate?: boolean;
   },
 ): Promise<Prepared> {
   if (!options.referenceChecked) {
     const existing = await findByReference(ctx, actor, input.orderReference);
     if (existing) return { replay: await replayOrConflict(ctx, existing, input) };
   }
-  const quote = await quoteLine(ctx, actor, input, options.kind === 'order' ? 'order' : 'pull');
+  const mode = options.kind === 'order' ? 'order' : 'pull';
+  const quote = await quoteLine(ctx, actor, input, mode, { speculate: options.speculate });
   return {
     request: {
       actor,
@@ -158,6 +161,9 @@ export async function commitLine(ctx: AppContext, prepared: Prepared) {
   }
 }
 
+/** A speculative quote the order's statement could not prove: quoted again, reading the version. */
+class UnprovenQuote extends Error {}
+
 /**
  * One fulfilment on its own: on PostgreSQL the common order is one statement
  * (one-statement.pg.ts); otherwise a transaction of its own, which the fast path's statement
@@ -167,6 +173,9 @@ export async function commitLine(ctx: AppContext, prepared: Prepared) {
  */
 async function fulfilAlone(ctx: AppContext, request: FulfilRequest) {
   const pool = isPostgres(ctx.db) ? oneStatementPool(request) : null;
+  const unproven = request.quote.versionToProve !== null;
+  // Only the one statement proves the catalog version a speculative quote was judged under.
+  if (unproven && !pool) throw new UnprovenQuote();
   try {
     if (pool) {
       return await onHotGrant(request.quote.allocation.id, () =>
@@ -179,6 +188,7 @@ async function fulfilAlone(ctx: AppContext, request: FulfilRequest) {
   } catch (err) {
     if (!isFastPathMissed(err)) throw err;
     ctx.metrics.orderFastPathRetries.inc();
+    if (unproven) throw new UnprovenQuote();
     return ctx.db.transaction().execute((trx) => fulfil(ctx, trx, request));
   }
 }
@@ -249,14 +259,20 @@ export async function prepareOrder(
   return prepareNewOrder(ctx, actor, body, facts);
 }
 
-async function prepareNewOrder(ctx: AppContext, actor: SellerActor, body: OrderBody, facts: RequestFacts) {
+async function prepareNewOrder(
+  ctx: AppContext,
+  actor: SellerActor,
+  body: OrderBody,
+  facts: RequestFacts,
+  speculate = false,
+) {
   const matched = await matchHold(ctx, actor, body);
   const delivery = await chooseDelivery(ctx, actor, body);
   return prepareLine(
     ctx,
     actor,
     { ...body, currencyCode: matched?.currency },
-    { kind: 'order', delivery, holdId: matched?.hold.id ?? null, facts, referenceChecked: true },
+    { kind: 'order', delivery, holdId: matched?.hold.id ?? null, facts, referenceChecked: true, speculate },
   );
 }
 
@@ -267,13 +283,22 @@ async function prepareNewOrder(ctx: AppContext, actor: SellerActor, body: OrderB
  * written (`commitLine`), and a refused one looks the reference up before the refusal is answered.
  */
 export async function placeOrder(ctx: AppContext, actor: SellerActor, body: OrderBody, facts: RequestFacts) {
-  let prepared: Prepared;
-  try {
-    prepared = await prepareNewOrder(ctx, actor, body, facts);
-  } catch (err) {
-    const existing = await findByReference(ctx, actor, body.orderReference);
-    if (existing) return { view: await replayOrConflict(ctx, existing, body), replayed: true };
-    throw err;
+  // PostgreSQL: quoted on the cached catalog without reading its version; the order's one
+  // statement proves it, and an order it cannot prove is quoted again (`UnprovenQuote`).
+  for (const speculate of isPostgres(ctx.db) ? [true, false] : [false]) {
+    let prepared: Prepared;
+    try {
+      prepared = await prepareNewOrder(ctx, actor, body, facts, speculate);
+    } catch (err) {
+      const existing = await findByReference(ctx, actor, body.orderReference);
+      if (existing) return { view: await replayOrConflict(ctx, existing, body), replayed: true };
+      throw err;
+    }
+    try {
+      return await commitLine(ctx, prepared);
+    } catch (err) {
+      if (!(err instanceof UnprovenQuote)) throw err;
+    }
   }
-  return commitLine(ctx, prepared);
+  throw new Error('unreachable: an order quoted on a version it read is never unproven');
 }

@@ -2,6 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import { runPrepared } from '../../../db/compiled-once.js';
 import type { Executor } from '../../../db/database.js';
 import type { OutboxRow } from '../../events/outbox.service.js';
+import { catalogStillAt } from '../line/catalog-cache.js';
 import type { ReservationsTable } from './reservations.table.js';
 import { SLOTS, type Taken } from './slot-store.js';
 
@@ -22,6 +23,15 @@ const reservationValues = (row: NewRow, slot: RawBuilder<unknown>) => sql`
 const RESERVATION_COLUMNS = sql`(id, seller_company_id, environment, api_key_id, allocation_id, sku_code,
   quantity, order_reference, line, slot, status, extended, expires_at, created_at, updated_at)`;
 
+/**
+ * A reservation quoted on a catalog version nobody read (`Quote.versionToProve`) is written only
+ * if that version is current: SDF01 (`isFastPathMissed`) otherwise, and nothing written.
+ */
+const proven = (version: number | null) =>
+  version === null
+    ? sql``
+    : sql` and (select sdapi_require(${catalogStillAt(version)}, 'the catalog moved since the quote'))`;
+
 const outboxInsert = (e: OutboxRow, after: RawBuilder<unknown>) => sql`
   insert into outbox_events (event_id, company_id, environment, event_type, event_version, payload,
     created_at_us, deliver_after, target_endpoint_id)
@@ -39,6 +49,7 @@ export async function takeAndRecord(
   row: NewRow,
   event: OutboxRow,
   start: number,
+  versionToProve: number | null,
 ): Promise<Taken | null> {
   const q = row.quantity;
   const result = await runPrepared(
@@ -46,7 +57,7 @@ export async function takeAndRecord(
     sql<{ slot: number; remaining: number }>`
     with s as (
       update reservation_slots set free = free - ${q}::integer
-      where allocation_id = ${row.allocation_id} and free >= ${q}::integer and slot = (
+      where allocation_id = ${row.allocation_id} and free >= ${q}::integer${proven(versionToProve)} and slot = (
         select slot from reservation_slots
         where allocation_id = ${row.allocation_id} and free >= ${q}::integer
         order by (slot + ${start}::integer) % ${SLOTS}::integer limit 1 for update skip locked)
@@ -68,15 +79,25 @@ export async function takeAndRecord(
 }
 
 /** Redis store (units already taken there): the reservation and its `order.reserved` in one statement. */
-export async function recordReservation(ex: Executor, row: NewRow, event: OutboxRow): Promise<void> {
+export async function recordReservation(
+  ex: Executor,
+  row: NewRow,
+  event: OutboxRow,
+  versionToProve: number | null,
+): Promise<void> {
   await runPrepared(
     ex,
     sql`
     with r as (
       insert into reservations ${RESERVATION_COLUMNS}
-      values (${reservationValues(row, sql`null::integer`)})
+      select ${reservationValues(row, sql`null::integer`)} where true${proven(versionToProve)}
       returning id
     )
     ${outboxInsert(event, sql`select 1 from r`)}`,
   );
+}
+
+/** The refill's transaction, for a reservation quoted without reading the version (see `proven`). */
+export async function proveCatalogVersion(ex: Executor, version: number): Promise<void> {
+  await runPrepared(ex, sql`select 1 where true${proven(version)}`);
 }

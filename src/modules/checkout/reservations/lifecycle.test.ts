@@ -100,6 +100,25 @@ function lifecycle(t: TestApp, store: string) {
       expect(sold).toHaveLength(2);
     });
 
+    it('judges the next reservation on the catalog as changed since the last, taking nothing when refused', async () => {
+      const s = await hotDropScenario(t, { keyCount: 5 });
+      const first = await reserve(s);
+      expect(first.status).toBe(200);
+      await admin(
+        t,
+        'PUT',
+        `/releases/${s.releaseId}/prices`,
+        { countryCode: 'US', currencyCode: 'USD', listPriceCents: 6499 },
+        200,
+      );
+      expectApiError(await reserve(s), 422, 'CATALOG_PRICE_MISMATCH');
+      const second = await reserve(s, { expectedUnitPriceCents: 6499 });
+      expect(second.status).toBe(200);
+      expect(second.body.data.remainingSlots).toBe(first.body.data.remainingSlots - 1);
+      await admin(t, 'PATCH', `/allocations/${s.allocationId}`, { hotDrop: false });
+      expectApiError(await reserve(s, { expectedUnitPriceCents: 6499 }), 412, 'HOT_DROP_NOT_ENABLED');
+    });
+
     it('returns the free carved units when hot-drop mode is turned off', async () => {
       const s = await hotDropScenario(t, { keyCount: 3 });
       expect((await reserve(s)).status).toBe(200);

@@ -10,7 +10,8 @@ import { stockUpTo } from '../../inventory/claims.service.js';
 import type { HoldBody } from '../checkout.schemas.js';
 import { promisedOnAllocation } from '../line/promised-capacity.js';
 import { type Quote, quoteLine, type SellerActor } from '../line/quote.service.js';
-import { recordReservation, takeAndRecord } from './admission.pg.js';
+import { isFastPathMissed } from '../orders/fast-commit.js';
+import { proveCatalogVersion, recordReservation, takeAndRecord } from './admission.pg.js';
 import * as repo from './reservations.repo.js';
 import { SLOTS, type SlotStore, slotStoreOf, type Taken } from './slot-store.js';
 
@@ -75,28 +76,54 @@ async function record(ctx: AppContext, trx: Executor, actor: SellerActor, row: N
  * none, `refill` carves more under the grant's lock or answers SOLD_OUT.
  */
 export async function reserve(ctx: AppContext, actor: SellerActor, body: ReserveBody) {
-  const quote = await quoteLine(ctx, actor, body, 'hold');
-  const { allocation } = quote;
+  // PostgreSQL: quoted on the cached catalog without reading its version; the admission
+  // statements prove it, and a reservation they cannot prove is quoted again, reading it.
+  const store = slotStoreOf(ctx);
+  for (const speculate of ctx.engine === 'postgres' ? [true, false] : [false]) {
+    const quote = await quoteReservation(ctx, actor, body, speculate);
+    const row = rowOf(actor, body, quote, ctx.clock.now());
+    try {
+      return answer(row, await admitOrRefill(ctx, store, actor, quote, row));
+    } catch (err) {
+      if (quote.versionToProve === null || !isFastPathMissed(err)) throw err;
+    }
+  }
+  throw new Error('unreachable: a reservation quoted on a version it read is never unproven');
+}
+
+/** The hold's gates (`quoteLine`), then hot-drop mode and the per-reservation maximum. */
+async function quoteReservation(ctx: AppContext, actor: SellerActor, body: ReserveBody, speculate: boolean) {
+  const quote = await quoteLine(ctx, actor, body, 'hold', { speculate });
+  try {
+    checkReservable(quote, body.quantity);
+  } catch (err) {
+    // Refused on a version nobody read: judged again on the current one.
+    if (quote.versionToProve === null) throw err;
+    return quoteReservation(ctx, actor, body, false);
+  }
+  return quote;
+}
+
+function checkReservable({ allocation, sku }: Quote, quantity: number) {
   if (allocation.hot_drop !== 1) {
-    throw fail('HOT_DROP_NOT_ENABLED', `The allocation on ${quote.sku.code} is not in hot-drop mode.`, {
+    throw fail('HOT_DROP_NOT_ENABLED', `The allocation on ${sku.code} is not in hot-drop mode.`, {
       allocationId: allocation.id,
       recommendedAction: 'use_checkout_hold_or_post_orders',
     });
   }
-  if (body.quantity > allocation.reservation_max_quantity) {
+  if (quantity > allocation.reservation_max_quantity) {
     throw fail(
       'QUANTITY_INVALID',
       `A reservation takes at most ${allocation.reservation_max_quantity} keys.`,
       {
-        requested: body.quantity,
+        requested: quantity,
         maximum: allocation.reservation_max_quantity,
       },
     );
   }
-  const now = ctx.clock.now();
-  const row = rowOf(actor, body, quote, now);
-  const store = slotStoreOf(ctx);
-  const taken = await admitOrRefill(ctx, store, actor, quote, row);
+}
+
+function answer(row: NewReservation, taken: Taken) {
   return {
     type: 'reservation' as const,
     reservationId: row.id,
@@ -134,7 +161,7 @@ async function admitOrRefill(
     refilling.set(ctx, inFlight);
   }
   for (let waits = 0; ; waits++) {
-    const taken = await admit(ctx, store, actor, row);
+    const taken = await admit(ctx, store, actor, quote, row);
     if (taken) return taken;
     const running = inFlight.get(row.allocation_id);
     if (running && waits < MAX_WAITS) {
@@ -152,11 +179,18 @@ async function admitOrRefill(
 }
 
 /** Takes units from the store, then writes the reservation; the units go back if the write fails. */
-async function admit(ctx: AppContext, store: SlotStore, actor: SellerActor, row: NewReservation) {
+async function admit(
+  ctx: AppContext,
+  store: SlotStore,
+  actor: SellerActor,
+  { versionToProve }: Quote,
+  row: NewReservation,
+) {
   const onPostgres = ctx.engine === 'postgres';
   const event = onPostgres ? outboxRowsOf(ctx, [reservedEvent(actor, row)])[0]! : null;
   if (event && store.transactional) {
-    const taken = await takeAndRecord(ctx.db, row, event, Math.floor(Math.random() * SLOTS));
+    const start = Math.floor(Math.random() * SLOTS);
+    const taken = await takeAndRecord(ctx.db, row, event, start, versionToProve);
     if (taken) row.slot = taken.slot;
     return taken;
   }
@@ -164,7 +198,7 @@ async function admit(ctx: AppContext, store: SlotStore, actor: SellerActor, row:
   if (!taken) return null;
   row.slot = taken.slot;
   try {
-    if (event) await recordReservation(ctx.db, row, event);
+    if (event) await recordReservation(ctx.db, row, event, versionToProve);
     else await ctx.db.transaction().execute((trx) => record(ctx, trx, actor, row));
   } catch (err) {
     await store.put(ctx.db, row.allocation_id, taken.slot, row.quantity).catch(() => undefined);
@@ -194,6 +228,7 @@ async function refill(
   let fill: { units: number; uncarved: number } | null = null;
   try {
     const taken = await ctx.db.transaction().execute(async (trx) => {
+      if (quote.versionToProve !== null) await proveCatalogVersion(trx, quote.versionToProve);
       const allocation = await requireAllocation(trx, row.allocation_id, true);
       if (allocation.status !== 'active') throw fail('FORBIDDEN', `The allocation is ${allocation.status}.`);
       if (allocation.hot_drop !== 1) throw fail('HOT_DROP_NOT_ENABLED', 'Hot-drop mode was turned off.');
