@@ -1,5 +1,7 @@
 import { compiledOnce } from '../../db/compiled-once.js';
 import type { Executor } from '../../db/database.js';
+import { isPostgres } from '../../db/dialect.js';
+import { claimTogether, completeTogether } from './batched.pg.js';
 
 export interface RecordKey {
   companyId: string;
@@ -21,6 +23,8 @@ const claimKey = compiledOnce(
 
 /** Claims the key for a first execution; false when a record already exists. */
 export async function claim(ex: Executor, k: RecordKey, requestHash: string, now: number, leaseMs: number) {
+  if (isPostgres(ex))
+    return claimTogether(ex, { k, requestHash, lockedUntil: now + leaseMs, createdAt: now });
   const result = await claimKey(ex, {
     ...where(k),
     request_hash: requestHash,
@@ -82,6 +86,7 @@ export async function complete(
   sealedBody: string,
   contentType: string | null,
 ) {
+  if (isPostgres(ex)) return completeTogether(ex, { k, status, sealedBody, contentType });
   await completeRecord(ex, {
     ...where(k),
     status_code: status,

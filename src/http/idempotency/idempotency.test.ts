@@ -161,4 +161,30 @@ describe('Idempotency-Key', () => {
     for (const r of results.filter((r) => r.status !== 201))
       expectApiError(r, 409, 'IDEMPOTENCY_REQUEST_IN_PROGRESS');
   });
+
+  it('executes each of 10 keys once when each arrives 5 times, all together', async () => {
+    const seller = await makeSeller(t);
+    const before = probeRuns;
+    const keys = Array.from({ length: 10 }, (_, i) => `interleaved-${i}`);
+    const results = await Promise.all(
+      [0, 1, 2, 3, 4].flatMap(() =>
+        keys.map((key) =>
+          call(t, {
+            method: 'POST',
+            url: '/api/seller/v1/test-probe',
+            headers: { ...seller.auth, 'idempotency-key': key },
+            payload: {},
+          }),
+        ),
+      ),
+    );
+    expect(probeRuns - before).toBe(10);
+    const runsByKey = new Map<string, Set<number>>();
+    results.forEach((r, i) => {
+      if (r.status !== 200) return expectApiError(r, 409, 'IDEMPOTENCY_REQUEST_IN_PROGRESS');
+      const key = keys[i % keys.length]!;
+      runsByKey.set(key, (runsByKey.get(key) ?? new Set()).add(r.body.data.run));
+    });
+    for (const runs of runsByKey.values()) expect(runs.size).toBe(1);
+  });
 });

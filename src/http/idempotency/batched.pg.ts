@@ -1,0 +1,90 @@
+import { sql } from 'kysely';
+import { runPrepared } from '../../db/compiled-once.js';
+import type { Executor } from '../../db/database.js';
+import { batcher } from '../../lib/batcher.js';
+import type { RecordKey } from './idempotency.repo.js';
+
+/**
+ * PostgreSQL: the claims and the stored replies of concurrent requests, each kind in one
+ * statement per batch (`batcher`): every POST with an Idempotency-Key writes twice, and on
+ * this path a round trip costs more than the row. One claim per key and batch: a key sent
+ * twice in one batch is claimed by its first request only, as the unique index decides
+ * between two statements.
+ */
+
+export interface ClaimRequest {
+  k: RecordKey;
+  requestHash: string;
+  lockedUntil: number;
+  createdAt: number;
+}
+
+export interface StoredReply {
+  k: RecordKey;
+  status: number;
+  sealedBody: string;
+  contentType: string | null;
+}
+
+const idOf = (k: { companyId: string; environment: string; key: string }) =>
+  `${k.companyId}\u0000${k.environment}\u0000${k.key}`;
+
+async function claimAll(ex: Executor, claims: ClaimRequest[]): Promise<boolean[]> {
+  const firsts = new Map<string, number>();
+  claims.forEach((c, i) => {
+    if (!firsts.has(idOf(c.k))) firsts.set(idOf(c.k), i);
+  });
+  const unique = [...firsts.values()].map((i) => claims[i]!);
+  const column = <T>(pick: (c: ClaimRequest) => T) => unique.map(pick);
+  const { rows } = await runPrepared(
+    ex,
+    sql<{ company_id: string; environment: string; idempotency_key: string }>`
+    insert into idempotency_records
+      (company_id, environment, idempotency_key, request_hash, locked_until, created_at)
+    select * from unnest(${column((c) => c.k.companyId)}::text[], ${column((c) => c.k.environment)}::text[],
+      ${column((c) => c.k.key)}::text[], ${column((c) => c.requestHash)}::text[],
+      ${column((c) => c.lockedUntil)}::bigint[], ${column((c) => c.createdAt)}::bigint[])
+    on conflict (company_id, environment, idempotency_key) do nothing
+    returning company_id, environment, idempotency_key`,
+  );
+  const claimed = new Set(
+    rows.map((r) => idOf({ companyId: r.company_id, environment: r.environment, key: r.idempotency_key })),
+  );
+  return claims.map((c, i) => firsts.get(idOf(c.k)) === i && claimed.has(idOf(c.k)));
+}
+
+async function completeAll(ex: Executor, replies: StoredReply[]): Promise<void[]> {
+  const column = <T>(pick: (r: StoredReply) => T) => replies.map(pick);
+  await runPrepared(
+    ex,
+    sql`
+    update idempotency_records r set status_code = v.status_code, response_body = v.response_body,
+      content_type = v.content_type, response_sealed = 1
+    from unnest(${column((r) => r.k.companyId)}::text[], ${column((r) => r.k.environment)}::text[],
+      ${column((r) => r.k.key)}::text[], ${column((r) => r.status)}::integer[],
+      ${column((r) => r.sealedBody)}::text[], ${column((r) => r.contentType)}::text[])
+      as v(company_id, environment, idempotency_key, status_code, response_body, content_type)
+    where r.company_id = v.company_id and r.environment = v.environment
+      and r.idempotency_key = v.idempotency_key`,
+  );
+  return replies.map(() => undefined);
+}
+
+/** One batcher of each kind per database handle. */
+function perExecutor<I, O>(run: (ex: Executor, items: I[]) => Promise<O[]>) {
+  const byExecutor = new WeakMap<Executor, (item: I) => Promise<O>>();
+  return (ex: Executor, item: I): Promise<O> => {
+    let submit = byExecutor.get(ex);
+    if (!submit) {
+      submit = batcher((items: I[]) => run(ex, items));
+      byExecutor.set(ex, submit);
+    }
+    return submit(item);
+  };
+}
+
+/** Claims the key for a first execution; false when a record already exists. */
+export const claimTogether = perExecutor(claimAll);
+
+/** Stores the reply of a claimed key. */
+export const completeTogether = perExecutor(completeAll);
