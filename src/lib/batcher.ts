@@ -15,7 +15,9 @@ export function batcher<I, O>(run: (items: I[]) => Promise<O[]>, maxBatch = 256)
       waiting = waiting.slice(batch.length);
       try {
         const out = await run(batch.map((w) => w.item));
-        batch.forEach((w, i) => w.resolve(out[i]!));
+        batch.forEach((w, i) => {
+          w.resolve(out[i]!);
+        });
       } catch (err) {
         for (const w of batch) w.reject(err);
       }

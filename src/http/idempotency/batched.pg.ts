@@ -53,7 +53,7 @@ async function claimAll(ex: Executor, claims: ClaimRequest[]): Promise<boolean[]
   return claims.map((c, i) => firsts.get(idOf(c.k)) === i && claimed.has(idOf(c.k)));
 }
 
-async function completeAll(ex: Executor, replies: StoredReply[]): Promise<void[]> {
+async function completeAll(ex: Executor, replies: StoredReply[]): Promise<undefined[]> {
   const column = <T>(pick: (r: StoredReply) => T) => replies.map(pick);
   await runPrepared(
     ex,

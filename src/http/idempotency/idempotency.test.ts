@@ -181,7 +181,10 @@ describe('Idempotency-Key', () => {
     expect(probeRuns - before).toBe(10);
     const runsByKey = new Map<string, Set<number>>();
     results.forEach((r, i) => {
-      if (r.status !== 200) return expectApiError(r, 409, 'IDEMPOTENCY_REQUEST_IN_PROGRESS');
+      if (r.status !== 200) {
+        expectApiError(r, 409, 'IDEMPOTENCY_REQUEST_IN_PROGRESS');
+        return;
+      }
       const key = keys[i % keys.length]!;
       runsByKey.set(key, (runsByKey.get(key) ?? new Set()).add(r.body.data.run));
     });
