@@ -282,23 +282,30 @@ async function prepareNewOrder(
  * line accepted here meets the existing order on the reference's unique index when it is
  * written (`commitLine`), and a refused one looks the reference up before the refusal is answered.
  */
-export async function placeOrder(ctx: AppContext, actor: SellerActor, body: OrderBody, facts: RequestFacts) {
-  // PostgreSQL: quoted on the cached catalog without reading its version; the order's one
-  // statement proves it, and an order it cannot prove is quoted again (`UnprovenQuote`).
-  for (const speculate of isPostgres(ctx.db) ? [true, false] : [false]) {
-    let prepared: Prepared;
+export function placeOrder(ctx: AppContext, actor: SellerActor, body: OrderBody, facts: RequestFacts) {
+  return prepareAndCommit(ctx, async (speculate) => {
     try {
-      prepared = await prepareNewOrder(ctx, actor, body, facts, speculate);
+      return await prepareNewOrder(ctx, actor, body, facts, speculate);
     } catch (err) {
       const existing = await findByReference(ctx, actor, body.orderReference);
-      if (existing) return { view: await replayOrConflict(ctx, existing, body), replayed: true };
+      if (existing) return { replay: await replayOrConflict(ctx, existing, body) };
       throw err;
     }
+  });
+}
+
+/**
+ * Prepares a line and commits it (`commitLine`). On PostgreSQL it is first quoted on the cached
+ * catalog without reading its version: the order's one statement proves it, and a line it
+ * cannot prove is prepared again, reading the version (`UnprovenQuote`).
+ */
+export async function prepareAndCommit(ctx: AppContext, prepare: (speculate: boolean) => Promise<Prepared>) {
+  if (isPostgres(ctx.db)) {
     try {
-      return await commitLine(ctx, prepared);
+      return await commitLine(ctx, await prepare(true));
     } catch (err) {
       if (!(err instanceof UnprovenQuote)) throw err;
     }
   }
-  throw new Error('unreachable: an order quoted on a version it read is never unproven');
+  return commitLine(ctx, await prepare(false));
 }

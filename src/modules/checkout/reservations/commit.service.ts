@@ -2,7 +2,13 @@ import type { AppContext } from '../../../context.js';
 import { ApiError, fail } from '../../../http/errors.js';
 import type { IntegrationOrderContext } from '../checkout.schemas.js';
 import type { LineInput, SellerActor } from '../line/quote.service.js';
-import { commitLine, findByReference, prepareLine, type RequestFacts } from '../orders/orders.service.js';
+import {
+  findByReference,
+  type Prepared,
+  prepareAndCommit,
+  prepareLine,
+  type RequestFacts,
+} from '../orders/orders.service.js';
 import { notLive, requireOwnReservation } from './lifecycle.service.js';
 import * as repo from './reservations.repo.js';
 
@@ -46,32 +52,37 @@ export async function commitReservation(
     );
   try {
     const line = JSON.parse(reservation.line) as Omit<LineInput, 'quantity'>;
-    // An order already under the reference meets this one on the reference's unique index when
-    // it is written (commitLine answers it as a replay); a refused line looks it up here, so
-    // that the refusal names the reference first, as it would have been judged.
-    const prepared = await prepareLine(
-      ctx,
-      actor,
-      {
-        ...line,
-        skuCode: reservation.sku_code,
-        quantity: reservation.quantity,
-        orderReference: reservation.order_reference,
-        integrationOrderContext: body.integrationOrderContext,
-      },
-      { kind: 'order', delivery: 'keys', facts, referenceChecked: true },
-    ).catch(async (err: unknown) => {
-      if (await findByReference(ctx, actor, reservation.order_reference)) throw referenceTaken();
-      // A grant paused or revoked since reserving: the state moved mid-flight (409), not a 403.
-      const reason = err instanceof ApiError && err.code === 'FORBIDDEN' ? err.details.reason : undefined;
-      throw typeof reason === 'string' ? notAvailable(reservation.allocation_id, reason) : err;
-    });
-    if (!('request' in prepared)) throw notAvailable(reservation.allocation_id, 'reference_taken');
-    if (prepared.request.quote.allocation.id !== reservation.allocation_id) {
-      throw notAvailable(reservation.allocation_id, 'allocation_changed');
-    }
-    prepared.request.reservation = { id: reservation.id, quantity: reservation.quantity };
-    const done = await commitLine(ctx, prepared);
+    const prepare = async (speculate: boolean): Promise<Prepared> => {
+      // An order already under the reference meets this one on the reference's unique index
+      // when it is written (commitLine answers it as a replay); a refused line looks it up
+      // here, so that the refusal names the reference first, as it would have been judged.
+      const prepared = await prepareLine(
+        ctx,
+        actor,
+        {
+          ...line,
+          skuCode: reservation.sku_code,
+          quantity: reservation.quantity,
+          orderReference: reservation.order_reference,
+          integrationOrderContext: body.integrationOrderContext,
+        },
+        { kind: 'order', delivery: 'keys', facts, referenceChecked: true, speculate },
+      ).catch(async (err: unknown) => {
+        if (await findByReference(ctx, actor, reservation.order_reference)) throw referenceTaken();
+        // A grant paused or revoked since reserving: the state moved mid-flight (409), not a 403.
+        const reason = err instanceof ApiError && err.code === 'FORBIDDEN' ? err.details.reason : undefined;
+        throw typeof reason === 'string' ? notAvailable(reservation.allocation_id, reason) : err;
+      });
+      if (!('request' in prepared)) throw notAvailable(reservation.allocation_id, 'reference_taken');
+      if (prepared.request.quote.allocation.id !== reservation.allocation_id) {
+        // Judged on a catalog version nobody read: judged again on the current one.
+        if (prepared.request.quote.versionToProve !== null) return prepare(false);
+        throw notAvailable(reservation.allocation_id, 'allocation_changed');
+      }
+      prepared.request.reservation = { id: reservation.id, quantity: reservation.quantity };
+      return prepared;
+    };
+    const done = await prepareAndCommit(ctx, prepare);
     if (done.replayed) throw referenceTaken();
     return done.view;
   } catch (err) {
