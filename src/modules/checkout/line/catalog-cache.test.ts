@@ -4,6 +4,7 @@ import { admin } from '../../../../test/admin.js';
 import { ADMIN_TOKEN, ENGINE, useTestApp } from '../../../../test/harness.js';
 import { productionOrder, productionScenario } from '../../../../test/production.js';
 import { useSecondApp } from '../../../../test/second-app.js';
+import { pulledOn } from '../../../../test/stored.js';
 
 const t = useTestApp();
 
@@ -173,12 +174,7 @@ describe('checkout reads cached under the catalog version', () => {
     // The grant as cached still says nothing was promised: the order proves otherwise.
     const refused = await order(t.app, s, 5999);
     expect(refused.json(), refused.body).toMatchObject({ code: 'NO_AVAILABLE_KEYS' });
-    const pulled = await t.ctx.db
-      .selectFrom('allocations')
-      .select('quantity_pulled')
-      .where('id', '=', s.allocationId)
-      .executeTakeFirstOrThrow();
-    expect(pulled.quantity_pulled).toBe(1);
+    expect(await pulledOn(t, s.allocationId)).toBe(1);
   });
 
   it.runIf(ENGINE === 'postgres')('another process sees the change on its next request', async () => {
