@@ -95,7 +95,8 @@ export function forgetEntry(ctx: AppContext, key: string): void {
 /**
  * What the process's current generation holds under `key`, with that generation's version,
  * without reading the version: a guess to speculate on, valid for a request only if the version
- * it then reads, or its write statement proves, is the same (hot-reads.ts). Undefined when nothing was loaded under `key`.
+ * it then reads, or its write statement proves, is the same (hot-reads.ts). Undefined when
+ * nothing was loaded under `key`.
  */
 export function currentEntry<T>(
   ctx: AppContext,

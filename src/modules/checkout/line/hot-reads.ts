@@ -204,22 +204,21 @@ async function cachedLiveReads(
   t: Target,
   sku: CheckoutSku,
 ): Promise<LiveReads> {
+  const { sellerId, environment, now } = t;
   const load = async (): Promise<CachedLive> => {
-    const now = t.now;
-    const q = { sellerId: t.sellerId, environment: t.environment, skuId: sku.id, productId: sku.product_id };
     const [visible, allocations, unended] = await Promise.all([
-      isProductVisible(ctx.db, t.sellerId, t.environment, sku.product_id, now),
-      sellerAllocationsOn(ctx.db, t.sellerId, t.environment, [sku.id]),
-      unendedPromotions(ctx.db, { ...q, now }),
+      isProductVisible(ctx.db, sellerId, environment, sku.product_id, now),
+      sellerAllocationsOn(ctx.db, sellerId, environment, [sku.id]),
+      unendedPromotions(ctx.db, { sellerId, environment, skuId: sku.id, productId: sku.product_id, now }),
     ]);
     return { visible, allocations, unended, validUntil: nextChurnTurn(sku, now) };
   };
   const live = await reads.getCurrent(
-    liveKey(t.sellerId, t.environment, sku.id),
+    liveKey(sellerId, environment, sku.id),
     load,
-    (cached) => cached.validUntil > t.now,
+    (cached) => cached.validUntil > now,
   );
-  return liveAt(live, t.now);
+  return liveAt(live, now);
 }
 
 function liveAt(live: CachedLive, now: number): LiveReads {
