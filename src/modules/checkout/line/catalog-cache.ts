@@ -45,10 +45,15 @@ export interface CatalogReads {
   getCurrent<T>(key: string, load: () => Promise<T>, current: (value: T) => boolean): Promise<T>;
 }
 
+/** The catalog version now. */
+export async function catalogVersion(ctx: AppContext): Promise<number> {
+  const { rows } = await versionRow(ctx.db, {});
+  return Number(rows[0]?.version ?? 0);
+}
+
 /** The cached reads for one request: reads the version first, then serves or loads. */
 export async function catalogReads(ctx: AppContext): Promise<CatalogReads> {
-  const { rows } = await versionRow(ctx.db, {});
-  return catalogReadsAt(ctx, Number(rows[0]?.version ?? 0));
+  return catalogReadsAt(ctx, await catalogVersion(ctx));
 }
 
 /**

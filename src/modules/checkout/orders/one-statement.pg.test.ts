@@ -147,6 +147,33 @@ describe.skipIf(ENGINE !== 'postgres')('the one-statement order (PostgreSQL)', (
     expect(await keysInPool(t, s.poolId, 'sold')).toBe(2);
   });
 
+  it('quotes once an order its statement could not prove for another reason: the version read, then the locked path', async () => {
+    const s = await productionScenario(t, { keyCount: 5 });
+    const order = () =>
+      call(t, {
+        method: 'POST',
+        url: '/api/seller/v1/orders',
+        headers: s.seller.auth,
+        payload: productionOrder(s),
+      });
+    expect((await order()).status).toBe(200);
+    // A promise the cached grant does not know: the statement's promise_version check misses.
+    await t.ctx.db
+      .updateTable('allocations')
+      .set((eb) => ({ promise_version: eb('promise_version', '+', 1) }))
+      .where('id', '=', s.allocationId)
+      .execute();
+    const before = await retries();
+    const spy = vi.spyOn(t.ctx.db.getExecutor(), 'executeQuery');
+    expect((await order()).status).toBe(200);
+    const statements = spy.mock.calls.map(([query]) => query.sql);
+    expect(statements[0]).toMatch(/^with placed as/);
+    expect(statements.filter((q) => q.startsWith('select "version" from "catalog_version"'))).toHaveLength(1);
+    expect(statements.some((q) => q.includes('from "allocations" where "seller_company_id"'))).toBe(false);
+    expect(await retries()).toBe(before + 1);
+    expect(await keysInPool(t, s.poolId, 'sold')).toBe(2);
+  });
+
   it('writes nothing when the grant was paused after the quote', async () => {
     const s = await productionScenario(t, { keyCount: 3 });
     const quoted = await prepared(s);

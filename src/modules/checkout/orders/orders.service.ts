@@ -10,6 +10,7 @@ import { KEYLESS_FIXTURE } from '../../sandbox/fixtures.js';
 import type { OrderBody } from '../checkout.schemas.js';
 import type { Delivery, OrderKind } from '../checkout.table.js';
 import { effectiveStatus, type HoldOutcome, requireOwnHold } from '../holds/holds.service.js';
+import { catalogVersion } from '../line/catalog-cache.js';
 import { skuForCheckout } from '../line/checkout.repo.js';
 import { type LineInput, quoteLine, type SellerActor } from '../line/quote.service.js';
 import { isFastPathMissed } from './fast-commit.js';
@@ -173,9 +174,8 @@ class UnprovenQuote extends Error {}
  */
 async function fulfilAlone(ctx: AppContext, request: FulfilRequest) {
   const pool = isPostgres(ctx.db) ? oneStatementPool(request) : null;
-  const unproven = request.quote.versionToProve !== null;
-  // Only the one statement proves the catalog version a speculative quote was judged under.
-  if (unproven && !pool) throw new UnprovenQuote();
+  // The one statement proves a speculative quote's catalog version; a transaction reads it first.
+  if (!pool) await proveByReading(ctx, request);
   try {
     if (pool) {
       return await onHotGrant(request.quote.allocation.id, () =>
@@ -188,9 +188,19 @@ async function fulfilAlone(ctx: AppContext, request: FulfilRequest) {
   } catch (err) {
     if (!isFastPathMissed(err)) throw err;
     ctx.metrics.orderFastPathRetries.inc();
-    if (unproven) throw new UnprovenQuote();
+    await proveByReading(ctx, request);
     return ctx.db.transaction().execute((trx) => fulfil(ctx, trx, request));
   }
+}
+
+/**
+ * A speculative quote (`Quote.versionToProve`) stands for a transaction as a quote that read
+ * the version first does, if the version read now is the one it was judged under; otherwise
+ * it is `UnprovenQuote`, and the line is prepared again.
+ */
+async function proveByReading(ctx: AppContext, request: FulfilRequest) {
+  const version = request.quote.versionToProve;
+  if (version !== null && (await catalogVersion(ctx)) !== version) throw new UnprovenQuote();
 }
 
 /** SPEC 3.1: the hold an order names must match it; a live one lends its currency. */

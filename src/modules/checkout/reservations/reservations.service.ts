@@ -79,16 +79,20 @@ export async function reserve(ctx: AppContext, actor: SellerActor, body: Reserve
   // PostgreSQL: quoted on the cached catalog without reading its version; the admission
   // statements prove it, and a reservation they cannot prove is quoted again, reading it.
   const store = slotStoreOf(ctx);
-  for (const speculate of ctx.engine === 'postgres' ? [true, false] : [false]) {
+  const attempt = async (speculate: boolean) => {
     const quote = await quoteReservation(ctx, actor, body, speculate);
     const row = rowOf(actor, body, quote, ctx.clock.now());
+    return answer(row, await admitOrRefill(ctx, store, actor, quote, row));
+  };
+  if (ctx.engine === 'postgres') {
     try {
-      return answer(row, await admitOrRefill(ctx, store, actor, quote, row));
+      return await attempt(true);
     } catch (err) {
-      if (quote.versionToProve === null || !isFastPathMissed(err)) throw err;
+      // SDF01 here comes only from a proof of the catalog version that failed.
+      if (!isFastPathMissed(err)) throw err;
     }
   }
-  throw new Error('unreachable: a reservation quoted on a version it read is never unproven');
+  return attempt(false);
 }
 
 /** The hold's gates (`quoteLine`), then hot-drop mode and the per-reservation maximum. */
