@@ -1,3 +1,4 @@
+import { vi } from 'vitest';
 import type { TestApp } from './harness.js';
 
 /** A grant's pulled counter, as stored. */
@@ -19,4 +20,13 @@ export async function keysInPool(t: TestApp, poolId: string, state: 'available' 
     .where('state', '=', state)
     .execute();
   return rows.length;
+}
+
+/**
+ * The SQL of every query the app's pool runs from now on, outside transactions (restore with
+ * `vi.restoreAllMocks()`).
+ */
+export function recordStatements(app: TestApp): () => string[] {
+  const spy = vi.spyOn(app.ctx.db.getExecutor(), 'executeQuery');
+  return () => spy.mock.calls.map(([query]) => query.sql);
 }

@@ -4,19 +4,13 @@ import { admin } from '../../../../test/admin.js';
 import { ADMIN_TOKEN, ENGINE, useTestApp } from '../../../../test/harness.js';
 import { productionOrder, productionScenario } from '../../../../test/production.js';
 import { useSecondApp } from '../../../../test/second-app.js';
-import { pulledOn } from '../../../../test/stored.js';
+import { pulledOn, recordStatements } from '../../../../test/stored.js';
 
 const t = useTestApp();
 
 /** A second app on the same database with its own caches, like a second process (PostgreSQL). */
 const secondApp = useSecondApp(t);
 afterEach(() => vi.restoreAllMocks());
-
-/** The SQL of every query the test app's pool runs from now on (outside transactions). */
-function recordStatements(): () => string[] {
-  const spy = vi.spyOn(t.ctx.db.getExecutor(), 'executeQuery');
-  return () => spy.mock.calls.map(([query]) => query.sql);
-}
 
 /**
  * On PostgreSQL, whether the quote read the catalog version in its one statement with the live
@@ -74,7 +68,7 @@ describe('checkout reads cached under the catalog version', () => {
     vi.spyOn(t.ctx.clock, 'now').mockReturnValue(frozen);
 
     await reprice(s, 6499);
-    const statements = recordStatements();
+    const statements = recordStatements(t);
     const stale = await order(t.app, s, 5999);
     expect(stale.json()).toMatchObject({ code: 'CATALOG_PRICE_MISMATCH' });
     expect(stale.json().details).toMatchObject({ unitPriceCents: 6499 });
@@ -88,7 +82,7 @@ describe('checkout reads cached under the catalog version', () => {
     const s = await productionScenario(t);
     expect((await order(t.app, s, 5999)).statusCode).toBe(200);
     await admin(t, 'PATCH', `/allocations/${s.allocationId}`, { status: 'paused' });
-    const statements = recordStatements();
+    const statements = recordStatements(t);
     const refused = await order(t.app, s, 5999);
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toMatchObject({ code: 'FORBIDDEN', details: { reason: 'ALLOCATION_PAUSED' } });

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { admin } from '../../../../test/admin.js';
-import { ENGINE, type TestApp, useTestApp } from '../../../../test/harness.js';
+import { ENGINE, useTestApp } from '../../../../test/harness.js';
 import { productionScenario } from '../../../../test/production.js';
+import { recordStatements } from '../../../../test/stored.js';
 import { sellerAllocationsOn } from '../../allocations/availability.service.js';
 import { isProductVisible } from '../../catalog/visibility.repo.js';
 import { livePromotions, type PromotionRow } from '../../promotions/promotions.repo.js';
@@ -16,12 +17,6 @@ afterEach(() => vi.restoreAllMocks());
 const ENV = 'production';
 const HOUR = 3_600_000;
 const byId = (rows: PromotionRow[]) => [...rows].sort((a, b) => a.id.localeCompare(b.id));
-
-/** The SQL of every query the app's pool runs from now on (outside transactions). */
-function recordStatements(app: TestApp): () => string[] {
-  const spy = vi.spyOn(app.ctx.db.getExecutor(), 'executeQuery');
-  return () => spy.mock.calls.map(([query]) => query.sql);
-}
 
 /**
  * A seller with, on one visible SKU, an active and a paused allocation (and another company's

@@ -4,7 +4,7 @@ import { ENGINE, useTestApp } from '../../../../test/harness.js';
 import { commitBody, hotDropScenario, reserveBody, seller } from '../../../../test/hot-drop.js';
 import { type ProductionScenario, productionOrder, productionScenario } from '../../../../test/production.js';
 import { call, expectApiError } from '../../../../test/route-contract.js';
-import { keysInPool, pulledOn } from '../../../../test/stored.js';
+import { keysInPool, pulledOn, recordStatements } from '../../../../test/stored.js';
 import { activityOfOrder, saleLinesOfOrder } from '../../finance/finance.service.js';
 import { fulfil } from './fulfil.service.js';
 import { oneStatementPool } from './one-statement.pg.js';
@@ -49,6 +49,15 @@ async function written(orderId: string) {
 }
 
 const retries = async () => (await t.ctx.metrics.orderFastPathRetries.get()).values[0]?.value ?? 0;
+
+/** POST /orders for the scenario's SKU at the price given. */
+const placeAt = (s: ProductionScenario, expectedUnitPriceCents = 5999) =>
+  call(t, {
+    method: 'POST',
+    url: '/api/seller/v1/orders',
+    headers: s.seller.auth,
+    payload: productionOrder(s, { expectedUnitPriceCents }),
+  });
 
 /**
  * PostgreSQL's one-statement order (one-statement.pg.ts) against the transaction it replaces:
@@ -100,17 +109,10 @@ describe.skipIf(ENGINE !== 'postgres')('the one-statement order (PostgreSQL)', (
 
   it("is, in the steady state, the order's only statement: the quote reads nothing", async () => {
     const s = await productionScenario(t, { keyCount: 3 });
-    const order = () =>
-      call(t, {
-        method: 'POST',
-        url: '/api/seller/v1/orders',
-        headers: s.seller.auth,
-        payload: productionOrder(s),
-      });
-    expect((await order()).status).toBe(200);
-    const spy = vi.spyOn(t.ctx.db.getExecutor(), 'executeQuery');
-    expect((await order()).status).toBe(200);
-    const statements = spy.mock.calls.map(([query]) => query.sql);
+    expect((await placeAt(s)).status).toBe(200);
+    const recorded = recordStatements(t);
+    expect((await placeAt(s)).status).toBe(200);
+    const statements = recorded();
     expect(statements).toHaveLength(1);
     expect(statements[0]).toMatch(/^with placed as \(\s*insert into "orders"/);
     expect(statements[0]).toContain('from catalog_version where id = 1 and version = $');
@@ -118,14 +120,7 @@ describe.skipIf(ENGINE !== 'postgres')('the one-statement order (PostgreSQL)', (
 
   it('quotes again, reading the catalog version, an order speculating on a catalog changed since', async () => {
     const s = await productionScenario(t, { keyCount: 3 });
-    const order = (expectedUnitPriceCents: number) =>
-      call(t, {
-        method: 'POST',
-        url: '/api/seller/v1/orders',
-        headers: s.seller.auth,
-        payload: productionOrder(s, { expectedUnitPriceCents }),
-      });
-    expect((await order(5999)).status).toBe(200);
+    expect((await placeAt(s)).status).toBe(200);
     // The operator API changes the price without touching the cache: the next order speculates
     // on the old catalog, and its statement, proving the version, writes nothing.
     await admin(
@@ -136,27 +131,20 @@ describe.skipIf(ENGINE !== 'postgres')('the one-statement order (PostgreSQL)', (
       200,
     );
     const before = await retries();
-    const spy = vi.spyOn(t.ctx.db.getExecutor(), 'executeQuery');
-    expectApiError(await order(5999), 422, 'CATALOG_PRICE_MISMATCH');
-    const statements = spy.mock.calls.map(([query]) => query.sql);
+    const recorded = recordStatements(t);
+    expectApiError(await placeAt(s), 422, 'CATALOG_PRICE_MISMATCH');
+    const statements = recorded();
     expect(statements[0]).toMatch(/^with placed as/);
     expect(statements[1]).toMatch(/^select "version" from "catalog_version"/);
     expect(await retries()).toBe(before + 1);
     expect(await keysInPool(t, s.poolId, 'sold')).toBe(1);
-    expect((await order(6499)).status).toBe(200);
+    expect((await placeAt(s, 6499)).status).toBe(200);
     expect(await keysInPool(t, s.poolId, 'sold')).toBe(2);
   });
 
   it('quotes once an order its statement could not prove for another reason: the version read, then the locked path', async () => {
     const s = await productionScenario(t, { keyCount: 5 });
-    const order = () =>
-      call(t, {
-        method: 'POST',
-        url: '/api/seller/v1/orders',
-        headers: s.seller.auth,
-        payload: productionOrder(s),
-      });
-    expect((await order()).status).toBe(200);
+    expect((await placeAt(s)).status).toBe(200);
     // A promise the cached grant does not know: the statement's promise_version check misses.
     await t.ctx.db
       .updateTable('allocations')
@@ -164,9 +152,9 @@ describe.skipIf(ENGINE !== 'postgres')('the one-statement order (PostgreSQL)', (
       .where('id', '=', s.allocationId)
       .execute();
     const before = await retries();
-    const spy = vi.spyOn(t.ctx.db.getExecutor(), 'executeQuery');
-    expect((await order()).status).toBe(200);
-    const statements = spy.mock.calls.map(([query]) => query.sql);
+    const recorded = recordStatements(t);
+    expect((await placeAt(s)).status).toBe(200);
+    const statements = recorded();
     expect(statements[0]).toMatch(/^with placed as/);
     expect(statements.filter((q) => q.startsWith('select "version" from "catalog_version"'))).toHaveLength(1);
     expect(statements.some((q) => q.includes('from "allocations" where "seller_company_id"'))).toBe(false);
