@@ -6,11 +6,12 @@ const inFlight = new WeakMap<FastifyInstance, { count: number }>();
 export function trackRequestsInFlight(app: FastifyInstance): void {
   const tracker = { count: 0 };
   inFlight.set(app, tracker);
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', (_request, reply, done) => {
     tracker.count += 1;
     reply.raw.once('close', () => {
       tracker.count -= 1;
     });
+    done();
   });
 }
 

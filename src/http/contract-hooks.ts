@@ -62,9 +62,10 @@ export function installContractHooks(app: FastifyInstance, ctx: AppContext): voi
     ];
     route.onSend = [
       ...[route.onSend ?? []].flat(),
-      async (request, reply, payload) => {
-        await finishIdempotentRequest(ctx, request, reply, payload);
-        return payload;
+      (request, reply, payload, done) => {
+        // A replay, or a route call without the header, has no claim to complete.
+        if (!request.idempotencyRecord) return done(null, payload);
+        finishIdempotentRequest(ctx, request, reply, payload).then(() => done(null, payload), done);
       },
     ];
   });

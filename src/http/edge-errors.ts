@@ -95,12 +95,13 @@ export function installEdgeErrors(app: FastifyInstance, publicUrl: string): void
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback style: a hook that needs no await costs no promise on every request.
+  app.addHook('onRequest', (request, reply, done) => {
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
-      throw fail('BAD_REQUEST', 'HTTP/1.1 requires a Host header.', { reason: 'host_required' });
+      return done(fail('BAD_REQUEST', 'HTTP/1.1 requires a Host header.', { reason: 'host_required' }));
     }
-    if (!closing) return;
+    if (!closing) return done();
     reply.header('connection', 'close');
-    throw fail('SERVICE_UNAVAILABLE', 'This process is shutting down; send the request again.');
+    done(fail('SERVICE_UNAVAILABLE', 'This process is shutting down; send the request again.'));
   });
 }

@@ -12,6 +12,13 @@ interface StringIssue {
   message: string;
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The JSON body as sent, decoded (null without one): the idempotency fingerprint's fast path. */
+    bodyText: string | null;
+  }
+}
+
 const refuse = (issue: StringIssue): ApiError =>
   fail('VALIDATION_FAILED', `${issue.in} ${issue.field}: ${issue.message}`, { issues: [issue] });
 
@@ -154,17 +161,28 @@ function decodeQueryPart(part: string): string | null {
  * Authorization is exempt: it is only ever hashed, and a bad credential answers 401.
  */
 function checkHeaders(request: FastifyRequest): ApiError | null {
-  for (const [name, value] of Object.entries(request.headers)) {
+  const headers = request.headers;
+  for (const name in headers) {
     if (name === 'authorization') continue;
-    for (const item of [value ?? []].flat()) {
-      if (!/[^\t\x20-\x7e]/.test(item)) continue;
-      if (!isUtf8(Buffer.from(item, 'latin1')))
-        return refuse({ in: 'headers', field: name, ...INVALID_UTF8 });
-      const fault = checkText('headers', name, item);
+    const value = headers[name];
+    if (typeof value === 'string') {
+      const fault = NOT_PLAIN_ASCII.test(value) ? checkHeaderValue(name, value) : null;
       if (fault) return fault;
+    } else if (Array.isArray(value)) {
+      for (const item of value) {
+        const fault = NOT_PLAIN_ASCII.test(item) ? checkHeaderValue(name, item) : null;
+        if (fault) return fault;
+      }
     }
   }
   return null;
+}
+
+const NOT_PLAIN_ASCII = /[^\t\x20-\x7e]/;
+
+function checkHeaderValue(name: string, value: string): ApiError | null {
+  if (!isUtf8(Buffer.from(value, 'latin1'))) return refuse({ in: 'headers', field: name, ...INVALID_UTF8 });
+  return checkText('headers', name, value);
 }
 
 function checkParams(params: unknown): ApiError | null {
@@ -183,6 +201,7 @@ function checkParams(params: unknown): ApiError | null {
  */
 export function installJsonBodyParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.decorateRequest('bodyText', null);
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, raw, done) => {
     const bytes = raw as Buffer;
@@ -190,7 +209,9 @@ export function installJsonBodyParser(app: FastifyInstance): void {
       done(refuse({ in: 'body', field: fieldOfInvalidUtf8(bytes), ...INVALID_UTF8 }), undefined);
       return;
     }
-    parseJson(request, bytes.toString('utf8'), (err, body) => {
+    const text = bytes.toString('utf8');
+    request.bodyText = text;
+    parseJson(request, text, (err, body) => {
       if (err) return done(err, undefined);
       const fault = checkJsonValue(body);
       return fault ? done(fault, undefined) : done(null, body);

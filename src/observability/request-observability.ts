@@ -26,7 +26,7 @@ export function installRequestObservability(
   listener: Listener,
 ): void {
   app.decorateRequest('errorCode', null);
-  app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const route = request.routeOptions.url ?? UNMATCHED;
     const status = reply.statusCode;
     const seconds = reply.elapsedTime / 1000;
@@ -49,5 +49,6 @@ export function installRequestObservability(
       },
       'request',
     );
+    done();
   });
 }

@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { makeSeller } from '../../../test/factories.js';
 import { useTestApp } from '../../../test/harness.js';
 import { call, expectApiError } from '../../../test/route-contract.js';
+import { OPENED_REPLY_MS } from './idempotency.js';
 
 let probeRuns = 0;
 const t = useTestApp({}, (app) => {
@@ -50,6 +51,39 @@ describe('Idempotency-Key', () => {
       payload: { includeFinanceScope: true, name: 'a' },
     });
     expect(again.headers['idempotency-replayed']).toBe('true');
+  });
+
+  it('opens the sealed reply once for a burst of replays, and again once OPENED_REPLY_MS passed', async () => {
+    const seller = await makeSeller(t);
+    const headers = { ...seller.auth, 'idempotency-key': 'opened-once' };
+    const first = await call(t, { method: 'POST', url: keysUrl, headers, payload: { name: 'a' } });
+    const open = vi.spyOn(t.ctx.secrets!, 'open');
+    try {
+      for (let i = 0; i < 3; i++) {
+        const again = await call(t, { method: 'POST', url: keysUrl, headers, payload: { name: 'a' } });
+        expect(again.body).toEqual(first.body);
+      }
+      expect(open).toHaveBeenCalledTimes(1);
+      t.ctx.testClock!.advance(OPENED_REPLY_MS / 1000 + 1);
+      const later = await call(t, { method: 'POST', url: keysUrl, headers, payload: { name: 'a' } });
+      expect(later.body).toEqual(first.body);
+      expect(open).toHaveBeenCalledTimes(2);
+    } finally {
+      open.mockRestore();
+    }
+  });
+
+  it('answers IDEMPOTENCY_KEY_MISMATCH for a replayed key sent with the same body to another route', async () => {
+    const seller = await makeSeller(t);
+    const before = probeRuns;
+    const headers = { ...seller.auth, 'idempotency-key': 'other-route' };
+    const payload = { name: 'a' };
+    await call(t, { method: 'POST', url: keysUrl, headers, payload });
+    const replayed = await call(t, { method: 'POST', url: keysUrl, headers, payload });
+    expect(replayed.headers['idempotency-replayed']).toBe('true');
+    const elsewhere = await call(t, { method: 'POST', url: '/api/seller/v1/test-probe', headers, payload });
+    expectApiError(elsewhere, 422, 'IDEMPOTENCY_KEY_MISMATCH');
+    expect(probeRuns).toBe(before);
   });
 
   it('answers IDEMPOTENCY_KEY_MISMATCH for the same key with another body and changes nothing', async () => {

@@ -47,24 +47,37 @@ type CompletedRecord = Pick<
 >;
 
 /**
- * Completed records never change until they expire, so each process keeps the recent ones
- * (as stored: sealed bodies stay sealed) and replays them without a database read.
+ * What a process remembers of a completed record, which never changes until it expires: the
+ * record as stored (its body sealed), the request text that last matched it (the same method,
+ * path and body bytes are the same request without a canonical hash), and the opened reply,
+ * kept for OPENED_REPLY_MS after it was opened so that a burst of retries opens it once.
  */
+interface Remembered {
+  record: CompletedRecord;
+  matchedText: string | null;
+  opened: string | null;
+  openedUntil: number;
+}
+
 const COMPLETED_CACHE_SIZE = 10_000;
-const completed = new WeakMap<AppContext, Map<string, CompletedRecord>>();
+/** How long an opened reply (game keys, a new API key) stays readable in this process's memory. */
+export const OPENED_REPLY_MS = 10_000;
+const completed = new WeakMap<AppContext, Map<string, Remembered>>();
 const cacheKey = (k: repo.RecordKey) => `${k.companyId}\u0000${k.environment}\u0000${k.key}`;
 
-function completedOf(ctx: AppContext, k: repo.RecordKey): CompletedRecord | undefined {
-  const record = completed.get(ctx)?.get(cacheKey(k));
-  if (record && record.created_at + REPLAY_WINDOW_MS > ctx.clock.now()) return record;
+function rememberedOf(ctx: AppContext, k: repo.RecordKey, now: number): Remembered | undefined {
+  const entry = completed.get(ctx)?.get(cacheKey(k));
+  if (entry && entry.record.created_at + REPLAY_WINDOW_MS > now) return entry;
   return undefined;
 }
 
-function remember(ctx: AppContext, k: repo.RecordKey, record: CompletedRecord): void {
-  const cache = completed.get(ctx) ?? new Map<string, CompletedRecord>();
+function remember(ctx: AppContext, k: repo.RecordKey, record: CompletedRecord): Remembered {
+  const cache = completed.get(ctx) ?? new Map<string, Remembered>();
   completed.set(ctx, cache);
   if (cache.size >= COMPLETED_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  cache.set(cacheKey(k), record);
+  const entry: Remembered = { record, matchedText: null, opened: null, openedUntil: 0 };
+  cache.set(cacheKey(k), entry);
+  return entry;
 }
 
 /**
@@ -79,24 +92,33 @@ function boxOf(ctx: AppContext) {
   return ctx.secrets;
 }
 
-function replayBody(ctx: AppContext, record: { response_body: string | null; response_sealed: number }) {
-  const body = record.response_body ?? '';
-  return record.response_sealed === 1 ? boxOf(ctx).open(body) : body;
+function openedBody(ctx: AppContext, entry: Remembered, now: number): string {
+  if (entry.opened !== null && entry.openedUntil > now) return entry.opened;
+  const { response_body, response_sealed } = entry.record;
+  const body = response_body ?? '';
+  entry.opened = response_sealed === 1 ? boxOf(ctx).open(body) : body;
+  entry.openedUntil = now + OPENED_REPLY_MS;
+  return entry.opened;
 }
+
+function sendReplay(ctx: AppContext, reply: FastifyReply, entry: Remembered, now: number) {
+  const { record } = entry;
+  return reply
+    .code(record.status_code!)
+    .header('Idempotency-Replayed', 'true')
+    .type(record.content_type ?? 'application/json; charset=utf-8')
+    .send(openedBody(ctx, entry, now));
+}
+
+/** The request as sent, when its body came as JSON text: the same text is the same request. */
+const requestTextOf = (request: FastifyRequest) =>
+  request.bodyText === null ? null : `${request.method} ${request.url.split('?')[0]}\n${request.bodyText}`;
 
 /**
  * preHandler: the first request with a key claims it (one insert wins, on any number of
  * processes); a repeat within 24 h replays the stored reply, a different body is a mismatch,
  * and a repeat while the first still runs answers IDEMPOTENCY_REQUEST_IN_PROGRESS.
  */
-function sendReplay(ctx: AppContext, reply: FastifyReply, record: CompletedRecord) {
-  return reply
-    .code(record.status_code!)
-    .header('Idempotency-Replayed', 'true')
-    .type(record.content_type ?? 'application/json; charset=utf-8')
-    .send(replayBody(ctx, record));
-}
-
 export async function beginIdempotentRequest(ctx: AppContext, request: FastifyRequest, reply: FastifyReply) {
   request.idempotencyRecord = null;
   const mode = request.routeOptions.config.idempotency;
@@ -118,18 +140,20 @@ export async function beginIdempotentRequest(ctx: AppContext, request: FastifyRe
   boxOf(ctx);
   const principal = principalOf(request);
   const recordKey = { companyId: principal.companyId, environment: principal.environment, key };
-  const hash = requestHashOf(request);
   const now = ctx.clock.now();
+  const text = requestTextOf(request);
+  const known = rememberedOf(ctx, recordKey, now);
+  const hash = known && text !== null && known.matchedText === text ? known.record.request_hash : requestHashOf(request);
 
   // Claim first: a new key (the common case) costs one statement. A repeat this process
   // answered recently replays from memory; any other repeat costs the refused claim and a read.
   for (let attempt = 0; attempt < 3; attempt++) {
-    const remembered = completedOf(ctx, recordKey);
+    const remembered = attempt === 0 ? known : rememberedOf(ctx, recordKey, now);
     if (!remembered && (await repo.claim(ctx.db, recordKey, hash, now, LEASE_MS))) {
       request.idempotencyRecord = recordKey;
       return;
     }
-    const existing = remembered ?? (await repo.find(ctx.db, recordKey));
+    const existing = remembered?.record ?? (await repo.find(ctx.db, recordKey));
     // Released between the claim and the read (a transient failure, or expired): claim again.
     if (!existing) continue;
     if (existing.created_at + REPLAY_WINDOW_MS <= now) {
@@ -140,8 +164,9 @@ export async function beginIdempotentRequest(ctx: AppContext, request: FastifyRe
       throw fail('IDEMPOTENCY_KEY_MISMATCH', 'This Idempotency-Key was first used with a different request.');
     }
     if (existing.status_code !== null) {
-      remember(ctx, recordKey, existing);
-      return sendReplay(ctx, reply, existing);
+      const entry = remembered ?? remember(ctx, recordKey, existing);
+      entry.matchedText = text;
+      return sendReplay(ctx, reply, entry, now);
     }
     if (
       existing.locked_until <= now &&
