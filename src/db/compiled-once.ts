@@ -70,23 +70,60 @@ function runCompiled<R>(
   return ex.executeQuery<R>(CompiledQuery.raw(sql, parameters));
 }
 
+type Values = Record<string, unknown>;
+/** A row: a plain object whose every column is one parameter. Arrays and scalars are one each. */
+const isRow = (value: unknown): value is Values =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+const COLUMN = '\u0001';
+
 /**
- * A hot PostgreSQL statement of fixed shape written with Kysely's `sql` tag (what the query
- * builder cannot say, e.g. several data-modifying CTEs), run as a named prepared statement of
- * each connection like the compiled-once queries. Its text must not vary with the values it is
- * given: every value a parameter. `lastOfTransaction` as in `compiledOnce`.
+ * A hot PostgreSQL statement written with Kysely's `sql` tag (what the query builder cannot
+ * say, e.g. several data-modifying CTEs), compiled once per shape like `compiledOnce` and run
+ * as a named prepared statement of each connection. `build` gets a marker in place of every
+ * value (a scalar or an array is one parameter, a row one per column) and must only place
+ * them, never read them: what the text depends on is `shape` (JSON), which `build` gets as it
+ * is, and the rows' columns. `lastOfTransaction` as in `compiledOnce`.
  */
-export function runPrepared<R>(
-  ex: Executor,
-  query: RawBuilder<R>,
+export function preparedPerShape<S, V extends object, R>(
+  build: (shape: S, values: V, ex: Executor) => RawBuilder<R>,
   options: { lastOfTransaction?: boolean } = {},
-): Promise<QueryResult<R>> {
-  const compiled = query.compile(ex);
-  if (!preparedNames.has(compiled.sql)) {
-    preparedNames.set(compiled.sql, `hot_${preparedNames.size + 1}`);
+): (ex: Executor, shape: S, values: V) => Promise<QueryResult<R>> {
+  type Slot = { name: string; column: string | null } | { constant: unknown };
+  const byShape = new Map<string, { sql: string; slots: Slot[] }>();
+  const compile = (ex: Executor, shape: S, values: V) => {
+    const markers: Values = {};
+    for (const [name, value] of Object.entries(values)) {
+      markers[name] = isRow(value)
+        ? Object.fromEntries(Object.keys(value).map((c) => [c, `${MARK}${name}${COLUMN}${c}`]))
+        : `${MARK}${name}`;
+    }
+    const compiled = build(shape, markers as V, ex).compile(ex);
+    const slots = compiled.parameters.map((p): Slot => {
+      if (typeof p !== 'string' || !p.startsWith(MARK)) return { constant: p };
+      const [name, column] = p.slice(MARK.length).split(COLUMN) as [string, string | undefined];
+      return { name, column: column ?? null };
+    });
+    if (!preparedNames.has(compiled.sql)) preparedNames.set(compiled.sql, `hot_${preparedNames.size + 1}`);
     if (options.lastOfTransaction) markLastOfTransaction(compiled.sql);
-  }
-  return ex.executeQuery<R>(compiled);
+    return { sql: compiled.sql, slots };
+  };
+  return (ex, shape, values) => {
+    let key = JSON.stringify(shape);
+    for (const [name, value] of Object.entries(values)) {
+      if (isRow(value)) key += `|${name}:${Object.keys(value).join(',')}`;
+    }
+    let entry = byShape.get(key);
+    if (!entry) {
+      entry = compile(ex, shape, values);
+      byShape.set(key, entry);
+    }
+    const parameters = entry.slots.map((slot) => {
+      if ('constant' in slot) return slot.constant;
+      const value = (values as Values)[slot.name];
+      return slot.column === null ? value : (value as Values)[slot.column];
+    });
+    return ex.executeQuery<R>(CompiledQuery.raw(entry.sql, parameters));
+  };
 }
 
 type Table = keyof Database & string;

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { runPrepared } from '../../db/compiled-once.js';
+import { preparedPerShape } from '../../db/compiled-once.js';
 import type { Executor } from '../../db/database.js';
 import { batcher } from '../../lib/batcher.js';
 import type { RecordKey } from './idempotency.repo.js';
@@ -29,6 +29,49 @@ export interface StoredReply {
 const idOf = (k: { companyId: string; environment: string; key: string }) =>
   `${k.companyId}\u0000${k.environment}\u0000${k.key}`;
 
+/** Every claim of a batch in one insert; the keys it wrote come back (the others existed). */
+const claimStatement = preparedPerShape(
+  (
+    _shape: null,
+    v: {
+      companyIds: string[];
+      environments: string[];
+      keys: string[];
+      requestHashes: string[];
+      lockedUntils: number[];
+      createdAts: number[];
+    },
+  ) => sql<{ company_id: string; environment: string; idempotency_key: string }>`
+    insert into idempotency_records
+      (company_id, environment, idempotency_key, request_hash, locked_until, created_at)
+    select * from unnest(${v.companyIds}::text[], ${v.environments}::text[], ${v.keys}::text[],
+      ${v.requestHashes}::text[], ${v.lockedUntils}::bigint[], ${v.createdAts}::bigint[])
+    on conflict (company_id, environment, idempotency_key) do nothing
+    returning company_id, environment, idempotency_key`,
+);
+
+/** Every reply of a batch stored in one update. */
+const completeStatement = preparedPerShape(
+  (
+    _shape: null,
+    v: {
+      companyIds: string[];
+      environments: string[];
+      keys: string[];
+      statusCodes: number[];
+      bodies: string[];
+      contentTypes: (string | null)[];
+    },
+  ) => sql`
+    update idempotency_records r set status_code = v.status_code, response_body = v.response_body,
+      content_type = v.content_type, response_sealed = 1
+    from unnest(${v.companyIds}::text[], ${v.environments}::text[], ${v.keys}::text[],
+      ${v.statusCodes}::integer[], ${v.bodies}::text[], ${v.contentTypes}::text[])
+      as v(company_id, environment, idempotency_key, status_code, response_body, content_type)
+    where r.company_id = v.company_id and r.environment = v.environment
+      and r.idempotency_key = v.idempotency_key`,
+);
+
 async function claimAll(ex: Executor, claims: ClaimRequest[]): Promise<boolean[]> {
   const firsts = new Map<string, number>();
   claims.forEach((c, i) => {
@@ -36,17 +79,14 @@ async function claimAll(ex: Executor, claims: ClaimRequest[]): Promise<boolean[]
   });
   const unique = [...firsts.values()].map((i) => claims[i]!);
   const column = <T>(pick: (c: ClaimRequest) => T) => unique.map(pick);
-  const { rows } = await runPrepared(
-    ex,
-    sql<{ company_id: string; environment: string; idempotency_key: string }>`
-    insert into idempotency_records
-      (company_id, environment, idempotency_key, request_hash, locked_until, created_at)
-    select * from unnest(${column((c) => c.k.companyId)}::text[], ${column((c) => c.k.environment)}::text[],
-      ${column((c) => c.k.key)}::text[], ${column((c) => c.requestHash)}::text[],
-      ${column((c) => c.lockedUntil)}::bigint[], ${column((c) => c.createdAt)}::bigint[])
-    on conflict (company_id, environment, idempotency_key) do nothing
-    returning company_id, environment, idempotency_key`,
-  );
+  const { rows } = await claimStatement(ex, null, {
+    companyIds: column((c) => c.k.companyId),
+    environments: column((c) => c.k.environment),
+    keys: column((c) => c.k.key),
+    requestHashes: column((c) => c.requestHash),
+    lockedUntils: column((c) => c.lockedUntil),
+    createdAts: column((c) => c.createdAt),
+  });
   const claimed = new Set(
     rows.map((r) => idOf({ companyId: r.company_id, environment: r.environment, key: r.idempotency_key })),
   );
@@ -55,18 +95,14 @@ async function claimAll(ex: Executor, claims: ClaimRequest[]): Promise<boolean[]
 
 async function completeAll(ex: Executor, replies: StoredReply[]): Promise<undefined[]> {
   const column = <T>(pick: (r: StoredReply) => T) => replies.map(pick);
-  await runPrepared(
-    ex,
-    sql`
-    update idempotency_records r set status_code = v.status_code, response_body = v.response_body,
-      content_type = v.content_type, response_sealed = 1
-    from unnest(${column((r) => r.k.companyId)}::text[], ${column((r) => r.k.environment)}::text[],
-      ${column((r) => r.k.key)}::text[], ${column((r) => r.status)}::integer[],
-      ${column((r) => r.sealedBody)}::text[], ${column((r) => r.contentType)}::text[])
-      as v(company_id, environment, idempotency_key, status_code, response_body, content_type)
-    where r.company_id = v.company_id and r.environment = v.environment
-      and r.idempotency_key = v.idempotency_key`,
-  );
+  await completeStatement(ex, null, {
+    companyIds: column((r) => r.k.companyId),
+    environments: column((r) => r.k.environment),
+    keys: column((r) => r.k.key),
+    statusCodes: column((r) => r.status),
+    bodies: column((r) => r.sealedBody),
+    contentTypes: column((r) => r.contentType),
+  });
   return replies.map(() => undefined);
 }
 

@@ -1,6 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { AppContext } from '../../../context.js';
-import { runPrepared } from '../../../db/compiled-once.js';
+import { preparedPerShape } from '../../../db/compiled-once.js';
 import type { Executor } from '../../../db/database.js';
 import type { AllocationRow } from '../../allocations/allocations.repo.js';
 import { assertPayload, EVENT_TYPES } from '../../events/event-types.js';
@@ -22,22 +22,14 @@ import type { FulfilRequest } from './fulfil.service.js';
  *
  * Here as parts: the CTEs `upd` (the counter update, also on `condition`), `after` and
  * `events`, and the select that ends the statement (the updated grant, or SDF01), which the
- * one-statement order (one-statement.pg.ts) ends with too.
+ * one-statement order (one-statement.pg.ts) ends with too. It places the values it is given
+ * (`tailValues`, markers when compiled once per shape) and reads none.
  */
-export function counterAndEvents(
-  req: FulfilRequest,
-  orderEvent: PendingEvent,
-  deliverAfterMs: number,
-  now: number,
-  condition: RawBuilder<unknown>,
-) {
-  const { allocation } = req.quote;
-  const rows = eventRows(req, orderEvent, now);
-  const q = req.quantity;
+export function counterAndEvents(v: TailValues, condition: RawBuilder<unknown>) {
   return {
     ctes: sql`upd as (
-    update allocations set quantity_pulled = quantity_pulled + ${q}::integer, updated_at = ${now}::bigint
-    where id = ${allocation.id} and status = 'active' and quantity_limit - quantity_pulled >= ${q}::integer
+    update allocations set quantity_pulled = quantity_pulled + ${v.quantity}::integer, updated_at = ${v.now}::bigint
+    where id = ${v.allocationId} and status = 'active' and quantity_limit - quantity_pulled >= ${v.quantity}::integer
       and ${condition}
     returning *
   ), after as (
@@ -45,20 +37,20 @@ export function counterAndEvents(
   ), events as (
     insert into outbox_events (event_id, company_id, environment, event_type, event_version, payload,
       created_at_us, deliver_after, target_endpoint_id)
-    select e.event_id, ${req.actor.sellerId}, ${req.actor.environment}, e.event_type, e.event_version,
+    select e.event_id, ${v.sellerId}, ${v.environment}, e.event_type, e.event_version,
       case e.kind
         when 'order' then e.payload
         when 'low_stock' then e.payload || ',"remaining":' || a.remaining || ',"threshold":' || a.low_stock_threshold || '}'
         else e.payload || ',"remaining":' || a.remaining || '}'
       end,
-      e.created_at_us, ${deliverAfterMs}::bigint, null
-    from after a cross join unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.type)}::text[],
-      ${rows.map((r) => r.version)}::int[], ${rows.map((r) => r.kind)}::text[], ${rows.map((r) => r.payload)}::text[],
-      ${rows.map((r) => r.createdAtUs)}::bigint[])
+      e.created_at_us, ${v.deliverAfterMs}::bigint, null
+    from after a cross join unnest(${v.eventIds}::text[], ${v.eventTypes}::text[],
+      ${v.eventVersions}::int[], ${v.eventKinds}::text[], ${v.eventPayloads}::text[],
+      ${v.eventCreatedAtUs}::bigint[])
       with ordinality as e(event_id, event_type, event_version, kind, payload, created_at_us, position)
     where e.kind in ('order', 'updated')
       or (e.kind = 'low_stock' and a.low_stock_threshold is not null and a.remaining > 0
-          and a.remaining + ${q}::integer > a.low_stock_threshold and a.remaining <= a.low_stock_threshold)
+          and a.remaining + ${v.quantity}::integer > a.low_stock_threshold and a.remaining <= a.low_stock_threshold)
       or (e.kind = 'depleted' and a.remaining = 0)
     order by e.position
     returning event_id
@@ -66,6 +58,45 @@ export function counterAndEvents(
     select: sql`select a.*, (select count(*) from events) as events_written,
     sdapi_require(a.id is not null, 'the fast path did not apply') as taken`,
     from: sql`from (select 1) as one left join after a on true`,
+  };
+}
+
+/** The values `counterAndEvents` places (`preparedPerShape`): the grant, the order's quantity and events. */
+export interface TailValues {
+  allocationId: string;
+  quantity: number;
+  now: number;
+  sellerId: string;
+  environment: string;
+  deliverAfterMs: number;
+  eventIds: string[];
+  eventTypes: string[];
+  eventVersions: number[];
+  eventKinds: Kind[];
+  eventPayloads: string[];
+  eventCreatedAtUs: number[];
+}
+
+export function tailValues(
+  req: FulfilRequest,
+  orderEvent: PendingEvent,
+  deliverAfterMs: number,
+  now: number,
+): TailValues {
+  const rows = eventRows(req, orderEvent, now);
+  return {
+    allocationId: req.quote.allocation.id,
+    quantity: req.quantity,
+    now,
+    sellerId: req.actor.sellerId,
+    environment: req.actor.environment,
+    deliverAfterMs,
+    eventIds: rows.map((r) => r.id),
+    eventTypes: rows.map((r) => r.type),
+    eventVersions: rows.map((r) => r.version),
+    eventKinds: rows.map((r) => r.kind),
+    eventPayloads: rows.map((r) => r.payload),
+    eventCreatedAtUs: rows.map((r) => r.createdAtUs),
   };
 }
 
@@ -96,6 +127,14 @@ function eventRows(req: FulfilRequest, orderEvent: PendingEvent, now: number) {
   }));
 }
 
+const pullAndEmit = preparedPerShape(
+  (_shape: null, v: TailValues & { promiseVersion: number }) => {
+    const tail = counterAndEvents(v, sql`promise_version = ${v.promiseVersion}::integer`);
+    return sql<AllocationRow & { remaining: number }>`with ${tail.ctes} ${tail.select} ${tail.from}`;
+  },
+  { lastOfTransaction: true },
+);
+
 /** Moves the counter and writes the order's events, last; the transaction commits behind it. */
 export async function pullAndEmitLast(
   ctx: AppContext,
@@ -105,13 +144,11 @@ export async function pullAndEmitLast(
   deliverAfterMs: number | undefined,
 ): Promise<AllocationRow> {
   const now = ctx.clock.now();
-  const unpromised = sql`promise_version = ${req.quote.allocation.promise_version}::integer`;
-  const tail = counterAndEvents(req, orderEvent, deliverAfterMs ?? now, now, unpromised);
-  const result = await runPrepared(
-    trx,
-    sql<AllocationRow & { remaining: number }>`with ${tail.ctes} ${tail.select} ${tail.from}`,
-    { lastOfTransaction: true },
-  );
+  const values = tailValues(req, orderEvent, deliverAfterMs ?? now, now);
+  const result = await pullAndEmit(trx, null, {
+    ...values,
+    promiseVersion: req.quote.allocation.promise_version,
+  });
   return result.rows[0]!;
 }
 

@@ -1,6 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { AppContext } from '../../../context.js';
-import { runPrepared } from '../../../db/compiled-once.js';
+import { preparedPerShape } from '../../../db/compiled-once.js';
 import type { Executor } from '../../../db/database.js';
 import { saleRows } from '../../finance/finance.service.js';
 import { claimedIds } from '../../inventory/claims.repo.js';
@@ -8,8 +8,7 @@ import { type ClaimedKey, openKeys } from '../../inventory/claims.service.js';
 import type { PoolRow } from '../../inventory/inventory.repo.js';
 import { choosePools } from '../../inventory/pools.service.js';
 import { catalogStillAt } from '../line/catalog-cache.js';
-import type { ConsumedReservation } from '../reservations/consume.js';
-import { counterAndEvents } from './fast-commit.js';
+import { counterAndEvents, type TailValues, tailValues } from './fast-commit.js';
 import { type Fulfilment, type FulfilRequest, financeOf, orderEvent, orderRow } from './fulfil.service.js';
 
 /**
@@ -51,26 +50,69 @@ function insertRow(table: string, row: Record<string, unknown>): RawBuilder<unkn
     values (${sql.join(columns.map((c) => row[c]))})`;
 }
 
+interface Shape {
+  /** A commit of a hot-drop reservation, rather than a plain order. */
+  committing: boolean;
+  /** The quote was judged on a catalog version nobody read (`Quote.versionToProve`). */
+  proving: boolean;
+}
+
+interface Values extends TailValues {
+  order: Record<string, unknown>;
+  sale: Record<string, unknown>;
+  activity: Record<string, unknown>;
+  orderId: string;
+  poolId: string;
+  promiseVersion: number;
+  version: number | null;
+  reservationId: string | null;
+  reservationQuantity: number | null;
+}
+
 /**
  * A commit's reservation (`committing`, made so by this commit) consumed, unexpired, and its
  * units out of the carved total: the CTEs `consumed` and `uncarved`.
  */
-function consumed(reservation: ConsumedReservation, allocationId: string, now: number) {
-  return sql`consumed as (
-      update reservations set status = 'consumed', updated_at = ${now}::bigint
-      where id = ${reservation.id} and status = 'committing' and expires_at > ${now}::bigint
+const consumed = (v: Values) => sql`consumed as (
+      update reservations set status = 'consumed', updated_at = ${v.now}::bigint
+      where id = ${v.reservationId} and status = 'committing' and expires_at > ${v.now}::bigint
       returning id
     ), uncarved as (
-      update reservation_pools set carved = carved - ${reservation.quantity}::integer
-      where allocation_id = ${allocationId} and exists (select 1 from consumed)
+      update reservation_pools set carved = carved - ${v.reservationQuantity}::integer
+      where allocation_id = ${v.allocationId} and exists (select 1 from consumed)
     )`;
-}
 
-/** A quote judged on a catalog version nobody read (`Quote.versionToProve`) holds only if it is current. */
-function provenVersion(req: FulfilRequest): RawBuilder<unknown> {
-  const version = req.quote.versionToProve;
-  return version === null ? sql`` : sql` and ${catalogStillAt(version)}`;
-}
+/** The statement, compiled once per shape: every value below is a placed parameter. */
+const oneStatement = preparedPerShape((shape: Shape, v: Values, ex) => {
+  // Every key claimed, and the finance rows written before the grant is locked: a CTE no one
+  // reads would run after the rest of the statement, under the grant's lock.
+  const enoughKeys = sql`(select count(*) from claimed) = ${v.quantity}::integer
+    and exists (select 1 from sale) and exists (select 1 from activity)${
+      shape.proving ? sql` and ${catalogStillAt(v.version as number)}` : sql``
+    }`;
+  const tail = counterAndEvents(
+    v,
+    shape.committing
+      ? sql`hot_drop = 1 and ${enoughKeys}`
+      : sql`promise_version = ${v.promiseVersion}::integer and ${enoughKeys}`,
+  );
+  return sql<{ keys: ClaimedKey[] | null }>`with placed as (
+      ${insertRow('orders', v.order)} returning id
+    ), ${shape.committing ? consumed(v) : sql`consumed as (select 1)`},
+    claimed as (
+      update game_keys set state = 'sold', order_id = ${v.orderId}, sold_at = ${v.now}::bigint
+      where exists (select 1 from placed) and exists (select 1 from consumed)
+        and ${claimedIds(ex, v.poolId, v.quantity)}
+      returning id, ciphertext
+    ), sale as (
+      ${insertRow('sale_lines', v.sale)} returning id
+    ), activity as (
+      ${insertRow('activity_entries', v.activity)} returning id
+    ), ${tail.ctes}
+    ${tail.select},
+      (select json_agg(json_build_object('id', id, 'ciphertext', ciphertext) order by id) from claimed) as keys
+    ${tail.from}`;
+});
 
 /** The order in one statement; SDF01 (`isFastPathMissed`) when it must run on the locked path. */
 export async function fulfilInOneStatement(
@@ -83,38 +125,22 @@ export async function fulfilInOneStatement(
   const order = orderRow(req, now);
   const { sale } = financeOf(req, order.id, req.quote.allocation, now);
   const rows = saleRows(sale!);
-  const q = req.quantity;
-  // Every key claimed, and the finance rows written before the grant is locked: a CTE no one
-  // reads would run after the rest of the statement, under the grant's lock.
-  const enoughKeys = sql`(select count(*) from claimed) = ${q}::integer
-    and exists (select 1 from sale) and exists (select 1 from activity)${provenVersion(req)}`;
-  const tail = counterAndEvents(
-    req,
-    orderEvent(req, now),
-    now,
-    now,
-    req.reservation
-      ? sql`hot_drop = 1 and ${enoughKeys}`
-      : sql`promise_version = ${req.quote.allocation.promise_version}::integer and ${enoughKeys}`,
-  );
-  const { rows: result } = await runPrepared(
+  const version = req.quote.versionToProve;
+  const { rows: result } = await oneStatement(
     ex,
-    sql<{ keys: ClaimedKey[] | null }>`with placed as (
-      ${insertRow('orders', order)} returning id
-    ), ${req.reservation ? consumed(req.reservation, req.quote.allocation.id, now) : sql`consumed as (select 1)`},
-    claimed as (
-      update game_keys set state = 'sold', order_id = ${order.id}, sold_at = ${now}::bigint
-      where exists (select 1 from placed) and exists (select 1 from consumed)
-        and ${claimedIds(ex, pool.id, q)}
-      returning id, ciphertext
-    ), sale as (
-      ${insertRow('sale_lines', rows.sale)} returning id
-    ), activity as (
-      ${insertRow('activity_entries', rows.activity)} returning id
-    ), ${tail.ctes}
-    ${tail.select},
-      (select json_agg(json_build_object('id', id, 'ciphertext', ciphertext) order by id) from claimed) as keys
-    ${tail.from}`,
+    { committing: req.reservation !== undefined, proving: version !== null },
+    {
+      ...tailValues(req, orderEvent(req, now), now, now),
+      order,
+      sale: rows.sale,
+      activity: rows.activity,
+      orderId: order.id,
+      poolId: pool.id,
+      promiseVersion: req.quote.allocation.promise_version,
+      version,
+      reservationId: req.reservation?.id ?? null,
+      reservationQuantity: req.reservation?.quantity ?? null,
+    },
   );
   const keys = result[0]?.keys ?? [];
   const plaintext = req.delivery === 'keys' ? openKeys(ctx, keys) : [];

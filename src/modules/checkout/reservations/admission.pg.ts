@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import { runPrepared } from '../../../db/compiled-once.js';
+import { preparedPerShape } from '../../../db/compiled-once.js';
 import type { Executor } from '../../../db/database.js';
 import type { OutboxRow } from '../../events/outbox.service.js';
 import { catalogStillAt } from '../line/catalog-cache.js';
@@ -15,6 +15,17 @@ import { SLOTS, type Taken } from './slot-store.js';
 
 type NewRow = Omit<ReservationsTable, 'slot'>;
 
+interface Shape {
+  /** The quote was judged on a catalog version nobody read (`Quote.versionToProve`). */
+  proving: boolean;
+}
+
+interface Values {
+  row: NewRow;
+  event: OutboxRow;
+  version: number | null;
+}
+
 const reservationValues = (row: NewRow, slot: RawBuilder<unknown>) => sql`
   ${row.id}, ${row.seller_company_id}, ${row.environment}, ${row.api_key_id}, ${row.allocation_id},
   ${row.sku_code}, ${row.quantity}::integer, ${row.order_reference}, ${row.line}, ${slot}, ${row.status},
@@ -27,10 +38,10 @@ const RESERVATION_COLUMNS = sql`(id, seller_company_id, environment, api_key_id,
  * A reservation quoted on a catalog version nobody read (`Quote.versionToProve`) is written only
  * if that version is current: SDF01 (`isFastPathMissed`) otherwise, and nothing written.
  */
-const proven = (version: number | null) =>
-  version === null
-    ? sql``
-    : sql` and (select sdapi_require(${catalogStillAt(version)}, 'the catalog moved since the quote'))`;
+const proven = (shape: Shape, version: number | null) =>
+  shape.proving
+    ? sql` and (select sdapi_require(${catalogStillAt(version as number)}, 'the catalog moved since the quote'))`
+    : sql``;
 
 const outboxInsert = (e: OutboxRow, after: RawBuilder<unknown>) => sql`
   insert into outbox_events (event_id, company_id, environment, event_type, event_version, payload,
@@ -38,6 +49,29 @@ const outboxInsert = (e: OutboxRow, after: RawBuilder<unknown>) => sql`
   select ${e.event_id}, ${e.company_id}, ${e.environment}, ${e.event_type}, ${e.event_version}::integer,
     ${e.payload}, ${e.created_at_us}::bigint, ${e.deliver_after}::bigint, ${e.target_endpoint_id}::text
   where exists (${after})`;
+
+const takeAndRecordStatement = preparedPerShape(
+  (shape: Shape, v: Values & { start: number }) => sql<{ slot: number; remaining: number }>`
+    with s as (
+      update reservation_slots set free = free - ${v.row.quantity}::integer
+      where allocation_id = ${v.row.allocation_id} and free >= ${v.row.quantity}::integer${proven(shape, v.version)}
+        and slot = (
+        select slot from reservation_slots
+        where allocation_id = ${v.row.allocation_id} and free >= ${v.row.quantity}::integer
+        order by (slot + ${v.start}::integer) % ${SLOTS}::integer limit 1 for update skip locked)
+      returning slot
+    ), r as (
+      insert into reservations ${RESERVATION_COLUMNS}
+      select ${reservationValues(v.row, sql`s.slot`)} from s
+      returning id
+    ), e as (${outboxInsert(v.event, sql`select 1 from r`)})
+    select s.slot,
+      (select coalesce(sum(free), 0) from reservation_slots where allocation_id = ${v.row.allocation_id})
+        - ${v.row.quantity}::integer
+        + coalesce((select uncarved from reservation_pools where allocation_id = ${v.row.allocation_id}), 0)
+        as remaining
+    from s`,
+);
 
 /**
  * Database slot store: take the units from the first free slot from `start` that no one else
@@ -51,32 +85,24 @@ export async function takeAndRecord(
   start: number,
   versionToProve: number | null,
 ): Promise<Taken | null> {
-  const q = row.quantity;
-  const result = await runPrepared(
+  const result = await takeAndRecordStatement(
     ex,
-    sql<{ slot: number; remaining: number }>`
-    with s as (
-      update reservation_slots set free = free - ${q}::integer
-      where allocation_id = ${row.allocation_id} and free >= ${q}::integer${proven(versionToProve)} and slot = (
-        select slot from reservation_slots
-        where allocation_id = ${row.allocation_id} and free >= ${q}::integer
-        order by (slot + ${start}::integer) % ${SLOTS}::integer limit 1 for update skip locked)
-      returning slot
-    ), r as (
-      insert into reservations ${RESERVATION_COLUMNS}
-      select ${reservationValues(row, sql`s.slot`)} from s
-      returning id
-    ), e as (${outboxInsert(event, sql`select 1 from r`)})
-    select s.slot,
-      (select coalesce(sum(free), 0) from reservation_slots where allocation_id = ${row.allocation_id})
-        - ${q}::integer
-        + coalesce((select uncarved from reservation_pools where allocation_id = ${row.allocation_id}), 0)
-        as remaining
-    from s`,
+    { proving: versionToProve !== null },
+    { row, event, version: versionToProve, start },
   );
   const taken = result.rows[0];
   return taken ? { slot: taken.slot, remaining: Number(taken.remaining) } : null;
 }
+
+const recordStatement = preparedPerShape(
+  (shape: Shape, v: Values) => sql`
+    with r as (
+      insert into reservations ${RESERVATION_COLUMNS}
+      select ${reservationValues(v.row, sql`null::integer`)} where true${proven(shape, v.version)}
+      returning id
+    )
+    ${outboxInsert(v.event, sql`select 1 from r`)}`,
+);
 
 /** Redis store (units already taken there): the reservation and its `order.reserved` in one statement. */
 export async function recordReservation(
@@ -85,19 +111,15 @@ export async function recordReservation(
   event: OutboxRow,
   versionToProve: number | null,
 ): Promise<void> {
-  await runPrepared(
-    ex,
-    sql`
-    with r as (
-      insert into reservations ${RESERVATION_COLUMNS}
-      select ${reservationValues(row, sql`null::integer`)} where true${proven(versionToProve)}
-      returning id
-    )
-    ${outboxInsert(event, sql`select 1 from r`)}`,
-  );
+  await recordStatement(ex, { proving: versionToProve !== null }, { row, event, version: versionToProve });
 }
+
+const proveStatement = preparedPerShape(
+  (_shape: null, v: { version: number }) =>
+    sql`select 1 where true${proven({ proving: true }, v.version)}`,
+);
 
 /** The refill's transaction, for a reservation quoted without reading the version (see `proven`). */
 export async function proveCatalogVersion(ex: Executor, version: number): Promise<void> {
-  await runPrepared(ex, sql`select 1 where true${proven(version)}`);
+  await proveStatement(ex, null, { version });
 }
