@@ -4,7 +4,7 @@ import { constantTimeEqual } from '../lib/crypto.js';
 import { authenticateSeller, requireScopes } from './auth/authenticate.js';
 import { type ProxyTrust, proxyTrustFrom, resolveClientIp } from './client-ip.js';
 import { fail } from './errors.js';
-import { beginIdempotentRequest, finishIdempotentRequest } from './idempotency/idempotency.js';
+import { beginIdempotentRequest, finishIdempotentRequest, replayRemembered } from './idempotency/idempotency.js';
 import { checkRequestText } from './input-limits.js';
 import { applySandboxRateLimit } from './rate-limit.js';
 import { parseSimulate, SIMULATE_HEADER, shortCircuitFor } from './simulate.js';
@@ -22,6 +22,7 @@ export function installContractHooks(app: FastifyInstance, ctx: AppContext): voi
   app.decorateRequest('clientIp', null);
   app.decorateRequest('transientFailure', false);
   app.decorateRequest('idempotencyRecord', null);
+  app.decorateRequest('rememberedReplay', null);
   app.decorateRequest('contractDate', '2026-09-01');
 
   app.addHook('onRequest', async (request, reply) => {
@@ -56,6 +57,14 @@ export function installContractHooks(app: FastifyInstance, ctx: AppContext): voi
   // Idempotency hooks ride only on the routes that accept the header: no cost elsewhere.
   app.addHook('onRoute', (route) => {
     if (!route.config?.idempotency) return;
+    route.preValidation = [
+      ...[route.preValidation ?? []].flat(),
+      // A replay found before parsing is answered here: no validation, and `done` not called.
+      (request, reply, done) => {
+        if (request.rememberedReplay) replayRemembered(ctx, request.rememberedReplay, reply);
+        else done();
+      },
+    ];
     route.preHandler = [
       ...[route.preHandler ?? []].flat(),
       (request, reply) => beginIdempotentRequest(ctx, request, reply),

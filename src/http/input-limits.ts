@@ -199,7 +199,16 @@ function checkParams(params: unknown): ApiError | null {
  * query or a header), and no JSON body nests deeper than MAX_JSON_DEPTH. Bodies over
  * BODY_LIMIT_BYTES are refused with 413 by Fastify's own limit (app.ts).
  */
-export function installJsonBodyParser(app: FastifyInstance): void {
+export function installJsonBodyParser(
+  app: FastifyInstance,
+  options: {
+    /**
+     * A body this claims (its text is one already parsed and answered: an idempotent replay)
+     * is not parsed again; the claim's owner answers the request before validation.
+     */
+    answeredWithoutParsing?: (request: FastifyRequest, text: string) => boolean;
+  } = {},
+): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.decorateRequest('bodyText', null);
   app.removeContentTypeParser('application/json');
@@ -211,6 +220,7 @@ export function installJsonBodyParser(app: FastifyInstance): void {
     }
     const text = bytes.toString('utf8');
     request.bodyText = text;
+    if (options.answeredWithoutParsing?.(request, text)) return done(null, undefined);
     parseJson(request, text, (err, body) => {
       if (err) return done(err, undefined);
       const fault = checkJsonValue(body);

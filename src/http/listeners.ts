@@ -6,6 +6,7 @@ import { trackRequestsInFlight } from '../shutdown.js';
 import { installContractHooks } from './contract-hooks.js';
 import { edgeServerOptions, installEdgeErrors, newRequestId } from './edge-errors.js';
 import { installErrorHandling } from './error-handler.js';
+import { isRememberedReplay } from './idempotency/idempotency.js';
 import { installJsonBodyParser } from './input-limits.js';
 import { ApiErrorSchema } from './schemas.js';
 import { installValidators } from './validation.js';
@@ -39,7 +40,7 @@ export function createListenerApp(ctx: AppContext, listener: Listener) {
   app.addSchema(ApiErrorSchema);
   installValidators(app);
   installErrorHandling(app, ctx.config.publicUrl);
-  installJsonBodyParser(app);
+  installJsonBodyParser(app, { answeredWithoutParsing: (request, text) => isRememberedReplay(ctx, request, text) });
   installContractHooks(app, ctx);
   installEdgeErrors(app, ctx.config.publicUrl);
   installRequestObservability(app, ctx.metrics, listener);

@@ -86,6 +86,30 @@ describe('Idempotency-Key', () => {
     expect(probeRuns).toBe(before);
   });
 
+  it('after replays answered from memory, still tells another body (a mismatch) from reordered keys (a replay)', async () => {
+    const seller = await makeSeller(t);
+    const headers = { ...seller.auth, 'idempotency-key': 'remembered' };
+    const payload = { name: 'a', includeFinanceScope: true };
+    const first = await call(t, { method: 'POST', url: keysUrl, headers, payload });
+    for (let i = 0; i < 2; i++) {
+      const again = await call(t, { method: 'POST', url: keysUrl, headers, payload });
+      expect(again.status).toBe(201);
+      expect(again.headers['idempotency-replayed']).toBe('true');
+      expect(again.body).toEqual(first.body);
+    }
+    const other = await call(t, { method: 'POST', url: keysUrl, headers, payload: { name: 'b' } });
+    expectApiError(other, 422, 'IDEMPOTENCY_KEY_MISMATCH');
+    const reordered = await call(t, {
+      method: 'POST',
+      url: keysUrl,
+      headers,
+      payload: { includeFinanceScope: true, name: 'a' },
+    });
+    expect(reordered.headers['idempotency-replayed']).toBe('true');
+    expect(reordered.body).toEqual(first.body);
+    expect(await countKeys(seller.company.id)).toBe(2);
+  });
+
   it('answers IDEMPOTENCY_KEY_MISMATCH for the same key with another body and changes nothing', async () => {
     const seller = await makeSeller(t);
     const headers = { ...seller.auth, 'idempotency-key': 'create-2' };

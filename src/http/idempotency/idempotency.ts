@@ -14,6 +14,8 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 declare module 'fastify' {
   interface FastifyRequest {
     idempotencyRecord: repo.RecordKey | null;
+    /** A replay this process can answer from memory, found before the body was parsed. */
+    rememberedReplay: Remembered | null;
   }
 }
 
@@ -111,20 +113,47 @@ function sendReplay(ctx: AppContext, reply: FastifyReply, entry: Remembered, now
 }
 
 /** The request as sent, when its body came as JSON text: the same text is the same request. */
-const requestTextOf = (request: FastifyRequest) =>
-  request.bodyText === null ? null : `${request.method} ${request.url.split('?')[0]}\n${request.bodyText}`;
+const requestTextOf = (request: FastifyRequest, bodyText: string | null) =>
+  bodyText === null ? null : `${request.method} ${request.url.split('?')[0]}\n${bodyText}`;
 
 /**
  * preHandler: the first request with a key claims it (one insert wins, on any number of
  * processes); a repeat within 24 h replays the stored reply, a different body is a mismatch,
  * and a repeat while the first still runs answers IDEMPOTENCY_REQUEST_IN_PROGRESS.
  */
+/** The Idempotency-Key header of a route that takes one, or undefined. */
+function keyHeaderOf(request: FastifyRequest): string | undefined {
+  const raw = request.headers['idempotency-key'];
+  return Array.isArray(raw) ? raw[0] : raw;
+}
+
+/**
+ * Before the body is parsed (input-limits.ts): a request whose method, path and body text are
+ * those that last matched a completed record this process remembers, under the same company,
+ * environment and key, is that request again. It is answered in preValidation
+ * (`replayRemembered`), without parsing, validating or hashing the body again.
+ */
+export function isRememberedReplay(ctx: AppContext, request: FastifyRequest, text: string): boolean {
+  const principal = request.principal;
+  const key = keyHeaderOf(request);
+  if (!principal || !key || !request.routeOptions.config.idempotency || !ctx.secrets) return false;
+  const recordKey = { companyId: principal.companyId, environment: principal.environment, key };
+  const entry = rememberedOf(ctx, recordKey, ctx.clock.now());
+  if (!entry || entry.matchedText === null || entry.matchedText !== requestTextOf(request, text)) return false;
+  request.rememberedReplay = entry;
+  return true;
+}
+
+/** preValidation: answers a replay `isRememberedReplay` found. */
+export function replayRemembered(ctx: AppContext, entry: Remembered, reply: FastifyReply): void {
+  sendReplay(ctx, reply, entry, ctx.clock.now());
+}
+
 export async function beginIdempotentRequest(ctx: AppContext, request: FastifyRequest, reply: FastifyReply) {
   request.idempotencyRecord = null;
   const mode = request.routeOptions.config.idempotency;
   if (!mode) return;
-  const raw = request.headers['idempotency-key'];
-  const key = Array.isArray(raw) ? raw[0] : raw;
+  const key = keyHeaderOf(request);
   if (key === undefined || key === '') {
     if (mode === 'required')
       throw fail('BAD_REQUEST', 'This endpoint requires an Idempotency-Key header.', {
@@ -141,7 +170,7 @@ export async function beginIdempotentRequest(ctx: AppContext, request: FastifyRe
   const principal = principalOf(request);
   const recordKey = { companyId: principal.companyId, environment: principal.environment, key };
   const now = ctx.clock.now();
-  const text = requestTextOf(request);
+  const text = requestTextOf(request, request.bodyText);
   const known = rememberedOf(ctx, recordKey, now);
   const hash = known && text !== null && known.matchedText === text ? known.record.request_hash : requestHashOf(request);
 
