@@ -4,7 +4,11 @@ import { constantTimeEqual } from '../lib/crypto.js';
 import { authenticateSeller, requireScopes } from './auth/authenticate.js';
 import { type ProxyTrust, proxyTrustFrom, resolveClientIp } from './client-ip.js';
 import { fail } from './errors.js';
-import { beginIdempotentRequest, finishIdempotentRequest, replayRemembered } from './idempotency/idempotency.js';
+import {
+  beginIdempotentRequest,
+  finishIdempotentRequest,
+  replayRemembered,
+} from './idempotency/idempotency.js';
 import { checkRequestText } from './input-limits.js';
 import { applySandboxRateLimit } from './rate-limit.js';
 import { parseSimulate, SIMULATE_HEADER, shortCircuitFor } from './simulate.js';
@@ -45,7 +49,12 @@ export function installContractHooks(app: FastifyInstance, ctx: AppContext): voi
     const config = request.routeOptions.config;
     if (config.auth === 'admin') return authenticateAdmin(ctx, request.headers.authorization);
     if (config.auth !== 'seller') return;
-    const principal = await authenticateSeller(ctx, request.headers.authorization, request.clientIp);
+    const principal = await authenticateSeller(
+      ctx,
+      request.headers.authorization,
+      request.clientIp,
+      request.raw.socket,
+    );
     request.principal = principal;
     requireScopes(principal, config.scopes);
     request.simulate = parseSimulate(request.headers[SIMULATE_HEADER], principal.environment);

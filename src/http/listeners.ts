@@ -40,7 +40,9 @@ export function createListenerApp(ctx: AppContext, listener: Listener) {
   app.addSchema(ApiErrorSchema);
   installValidators(app);
   installErrorHandling(app, ctx.config.publicUrl);
-  installJsonBodyParser(app, { answeredWithoutParsing: (request, text) => isRememberedReplay(ctx, request, text) });
+  installJsonBodyParser(app, {
+    answeredWithoutParsing: (request, text) => isRememberedReplay(ctx, request, text),
+  });
   installContractHooks(app, ctx);
   installEdgeErrors(app, ctx.config.publicUrl);
   installRequestObservability(app, ctx.metrics, listener);

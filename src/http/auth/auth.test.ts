@@ -1,3 +1,5 @@
+import { Agent, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { makeKey, makeSeller } from '../../../test/factories.js';
 import { useTestApp } from '../../../test/harness.js';
@@ -174,5 +176,45 @@ describe('scopes', () => {
     const result = await call(t, { method: 'GET', url: '/api/seller/v1/keys', headers: seller.auth });
     expectApiError(result, 403, 'INSUFFICIENT_SCOPE');
     expect(result.body.message).toContain('seller:keys:write');
+  });
+});
+
+describe('one kept-alive connection', () => {
+  it('authenticates each request as the key it sends, whichever key came before on the connection', async () => {
+    const a = await makeSeller(t);
+    const b = await makeSeller(t);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as AddressInfo;
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const get = (authorization: string) =>
+      new Promise<{ status: number; companyId: string | undefined; reused: boolean }>((resolve, reject) => {
+        const req = request(
+          { port, host: '127.0.0.1', path: '/api/seller/v1/whoami', agent, headers: { authorization } },
+          (res) => {
+            let body = '';
+            res.setEncoding('utf8').on('data', (chunk) => (body += chunk));
+            res.on('end', () =>
+              resolve({
+                status: res.statusCode!,
+                companyId: JSON.parse(body).data?.companyId,
+                reused: req.reusedSocket,
+              }),
+            );
+          },
+        );
+        req.on('error', reject).end();
+      });
+    try {
+      expect(await get(a.auth.authorization)).toEqual({
+        status: 200,
+        companyId: a.company.id,
+        reused: false,
+      });
+      expect(await get(b.auth.authorization)).toEqual({ status: 200, companyId: b.company.id, reused: true });
+      expect((await get(`${b.auth.authorization.slice(0, -1)}x`)).status).toBe(401);
+      expect(await get(a.auth.authorization)).toEqual({ status: 200, companyId: a.company.id, reused: true });
+    } finally {
+      agent.destroy();
+    }
   });
 });

@@ -18,6 +18,21 @@ const BEARER_MESSAGES = {
 } as const;
 
 /**
+ * The hash of the last token each connection sent: a kept-alive client sends the same one with
+ * every request, hashed once. The token stays referenced while its connection lives, as the
+ * headers of a request in flight reference it.
+ */
+const lastTokenOf = new WeakMap<object, { token: string; hash: string }>();
+
+function tokenHashOf(token: string, connection: object): string {
+  const last = lastTokenOf.get(connection);
+  if (last?.token === token) return last.hash;
+  const hash = sha256Hex(token);
+  lastTokenOf.set(connection, { token, hash });
+  return hash;
+}
+
+/**
  * Resolves the caller of a seller route (SPEC part 5). The principal may come from the
  * ~60 s cache; expiry, the allowlist and production access are checked on every request.
  */
@@ -25,11 +40,12 @@ export async function authenticateSeller(
   ctx: AppContext,
   authorization: string | undefined,
   clientIp: string | null,
+  connection: object,
 ): Promise<Principal> {
   const bearer = parseBearer(authorization);
   if (!bearer.ok) throw fail('UNAUTHORIZED', BEARER_MESSAGES[bearer.reason], { reason: bearer.reason });
   const now = ctx.clock.now();
-  const tokenHash = sha256Hex(bearer.token);
+  const tokenHash = tokenHashOf(bearer.token, connection);
   let principal = ctx.authCache.get(tokenHash, now);
   if (!principal) {
     const loaded = await loadPrincipal(ctx, tokenHash);

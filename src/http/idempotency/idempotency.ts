@@ -139,7 +139,8 @@ export function isRememberedReplay(ctx: AppContext, request: FastifyRequest, tex
   if (!principal || !key || !request.routeOptions.config.idempotency || !ctx.secrets) return false;
   const recordKey = { companyId: principal.companyId, environment: principal.environment, key };
   const entry = rememberedOf(ctx, recordKey, ctx.clock.now());
-  if (!entry || entry.matchedText === null || entry.matchedText !== requestTextOf(request, text)) return false;
+  if (!entry || entry.matchedText === null || entry.matchedText !== requestTextOf(request, text))
+    return false;
   request.rememberedReplay = entry;
   return true;
 }
@@ -172,7 +173,8 @@ export async function beginIdempotentRequest(ctx: AppContext, request: FastifyRe
   const now = ctx.clock.now();
   const text = requestTextOf(request, request.bodyText);
   const known = rememberedOf(ctx, recordKey, now);
-  const hash = known && text !== null && known.matchedText === text ? known.record.request_hash : requestHashOf(request);
+  const hash =
+    known && text !== null && known.matchedText === text ? known.record.request_hash : requestHashOf(request);
 
   // Claim first: a new key (the common case) costs one statement. A repeat this process
   // answered recently replays from memory; any other repeat costs the refused claim and a read.

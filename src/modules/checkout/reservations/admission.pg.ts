@@ -115,8 +115,7 @@ export async function recordReservation(
 }
 
 const proveStatement = preparedPerShape(
-  (_shape: null, v: { version: number }) =>
-    sql`select 1 where true${proven({ proving: true }, v.version)}`,
+  (_shape: null, v: { version: number }) => sql`select 1 where true${proven({ proving: true }, v.version)}`,
 );
 
 /** The refill's transaction, for a reservation quoted without reading the version (see `proven`). */
