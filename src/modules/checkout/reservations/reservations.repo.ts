@@ -1,12 +1,15 @@
 import type { Insertable, Selectable } from 'kysely';
+import { insertOnce } from '../../../db/compiled-once.js';
 import type { Executor } from '../../../db/database.js';
 import { forUpdateSkipLocked } from '../../../db/dialect.js';
 import type { ReservationStatus, ReservationsTable } from './reservations.table.js';
 
 export type ReservationRow = Selectable<ReservationsTable>;
 
+const insertReservationRow = insertOnce('reservations');
+
 export async function insertReservation(ex: Executor, row: Insertable<ReservationsTable>): Promise<void> {
-  await ex.insertInto('reservations').values(row).execute();
+  await insertReservationRow(ex, [row]);
 }
 
 export function findReservation(ex: Executor, id: string): Promise<ReservationRow | undefined> {

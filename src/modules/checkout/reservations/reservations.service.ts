@@ -182,17 +182,29 @@ async function admitOrRefill(
   }
 }
 
-/** Takes units from the store, then writes the reservation; the units go back if the write fails. */
+/**
+ * Takes units from the store and writes the reservation. SQLite: both in one transaction (one
+ * member of a group commit). PostgreSQL: one statement with the database store; with Redis,
+ * the units are taken there first and go back if the write fails.
+ */
 async function admit(
   ctx: AppContext,
   store: SlotStore,
   actor: SellerActor,
   { versionToProve }: Quote,
   row: NewReservation,
-) {
-  const onPostgres = ctx.engine === 'postgres';
-  const event = onPostgres ? outboxRowsOf(ctx, [reservedEvent(actor, row)])[0]! : null;
-  if (event && store.transactional) {
+): Promise<Taken | null> {
+  if (ctx.engine !== 'postgres') {
+    return ctx.db.transaction().execute(async (trx) => {
+      const taken = await store.take(trx, row.allocation_id, row.quantity);
+      if (!taken) return null;
+      row.slot = taken.slot;
+      await record(ctx, trx, actor, row);
+      return taken;
+    });
+  }
+  const event = outboxRowsOf(ctx, [reservedEvent(actor, row)])[0]!;
+  if (store.transactional) {
     const start = Math.floor(Math.random() * SLOTS);
     const taken = await takeAndRecord(ctx.db, row, event, start, versionToProve);
     if (taken) row.slot = taken.slot;
@@ -202,8 +214,7 @@ async function admit(
   if (!taken) return null;
   row.slot = taken.slot;
   try {
-    if (event) await recordReservation(ctx.db, row, event, versionToProve);
-    else await ctx.db.transaction().execute((trx) => record(ctx, trx, actor, row));
+    await recordReservation(ctx.db, row, event, versionToProve);
   } catch (err) {
     await store.put(ctx.db, row.allocation_id, taken.slot, row.quantity).catch(() => undefined);
     throw err;

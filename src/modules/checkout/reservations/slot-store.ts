@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../../context.js';
+import { compiledOnce } from '../../../db/compiled-once.js';
 import type { Executor } from '../../../db/database.js';
 import { forUpdateSkipLocked, lockRows } from '../../../db/dialect.js';
 import { RedisSlotStore } from './redis-slot-store.js';
@@ -43,6 +44,44 @@ export function slotStoreOf(ctx: AppContext): SlotStore {
 }
 
 /**
+ * The first slot from a random start that has the units (and, `skipping`, that no other
+ * transaction holds: `FOR UPDATE SKIP LOCKED` on PostgreSQL), decremented.
+ */
+const takeFrom = (skipping: boolean) =>
+  compiledOnce(['allocationId', 'quantity', 'start'], (db, v) => {
+    const candidates = db
+      .selectFrom('reservation_slots')
+      .select('slot')
+      .where('allocation_id', '=', v.allocationId)
+      .where('free', '>=', v.quantity as never)
+      .orderBy(sql`(slot + ${v.start}) % ${SLOTS}`)
+      .limit(1);
+    return db
+      .updateTable('reservation_slots')
+      .set((eb) => ({ free: eb('free', '-', v.quantity as never) }))
+      .where('allocation_id', '=', v.allocationId)
+      .where('slot', '=', skipping ? forUpdateSkipLocked(db, candidates) : candidates)
+      .where('free', '>=', v.quantity as never)
+      .returning('slot');
+  });
+const takeSkipping = takeFrom(true);
+const takeWaiting = takeFrom(false);
+
+const remainingOf = compiledOnce(['allocationId'], (db, v) =>
+  db
+    .selectFrom('reservation_pools')
+    .select((eb) => [
+      'uncarved',
+      eb
+        .selectFrom('reservation_slots')
+        .select((s) => s.fn.coalesce(s.fn.sum<number>('free'), sql<number>`0`).as('free'))
+        .where('allocation_id', '=', v.allocationId)
+        .as('free'),
+    ])
+    .where('allocation_id', '=', v.allocationId),
+);
+
+/**
  * Slot rows in the database. A take is one statement: the first slot from a random start that
  * has the units and that no other transaction holds (`FOR UPDATE SKIP LOCKED` on PostgreSQL),
  * decremented; the row lock lasts that one statement.
@@ -51,40 +90,14 @@ export class DatabaseSlotStore implements SlotStore {
   readonly transactional = true;
 
   async take(ex: Executor, allocationId: string, quantity: number, wait = false): Promise<Taken | null> {
-    const start = Math.floor(Math.random() * SLOTS);
-    const candidates = ex
-      .selectFrom('reservation_slots')
-      .select('slot')
-      .where('allocation_id', '=', allocationId)
-      .where('free', '>=', quantity)
-      .orderBy(sql`(slot + ${start}) % ${SLOTS}`)
-      .limit(1);
-    const pick = wait ? candidates : forUpdateSkipLocked(ex, candidates);
-    const row = await ex
-      .updateTable('reservation_slots')
-      .set((eb) => ({ free: eb('free', '-', quantity) }))
-      .where('allocation_id', '=', allocationId)
-      .where('slot', '=', pick)
-      .where('free', '>=', quantity)
-      .returning('slot')
-      .executeTakeFirst();
-    if (!row) return null;
-    return { slot: row.slot, remaining: await this.remaining(ex, allocationId) };
+    const values = { allocationId, quantity, start: Math.floor(Math.random() * SLOTS) };
+    const { rows } = await (wait ? takeWaiting : takeSkipping)(ex, values);
+    if (rows.length === 0) return null;
+    return { slot: rows[0]!.slot, remaining: await this.remaining(ex, allocationId) };
   }
 
   async remaining(ex: Executor, allocationId: string): Promise<number> {
-    const row = await ex
-      .selectFrom('reservation_pools')
-      .select((eb) => [
-        'uncarved',
-        eb
-          .selectFrom('reservation_slots')
-          .select((s) => s.fn.coalesce(s.fn.sum<number>('free'), sql<number>`0`).as('free'))
-          .where('allocation_id', '=', allocationId)
-          .as('free'),
-      ])
-      .where('allocation_id', '=', allocationId)
-      .executeTakeFirst();
+    const row = (await remainingOf(ex, { allocationId })).rows[0];
     return Number(row?.free ?? 0) + Number(row?.uncarved ?? 0);
   }
 
