@@ -116,11 +116,6 @@ function sendReplay(ctx: AppContext, reply: FastifyReply, entry: Remembered, now
 const requestTextOf = (request: FastifyRequest, bodyText: string | null) =>
   bodyText === null ? null : `${request.method} ${request.url.split('?')[0]}\n${bodyText}`;
 
-/**
- * preHandler: the first request with a key claims it (one insert wins, on any number of
- * processes); a repeat within 24 h replays the stored reply, a different body is a mismatch,
- * and a repeat while the first still runs answers IDEMPOTENCY_REQUEST_IN_PROGRESS.
- */
 /** The Idempotency-Key header of a route that takes one, or undefined. */
 function keyHeaderOf(request: FastifyRequest): string | undefined {
   const raw = request.headers['idempotency-key'];
@@ -150,6 +145,11 @@ export function replayRemembered(ctx: AppContext, entry: Remembered, reply: Fast
   sendReplay(ctx, reply, entry, ctx.clock.now());
 }
 
+/**
+ * preHandler: the first request with a key claims it (one insert wins, on any number of
+ * processes); a repeat within 24 h replays the stored reply, a different body is a mismatch,
+ * and a repeat while the first still runs answers IDEMPOTENCY_REQUEST_IN_PROGRESS.
+ */
 export async function beginIdempotentRequest(ctx: AppContext, request: FastifyRequest, reply: FastifyReply) {
   request.idempotencyRecord = null;
   const mode = request.routeOptions.config.idempotency;
