@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { preparedPerShape } from '../../db/compiled-once.js';
 import type { Executor } from '../../db/database.js';
 import { batcher } from '../../lib/batcher.js';
-import type { RecordKey } from './idempotency.repo.js';
+import { type RecordKey, recordKeyId } from './record-key.js';
 
 /**
  * PostgreSQL: the claims and the stored replies of concurrent requests, each kind in one
@@ -25,9 +25,6 @@ export interface StoredReply {
   sealedBody: string;
   contentType: string | null;
 }
-
-const idOf = (k: { companyId: string; environment: string; key: string }) =>
-  `${k.companyId}\u0000${k.environment}\u0000${k.key}`;
 
 /** Every claim of a batch in one insert; the keys it wrote come back (the others existed). */
 const claimStatement = preparedPerShape(
@@ -75,7 +72,7 @@ const completeStatement = preparedPerShape(
 async function claimAll(ex: Executor, claims: ClaimRequest[]): Promise<boolean[]> {
   const firsts = new Map<string, number>();
   claims.forEach((c, i) => {
-    if (!firsts.has(idOf(c.k))) firsts.set(idOf(c.k), i);
+    if (!firsts.has(recordKeyId(c.k))) firsts.set(recordKeyId(c.k), i);
   });
   const unique = [...firsts.values()].map((i) => claims[i]!);
   const column = <T>(pick: (c: ClaimRequest) => T) => unique.map(pick);
@@ -88,9 +85,11 @@ async function claimAll(ex: Executor, claims: ClaimRequest[]): Promise<boolean[]
     createdAts: column((c) => c.createdAt),
   });
   const claimed = new Set(
-    rows.map((r) => idOf({ companyId: r.company_id, environment: r.environment, key: r.idempotency_key })),
+    rows.map((r) =>
+      recordKeyId({ companyId: r.company_id, environment: r.environment, key: r.idempotency_key }),
+    ),
   );
-  return claims.map((c, i) => firsts.get(idOf(c.k)) === i && claimed.has(idOf(c.k)));
+  return claims.map((c, i) => firsts.get(recordKeyId(c.k)) === i && claimed.has(recordKeyId(c.k)));
 }
 
 async function completeAll(ex: Executor, replies: StoredReply[]): Promise<undefined[]> {

@@ -3,11 +3,9 @@ import type { Executor } from '../../db/database.js';
 import { isPostgres } from '../../db/dialect.js';
 import { claimTogether, completeTogether } from './batched.pg.js';
 
-export interface RecordKey {
-  companyId: string;
-  environment: string;
-  key: string;
-}
+import type { RecordKey } from './record-key.js';
+
+export type { RecordKey };
 
 const where = (k: RecordKey) =>
   ({ company_id: k.companyId, environment: k.environment, idempotency_key: k.key }) as const;

@@ -5,6 +5,7 @@ import { fail } from '../errors.js';
 import { MAX_JSON_DEPTH, tooDeep } from '../input-limits.js';
 import { principalOf } from '../request-context.js';
 import * as repo from './idempotency.repo.js';
+import { recordKeyId } from './record-key.js';
 
 export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** How long a first execution may run before its claim counts as abandoned. */
@@ -65,10 +66,9 @@ const COMPLETED_CACHE_SIZE = 10_000;
 /** How long an opened reply (game keys, a new API key) stays readable in this process's memory. */
 export const OPENED_REPLY_MS = 10_000;
 const completed = new WeakMap<AppContext, Map<string, Remembered>>();
-const cacheKey = (k: repo.RecordKey) => `${k.companyId}\u0000${k.environment}\u0000${k.key}`;
 
 function rememberedOf(ctx: AppContext, k: repo.RecordKey, now: number): Remembered | undefined {
-  const entry = completed.get(ctx)?.get(cacheKey(k));
+  const entry = completed.get(ctx)?.get(recordKeyId(k));
   if (entry && entry.record.created_at + REPLAY_WINDOW_MS > now) return entry;
   return undefined;
 }
@@ -78,7 +78,7 @@ function remember(ctx: AppContext, k: repo.RecordKey, record: CompletedRecord): 
   completed.set(ctx, cache);
   if (cache.size >= COMPLETED_CACHE_SIZE) cache.delete(cache.keys().next().value!);
   const entry: Remembered = { record, matchedText: null, opened: null, openedUntil: 0 };
-  cache.set(cacheKey(k), entry);
+  cache.set(recordKeyId(k), entry);
   return entry;
 }
 
@@ -116,6 +116,12 @@ function sendReplay(ctx: AppContext, reply: FastifyReply, entry: Remembered, now
 const requestTextOf = (request: FastifyRequest, bodyText: string | null) =>
   bodyText === null ? null : `${request.method} ${request.url.split('?')[0]}\n${bodyText}`;
 
+const recordKeyOf = (principal: { companyId: string; environment: string }, key: string): repo.RecordKey => ({
+  companyId: principal.companyId,
+  environment: principal.environment,
+  key,
+});
+
 /** The Idempotency-Key header of a route that takes one, or undefined. */
 function keyHeaderOf(request: FastifyRequest): string | undefined {
   const raw = request.headers['idempotency-key'];
@@ -132,7 +138,7 @@ export function isRememberedReplay(ctx: AppContext, request: FastifyRequest, tex
   const principal = request.principal;
   const key = keyHeaderOf(request);
   if (!principal || !key || !request.routeOptions.config.idempotency || !ctx.secrets) return false;
-  const recordKey = { companyId: principal.companyId, environment: principal.environment, key };
+  const recordKey = recordKeyOf(principal, key);
   const entry = rememberedOf(ctx, recordKey, ctx.clock.now());
   if (!entry || entry.matchedText === null || entry.matchedText !== requestTextOf(request, text))
     return false;
@@ -168,8 +174,7 @@ export async function beginIdempotentRequest(ctx: AppContext, request: FastifyRe
     });
   }
   boxOf(ctx);
-  const principal = principalOf(request);
-  const recordKey = { companyId: principal.companyId, environment: principal.environment, key };
+  const recordKey = recordKeyOf(principalOf(request), key);
   const now = ctx.clock.now();
   const text = requestTextOf(request, request.bodyText);
   const known = rememberedOf(ctx, recordKey, now);
