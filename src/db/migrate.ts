@@ -16,6 +16,7 @@ import * as m0013 from './migrations/0013_hot_drops.js';
 import * as m0015 from './migrations/0015_event_retention.js';
 import * as m0016 from './migrations/0016_order_path_two.js';
 import * as m0017 from './migrations/0017_live_reads_versioned.js';
+import * as m0018 from './migrations/0018_outbox_quiet_commits.js';
 
 /** Migrations in order; one set serves SQLite and PostgreSQL. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -34,6 +35,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0015_event_retention': m0015,
   '0016_order_path_two': m0016,
   '0017_live_reads_versioned': m0017,
+  '0018_outbox_quiet_commits': m0018,
 };
 
 /** `schema` names the PostgreSQL schema the bookkeeping tables live in (DATABASE_SCHEMA). */

@@ -47,7 +47,7 @@ const claimStatement = preparedPerShape(
     returning company_id, environment, idempotency_key`,
 );
 
-/** Every reply of a batch stored in one update. */
+/** Every reply of a batch stored in one update, planned for the batch and the table as they are. */
 const completeStatement = preparedPerShape(
   (
     _shape: null,
@@ -67,6 +67,7 @@ const completeStatement = preparedPerShape(
       as v(company_id, environment, idempotency_key, status_code, response_body, content_type)
     where r.company_id = v.company_id and r.environment = v.environment
       and r.idempotency_key = v.idempotency_key`,
+  { planEachTime: true },
 );
 
 async function claimAll(ex: Executor, claims: ClaimRequest[]): Promise<boolean[]> {

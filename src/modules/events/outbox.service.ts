@@ -61,12 +61,33 @@ export async function emitEventList(
   return rows.map((r) => r.event_id);
 }
 
+const writtenListeners = new WeakMap<AppContext, () => void>();
+
+/**
+ * Calls `listener` whenever this process is about to write outbox rows (the webhooks publish
+ * job: publish soon), until the returned function is called. It runs before the rows commit,
+ * or even if they never do: the listener looks for them shortly after, it cannot assume they
+ * are there.
+ */
+export function onEventsWritten(ctx: AppContext, listener: () => void): () => void {
+  writtenListeners.set(ctx, listener);
+  return () => {
+    if (writtenListeners.get(ctx) === listener) writtenListeners.delete(ctx);
+  };
+}
+
+/** Every writer of outbox rows calls this as it builds them (`outboxRowsOf`, the order's fast path). */
+export function announceEventsWritten(ctx: AppContext): void {
+  writtenListeners.get(ctx)?.();
+}
+
 /**
  * The outbox rows of catalog-checked events, for a hot path that writes them inside one
  * statement of its own (hot-drop admission on PostgreSQL) instead of through `emit`.
  */
 export function outboxRowsOf(ctx: AppContext, events: readonly PendingEvent[], options: EmitOptions = {}) {
   const now = ctx.clock.now();
+  announceEventsWritten(ctx);
   return events.flatMap(({ recipients, eventType, data }) => {
     if (recipients.length === 0) return [];
     assertPayload(eventType, data);

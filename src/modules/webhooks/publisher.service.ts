@@ -5,7 +5,8 @@ import { JOBS_CHANNEL } from '../../jobs/pg-wakeups.js';
 import { EVENT_TYPES, isEventType } from '../events/event-types.js';
 import * as repo from './webhooks.repo.js';
 
-const PUBLISH_BATCH = 500;
+/** Events published per round at most. */
+export const PUBLISH_BATCH = 500;
 /** pg_advisory_xact_lock key: one publisher at a time, held until its commit. */
 const PUBLISH_LOCK = 1_400_800_1;
 

@@ -1,26 +1,51 @@
 import type { AppContext } from '../../context.js';
 import type { Job, JobRunner } from '../../jobs/runner.js';
+import { onEventsWritten } from '../events/outbox.service.js';
 import { DEFAULT_LIMITS, DeliveryWorker } from './delivery.service.js';
-import { publishDue } from './publisher.service.js';
+import { PUBLISH_BATCH, publishDue } from './publisher.service.js';
+
+/** While this process writes events, the publisher looks this often (docs/events.md, "Waking the publisher"). */
+const PROMPT_POLL_MS = 10;
+/** How long after the last event written here it keeps looking that often (outlasts its commit). */
+const PROMPT_WINDOW_MS = 250;
 
 /**
  * The webhook jobs of one process: `webhooks-publish` orders committed outbox events and fans
- * them out to endpoints; `webhooks-deliver` sends due deliveries. On PostgreSQL both wake on
- * NOTIFY (an outbox insert, a publish elsewhere), so their idle interval only catches retries
- * falling due; SQLite has no notifications and one process, so it looks often and cheaply.
+ * them out to endpoints; `webhooks-deliver` sends due deliveries. The process that writes
+ * events wakes its own publisher (`onEventsWritten`), which then looks every 10 ms until 250 ms
+ * pass without one: the rows are announced before they commit, so one look could come too soon.
+ * A publish notifies the delivery jobs of every process (NOTIFY on PostgreSQL). The idle
+ * interval catches the rest: retries and delayed events falling due, events written by another
+ * process (the CLI); SQLite has one process and looks every 20 ms, PostgreSQL every second.
  */
 export function registerWebhookJobs(ctx: AppContext, runner: JobRunner): Job[] {
   const idleMs = ctx.engine === 'postgres' ? 1000 : 20;
   const worker = new DeliveryWorker(ctx, DEFAULT_LIMITS, () => runner.wake('webhooks-deliver'));
+  let lastWrittenAt = Number.NEGATIVE_INFINITY;
+  let publisherIdle = false;
+  const stopListening = onEventsWritten(ctx, () => {
+    lastWrittenAt = performance.now();
+    if (!publisherIdle) return;
+    publisherIdle = false;
+    runner.wake('webhooks-publish');
+  });
   const jobs: Job[] = [
     {
       name: 'webhooks-publish',
       idleMs,
       run: async () => {
+        publisherIdle = false;
         const published = await publishDue(ctx);
         if (published > 0) runner.wake('webhooks-deliver');
-        return published > 0;
+        if (published === PUBLISH_BATCH) return true;
+        if (performance.now() - lastWrittenAt < PROMPT_WINDOW_MS) {
+          await new Promise((resolve) => setTimeout(resolve, PROMPT_POLL_MS));
+          return true;
+        }
+        publisherIdle = true;
+        return false;
       },
+      stop: async () => stopListening(),
     },
     {
       name: 'webhooks-deliver',

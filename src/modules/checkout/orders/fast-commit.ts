@@ -4,7 +4,12 @@ import { preparedPerShape } from '../../../db/compiled-once.js';
 import type { Executor } from '../../../db/database.js';
 import type { AllocationRow } from '../../allocations/allocations.repo.js';
 import { assertPayload, EVENT_TYPES } from '../../events/event-types.js';
-import { newEventId, nowMicros, type PendingEvent } from '../../events/outbox.service.js';
+import {
+  announceEventsWritten,
+  newEventId,
+  nowMicros,
+  type PendingEvent,
+} from '../../events/outbox.service.js';
 import type { FulfilRequest } from './fulfil.service.js';
 
 /**
@@ -78,11 +83,13 @@ export interface TailValues {
 }
 
 export function tailValues(
+  ctx: AppContext,
   req: FulfilRequest,
   orderEvent: PendingEvent,
   deliverAfterMs: number,
   now: number,
 ): TailValues {
+  announceEventsWritten(ctx);
   const rows = eventRows(req, orderEvent, now);
   return {
     allocationId: req.quote.allocation.id,
@@ -144,7 +151,7 @@ export async function pullAndEmitLast(
   deliverAfterMs: number | undefined,
 ): Promise<AllocationRow> {
   const now = ctx.clock.now();
-  const values = tailValues(req, orderEvent, deliverAfterMs ?? now, now);
+  const values = tailValues(ctx, req, orderEvent, deliverAfterMs ?? now, now);
   const result = await pullAndEmit(trx, null, {
     ...values,
     promiseVersion: req.quote.allocation.promise_version,

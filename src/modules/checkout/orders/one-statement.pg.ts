@@ -130,7 +130,7 @@ export async function fulfilInOneStatement(
     ex,
     { committing: req.reservation !== undefined, proving: version !== null },
     {
-      ...tailValues(req, orderEvent(req, now), now, now),
+      ...tailValues(ctx, req, orderEvent(req, now), now, now),
       order,
       sale: rows.sale,
       activity: rows.activity,
