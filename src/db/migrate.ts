@@ -17,6 +17,7 @@ import * as m0015 from './migrations/0015_event_retention.js';
 import * as m0016 from './migrations/0016_order_path_two.js';
 import * as m0017 from './migrations/0017_live_reads_versioned.js';
 import * as m0018 from './migrations/0018_outbox_quiet_commits.js';
+import * as m0019 from './migrations/0019_outbox_lean_indexes.js';
 
 /** Migrations in order; one set serves SQLite and PostgreSQL. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -36,6 +37,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0016_order_path_two': m0016,
   '0017_live_reads_versioned': m0017,
   '0018_outbox_quiet_commits': m0018,
+  '0019_outbox_lean_indexes': m0019,
 };
 
 /** `schema` names the PostgreSQL schema the bookkeeping tables live in (DATABASE_SCHEMA). */
