@@ -113,7 +113,7 @@ export function openDatabase(config: DatabaseConfig, options: { poolSize?: numbe
   }
   // Named prepared statements (the hot path's, compiled once) keep their generic plan: with
   // statistics PostgreSQL would otherwise plan the order's statement afresh at every bind
-  // (docs/checkout.md). Unnamed statements are planned for their values, as before.
+  // (docs/checkout.md). Unnamed statements are planned again at each execution (generic too).
   const settings = ['-c plan_cache_mode=force_generic_plan'];
   if (config.schema) settings.push(`-c search_path=${config.schema}`);
   const pool = new (loadPg().Pool)({

@@ -47,7 +47,7 @@ const claimStatement = preparedPerShape(
     returning company_id, environment, idempotency_key`,
 );
 
-/** Every reply of a batch stored in one update, planned for the batch and the table as they are. */
+/** Every reply of a batch stored in one update, planned at each execution against the table as it is. */
 const completeStatement = preparedPerShape(
   (
     _shape: null,
