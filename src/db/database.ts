@@ -9,6 +9,7 @@ import type { PoolUse } from '../observability/metrics.js';
 import { preparedNameOf } from './compiled-once.js';
 import { pipelineTransactions } from './pipelined-transaction.js';
 import type { Database } from './schema.js';
+import { startCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from './sqlite-checkpointer.js';
 import type { GroupCommitStats } from './sqlite-connection.js';
 import { GroupCommitSqliteDialect } from './sqlite-group-commit.js';
 
@@ -104,11 +105,16 @@ export function openDatabase(config: DatabaseConfig, options: { poolSize?: numbe
       reader && { db: reader, prepare: statementCache(reader) },
     );
     const db = new Kysely<Database>({ dialect });
+    const checkpointer = reader ? startCheckpointer(config.path) : null;
+    if (checkpointer) writer.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);
     return {
       db,
       engine: 'sqlite',
       groupCommits: () => ({ ...dialect.driver.stats }),
-      close: () => db.destroy(),
+      close: async () => {
+        await checkpointer?.stop();
+        await db.destroy();
+      },
     };
   }
   // Named prepared statements (the hot path's, compiled once) keep their generic plan: with
