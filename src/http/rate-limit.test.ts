@@ -33,6 +33,11 @@ describe('sandbox rate limits', () => {
 
   it('refuses the 601st write in a minute with 429 and Retry-After, without running it', async () => {
     const seller = await makeSeller(t);
+    // To the first second of a minute: the 600 writes (seconds on PostgreSQL) then stay in one
+    // window. Across a boundary, the previous window weighs a little less than 1 (600 x 0.9997
+    // rounds down to 599) and the 601st is rightly admitted.
+    const intoMinuteMs = t.ctx.clock.now() % 60_000;
+    t.ctx.testClock!.advance((60_000 - intoMinuteMs + 1_000) / 1000);
     const last = await footprintWrites(seller.auth, SANDBOX_LIMITS_PER_MINUTE.write);
     expect(last.status).toBe(200);
     const countries = ['FR'];
