@@ -7,8 +7,9 @@ export const JOBS_CHANNEL = 'sdapi_jobs';
 /**
  * LISTEN on `sdapi_jobs` (PostgreSQL): a NOTIFY, sent at commit by whatever made work for
  * every process (published deliveries, a release out, imported keys), wakes the named job in
- * this process. Never from a hot path: a transaction that notifies commits one at a time. A lost connection
- * only costs promptness (the jobs still run on their idle interval); it reconnects after 1 s.
+ * this process. Never from a hot path: transactions that notify commit one at a time. A lost
+ * connection only costs promptness (the jobs still run on their idle interval); it reconnects
+ * after 1 s.
  */
 export function listenForWakeups(config: DatabaseConfig, runner: JobRunner): { close(): Promise<void> } {
   if (config.engine !== 'postgres') return { close: async () => {} };
