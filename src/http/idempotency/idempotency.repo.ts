@@ -2,10 +2,7 @@ import { compiledOnce } from '../../db/compiled-once.js';
 import type { Executor } from '../../db/database.js';
 import { isPostgres } from '../../db/dialect.js';
 import { claimTogether, completeTogether } from './batched.pg.js';
-
 import type { RecordKey } from './record-key.js';
-
-export type { RecordKey };
 
 const where = (k: RecordKey) =>
   ({ company_id: k.companyId, environment: k.environment, idempotency_key: k.key }) as const;

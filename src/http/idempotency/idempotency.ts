@@ -5,7 +5,7 @@ import { fail } from '../errors.js';
 import { MAX_JSON_DEPTH, tooDeep } from '../input-limits.js';
 import { principalOf } from '../request-context.js';
 import * as repo from './idempotency.repo.js';
-import { recordKeyId } from './record-key.js';
+import { type RecordKey, recordKeyId } from './record-key.js';
 
 export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** How long a first execution may run before its claim counts as abandoned. */
@@ -14,7 +14,7 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotencyRecord: repo.RecordKey | null;
+    idempotencyRecord: RecordKey | null;
     /** A replay this process can answer from memory, found before the body was parsed. */
     rememberedReplay: Remembered | null;
   }
@@ -67,13 +67,13 @@ const COMPLETED_CACHE_SIZE = 10_000;
 export const OPENED_REPLY_MS = 10_000;
 const completed = new WeakMap<AppContext, Map<string, Remembered>>();
 
-function rememberedOf(ctx: AppContext, k: repo.RecordKey, now: number): Remembered | undefined {
+function rememberedOf(ctx: AppContext, k: RecordKey, now: number): Remembered | undefined {
   const entry = completed.get(ctx)?.get(recordKeyId(k));
   if (entry && entry.record.created_at + REPLAY_WINDOW_MS > now) return entry;
   return undefined;
 }
 
-function remember(ctx: AppContext, k: repo.RecordKey, record: CompletedRecord): Remembered {
+function remember(ctx: AppContext, k: RecordKey, record: CompletedRecord): Remembered {
   const cache = completed.get(ctx) ?? new Map<string, Remembered>();
   completed.set(ctx, cache);
   if (cache.size >= COMPLETED_CACHE_SIZE) cache.delete(cache.keys().next().value!);
@@ -116,7 +116,7 @@ function sendReplay(ctx: AppContext, reply: FastifyReply, entry: Remembered, now
 const requestTextOf = (request: FastifyRequest, bodyText: string | null) =>
   bodyText === null ? null : `${request.method} ${request.url.split('?')[0]}\n${bodyText}`;
 
-const recordKeyOf = (principal: { companyId: string; environment: string }, key: string): repo.RecordKey => ({
+const recordKeyOf = (principal: { companyId: string; environment: string }, key: string): RecordKey => ({
   companyId: principal.companyId,
   environment: principal.environment,
   key,
