@@ -51,7 +51,7 @@ const outboxInsert = (e: OutboxRow, after: RawBuilder<unknown>) => sql`
   where exists (${after})`;
 
 const takeAndRecordStatement = preparedPerShape(
-  (shape: Shape, v: Values & { start: number }) => sql<{ slot: number; remaining: number }>`
+  (shape: Shape, v: Values & { start: number }) => sql<{ slot: number; free: number; uncarved: number }>`
     with s as (
       update reservation_slots set free = free - ${v.row.quantity}::integer
       where allocation_id = ${v.row.allocation_id} and free >= ${v.row.quantity}::integer${proven(shape, v.version)}
@@ -67,16 +67,17 @@ const takeAndRecordStatement = preparedPerShape(
     ), e as (${outboxInsert(v.event, sql`select 1 from r`)})
     select s.slot,
       (select coalesce(sum(free), 0) from reservation_slots where allocation_id = ${v.row.allocation_id})
-        - ${v.row.quantity}::integer
-        + coalesce((select uncarved from reservation_pools where allocation_id = ${v.row.allocation_id}), 0)
-        as remaining
+        - ${v.row.quantity}::integer as free,
+      coalesce((select uncarved from reservation_pools where allocation_id = ${v.row.allocation_id}), 0)
+        as uncarved
     from s`,
 );
 
 /**
  * Database slot store: take the units from the first free slot from `start` that no one else
- * holds (SKIP LOCKED), write the reservation and its `order.reserved`, and read what is left,
- * all in one statement. Null when no slot had the units (the caller refills).
+ * holds (SKIP LOCKED), write the reservation and its `order.reserved`, and read what is left
+ * (free in the store, and uncarved), all in one statement. Null when no slot had the units
+ * (the caller refills).
  */
 export async function takeAndRecord(
   ex: Executor,
@@ -91,7 +92,9 @@ export async function takeAndRecord(
     { row, event, version: versionToProve, start },
   );
   const taken = result.rows[0];
-  return taken ? { slot: taken.slot, remaining: Number(taken.remaining) } : null;
+  if (!taken) return null;
+  const free = Number(taken.free);
+  return { slot: taken.slot, remaining: free + Number(taken.uncarved), free };
 }
 
 const recordStatement = preparedPerShape(

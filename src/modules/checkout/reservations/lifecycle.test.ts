@@ -46,6 +46,32 @@ function lifecycle(t: TestApp, store: string) {
       expect(again.body.data.remainingSlots).toBe(0);
     });
 
+    it('tops the store up in the background when a take leaves it low; remainingSlots stays exact', async () => {
+      const s = await hotDropScenario(t, { keyCount: 64 });
+      const carved = async () =>
+        (
+          await t.ctx.db
+            .selectFrom('reservation_pools')
+            .select('carved')
+            .where('allocation_id', '=', s.allocationId)
+            .executeTakeFirstOrThrow()
+        ).carved;
+      const settled = () => Promise.all([...t.ctx.background]);
+      // The first reservation refills: a chunk of 8 (an eighth of 64) carved, 7 left free.
+      expect((await reserve(s)).body.data.remainingSlots).toBe(63);
+      // Down to 2 free: not low yet (a quarter of the next chunk is 2).
+      for (let i = 0; i < 5; i++) await reserve(s);
+      await settled();
+      expect(await carved()).toBe(8);
+      // Down to 1 free: low, and topped up with the next chunk (an eighth of the 56 uncarved).
+      expect((await reserve(s)).body.data.remainingSlots).toBe(57);
+      await settled();
+      expect(await carved()).toBe(15);
+      // The next reservation takes from the topped-up store: no refill, and nothing lost or doubled.
+      expect((await reserve(s)).body.data.remainingSlots).toBe(56);
+      expect(await carved()).toBe(15);
+    });
+
     it('cancels a live reservation: slots back, order.returned; cancelling it again is gone', async () => {
       const s = await hotDropScenario(t, { keyCount: 1 });
       const a = (await reserve(s)).body.data;

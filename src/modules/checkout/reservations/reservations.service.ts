@@ -4,28 +4,17 @@ import type { Executor } from '../../../db/database.js';
 import { fail } from '../../../http/errors.js';
 import { isoOf } from '../../../lib/clock.js';
 import { uuidv7 } from '../../../lib/ids.js';
-import { recordPromise, remainingOf, requireAllocation } from '../../allocations/allocations.service.js';
 import { emitEventList, outboxRowsOf } from '../../events/outbox.service.js';
-import { stockUpTo } from '../../inventory/claims.service.js';
 import type { HoldBody } from '../checkout.schemas.js';
-import { promisedOnAllocation } from '../line/promised-capacity.js';
 import { type Quote, quoteLine, type SellerActor } from '../line/quote.service.js';
 import { isFastPathMissed } from '../orders/fast-commit.js';
-import { proveCatalogVersion, recordReservation, takeAndRecord } from './admission.pg.js';
+import { recordReservation, takeAndRecord } from './admission.pg.js';
+import { refill, refillsOf, topUpWhenLow } from './refill.js';
 import * as repo from './reservations.repo.js';
 import { SLOTS, type SlotStore, slotStoreOf, type Taken } from './slot-store.js';
 
 /** SPEC part 8: about 60 seconds, and one extension by as much again. */
 export const RESERVATION_TTL_MS = 60_000;
-/**
- * Units carved ahead per refill: 16 per slot, so that refills are rare under load (a refill
- * locks the grant; with 4 per slot, refills set the rate on PostgreSQL: 720/s and p99 282 ms
- * against 950-1,009/s and p99 75-79 ms with 16, 32 connections), but never more than an eighth
- * of what is left, so that holds and orders on the grant (which count carved units as
- * promised) lose little to units no buyer reserved yet.
- */
-const CHUNK = 16 * SLOTS;
-const chunkOf = (capacity: number) => Math.min(CHUNK, Math.ceil(capacity / 8));
 
 export type ReserveBody = Omit<Static<typeof HoldBody>, 'ttlSeconds'>;
 
@@ -141,8 +130,6 @@ function answer(row: NewReservation, taken: Taken) {
   };
 }
 
-/** The refill under way in this process, per allocation (`admitOrRefill`). */
-const refilling = new WeakMap<AppContext, Map<string, Promise<unknown>>>();
 /** Refills a request waits out before it refills itself (a bound, against losing every race). */
 const MAX_WAITS = 3;
 
@@ -150,7 +137,9 @@ const MAX_WAITS = 3;
  * The fast path, else a refill. One refill of an allocation runs at a time in a process: a
  * request that finds the store empty while one runs waits for it and takes again, instead of
  * queueing on the grant's row lock and taking its units there, one locked transaction after
- * another (measured on PostgreSQL, 32 connections: that queue set the rate and the p99).
+ * another (measured on PostgreSQL, 32 connections: that queue set the rate and the p99). A
+ * take that leaves the store low starts a top-up in the background (`topUpWhenLow`), so that
+ * under steady demand the store does not run dry and no request waits for a refill.
  */
 async function admitOrRefill(
   ctx: AppContext,
@@ -159,20 +148,19 @@ async function admitOrRefill(
   quote: Quote,
   row: NewReservation,
 ): Promise<Taken> {
-  let inFlight = refilling.get(ctx);
-  if (!inFlight) {
-    inFlight = new Map();
-    refilling.set(ctx, inFlight);
-  }
+  const inFlight = refillsOf(ctx);
   for (let waits = 0; ; waits++) {
     const taken = await admit(ctx, store, actor, quote, row);
-    if (taken) return taken;
+    if (taken) {
+      topUpWhenLow(ctx, store, quote, taken);
+      return taken;
+    }
     const running = inFlight.get(row.allocation_id);
     if (running && waits < MAX_WAITS) {
       await running.catch(() => undefined);
       continue;
     }
-    const mine = refill(ctx, store, actor, quote, row);
+    const mine = refill(ctx, store, quote, row, (trx) => record(ctx, trx, actor, row));
     if (!running) inFlight.set(row.allocation_id, mine);
     try {
       return await mine;
@@ -220,71 +208,4 @@ async function admit(
     throw err;
   }
   return taken;
-}
-
-/**
- * The locked path. Under the grant's row lock: take again (a refill that ran while this one
- * waited may have filled the store), else carve a chunk of what is left after every promise
- * (holds, pre-orders, what is already carved) within headroom and stock, moving
- * `promise_version` as a hold does. Short of that, the free units still scattered in the store
- * are drained and counted: SOLD_OUT only when even they and the headroom cannot cover it.
- * With Redis the new free units reach it only after the carve committed.
- */
-async function refill(
-  ctx: AppContext,
-  store: SlotStore,
-  actor: SellerActor,
-  quote: Quote,
-  row: NewReservation,
-): Promise<Taken> {
-  const q = row.quantity;
-  // Redis units taken or drained inside the transaction: given back if it fails.
-  let owed = 0;
-  let fill: { units: number; uncarved: number } | null = null;
-  try {
-    const taken = await ctx.db.transaction().execute(async (trx) => {
-      if (quote.versionToProve !== null) await proveCatalogVersion(trx, quote.versionToProve);
-      const allocation = await requireAllocation(trx, row.allocation_id, true);
-      if (allocation.status !== 'active') throw fail('FORBIDDEN', `The allocation is ${allocation.status}.`);
-      if (allocation.hot_drop !== 1) throw fail('HOT_DROP_NOT_ENABLED', 'Hot-drop mode was turned off.');
-      await repo.ensurePool(trx, allocation.id);
-      const again = await store.take(trx, allocation.id, q, true);
-      if (again) {
-        if (!store.transactional) owed = q;
-        row.slot = again.slot;
-        await record(ctx, trx, actor, row);
-        return again;
-      }
-      const promised = await promisedOnAllocation(trx, allocation.id, ctx.clock.now());
-      const remaining = remainingOf(allocation);
-      const stock = await stockUpTo(trx, quote.sku.id, allocation.environment, allocation.id, remaining);
-      const capacity = Math.max(0, Math.min(remaining, stock) - promised);
-      const drained = capacity < q ? await store.drain(trx, allocation.id) : 0;
-      if (!store.transactional) owed = drained;
-      if (drained + capacity < q) {
-        throw fail('SOLD_OUT', `No reservation slots of ${quote.sku.code} are left.`, {
-          skuCode: quote.sku.code,
-          requested: q,
-          available: drained + capacity,
-        });
-      }
-      const carve = Math.min(capacity, Math.max(q - drained, chunkOf(capacity)));
-      await repo.moveCarved(trx, allocation.id, carve);
-      if (carve > 0) await recordPromise(trx, allocation);
-      fill = { units: drained + carve - q, uncarved: capacity - carve };
-      if (store.transactional) await store.fill(trx, allocation.id, fill.units, fill.uncarved);
-      row.slot = null;
-      await record(ctx, trx, actor, row);
-      return { slot: null, remaining: fill.units + fill.uncarved };
-    });
-    owed = 0;
-    const filled = fill as { units: number; uncarved: number } | null;
-    if (filled && !store.transactional) {
-      await store.fill(ctx.db, row.allocation_id, filled.units, filled.uncarved).catch(() => undefined);
-    }
-    return taken;
-  } catch (err) {
-    if (owed > 0) await store.put(ctx.db, row.allocation_id, null, owed).catch(() => undefined);
-    throw err;
-  }
 }

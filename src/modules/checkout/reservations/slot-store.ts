@@ -13,6 +13,8 @@ export interface Taken {
   slot: number | null;
   /** Units left in the store after this take plus the capacity left uncarved at the last refill. */
   remaining: number;
+  /** Units left free in the store after this take (the part of `remaining` already carved). */
+  free: number;
 }
 
 /**
@@ -93,12 +95,18 @@ export class DatabaseSlotStore implements SlotStore {
     const values = { allocationId, quantity, start: Math.floor(Math.random() * SLOTS) };
     const { rows } = await (wait ? takeWaiting : takeSkipping)(ex, values);
     if (rows.length === 0) return null;
-    return { slot: rows[0]!.slot, remaining: await this.remaining(ex, allocationId) };
+    const { free, uncarved } = await this.levels(ex, allocationId);
+    return { slot: rows[0]!.slot, remaining: free + uncarved, free };
+  }
+
+  private async levels(ex: Executor, allocationId: string) {
+    const row = (await remainingOf(ex, { allocationId })).rows[0];
+    return { free: Number(row?.free ?? 0), uncarved: Number(row?.uncarved ?? 0) };
   }
 
   async remaining(ex: Executor, allocationId: string): Promise<number> {
-    const row = (await remainingOf(ex, { allocationId })).rows[0];
-    return Number(row?.free ?? 0) + Number(row?.uncarved ?? 0);
+    const { free, uncarved } = await this.levels(ex, allocationId);
+    return free + uncarved;
   }
 
   /** Spreads the units evenly over the slots, so that takers find them on different rows. */
