@@ -92,22 +92,6 @@ describe('SQLite group commit', () => {
     expect(again.rows[0]!.n).toBe(1);
   });
 
-  it('writes outside transactions share a group commit; each answers once it is committed', async () => {
-    const before = handle.groupCommits!();
-    const labels = Array.from({ length: 10 }, (_, i) => `alone-${i}`);
-    const committed = (label: string) =>
-      observer.prepare('select 1 from item where label = ?').get(label) !== undefined;
-    const done = await Promise.all(
-      labels.map((label) =>
-        sql`insert into item (label) values (${label})`.execute(handle.db).then(() => committed(label)),
-      ),
-    );
-    expect(done.every(Boolean)).toBe(true);
-    const groups = handle.groupCommits!().groups - before.groups;
-    expect(groups).toBeGreaterThanOrEqual(1);
-    expect(groups).toBeLessThan(labels.length);
-  });
-
   it('a COMMIT that fails fails every member of the group; the next one commits', async () => {
     const first = gated('first');
     const orphan = handle.db.transaction().execute(async (trx) => {

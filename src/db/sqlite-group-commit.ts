@@ -29,9 +29,7 @@ import {
  * the last commit, never an open group), so it neither waits nor sees uncommitted writes; an
  * in-memory database has no second connection, and there a statement run outside any
  * transaction while a group is open (a read or a write) answers after the COMMIT too, as does
- * a write outside transactions on a file. Such a write opens a group when none is open rather
- * than commit alone (an Idempotency-Key's claim and stored reply are such writes): its commit is
- * shared with whatever joins the group. When the COMMIT fails, or SQLite rolls the whole
+ * a write outside transactions on a file. When the COMMIT fails, or SQLite rolls the whole
  * transaction back after an error, every member and every such statement fails with that
  * error: nothing the group did is reported as done, nothing it read as read.
  *
@@ -132,15 +130,8 @@ export class GroupCommitDriver implements Driver {
     }
     await this.#hold(lease);
     if (this.#group && alone) this.#commitGroup();
-    if (!this.#group) {
-      if (alone || this.prepare(query.sql).readonly)
-        return this.#guard(() => run(this.prepare(query.sql), query));
-      // A write outside transactions opens a group rather than commit alone: its commit (the WAL
-      // write of every page it dirtied) is shared with the transactions that join it.
-      this.#exec('begin immediate');
-      this.#group = newGroup();
-    }
     const group = this.#group;
+    if (!group) return this.#guard(() => run(this.prepare(query.sql), query));
     let result: QueryResult<unknown> | undefined;
     let failure: unknown;
     try {
