@@ -42,6 +42,8 @@ export interface CheckoutResult {
   /** Orders per second of the raw baseline (bench/baselines.ts), measured in the same run. */
   raw: number;
   orders: Measurement;
+  /** POST /orders with a fresh Idempotency-Key each: what POST /orders/commit, which requires one, compares with. */
+  keyed: Measurement;
   replay: Measurement;
 }
 
@@ -74,6 +76,14 @@ async function benchEngine(
     bodyOf: () => order(`bench-${process.pid}-${++n}`),
     connections: CONNECTIONS,
   });
+  const keyed = await measure(`POST /orders with an Idempotency-Key, quantity 1 (${engine})`, {
+    url,
+    method: 'POST',
+    headers: auth,
+    headersOf: () => ({ 'idempotency-key': `bench-keyed-${process.pid}-${++n}` }),
+    bodyOf: () => order(`bench-keyed-${process.pid}-${n}`),
+    connections: CONNECTIONS,
+  });
   const replayHeaders = { ...auth, 'idempotency-key': 'bench-replay' };
   await fetch(url, { method: 'POST', headers: replayHeaders, body: order('bench-replay') });
   const replay = await measure(`POST /orders, Idempotency-Key replay (${engine})`, {
@@ -100,7 +110,7 @@ async function benchEngine(
     rawSqliteOrders(config.database.path, world, 1);
     raw = rawSqliteOrders(config.database.path, world, SECONDS);
   }
-  return { engine, raw, orders, replay };
+  return { engine, raw, orders, keyed, replay };
 }
 
 export async function benchCheckout(): Promise<CheckoutResult[]> {

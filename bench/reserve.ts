@@ -225,7 +225,7 @@ export function reportReserve(results: ReserveResult[]) {
           'per s': r.commit.requestsPerSecond,
           'p50 / p99 ms': `${r.commit.p50Ms} / ${r.commit.p99Ms}`,
           ratio: '',
-          aim: `the rate of POST /orders (table above); non-2xx ${r.commit.non2xx} (410 once all are committed)`,
+          aim: `the rate of POST /orders with an Idempotency-Key (checkout table); non-2xx ${r.commit.non2xx} (410 once all are committed)`,
         },
       ];
     }),
