@@ -5,9 +5,22 @@ import {
   type SelectQueryBuilder,
   sql,
 } from 'kysely';
+import type { Executor } from './database.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: works on any schema, typed or not
 export const isPostgres = (db: Kysely<any>): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
+
+/**
+ * A write outside any transaction, made a member of a group commit on SQLite: run there in a
+ * transaction of its own (sqlite-group-commit.ts), it shares the group's COMMIT (the WAL write
+ * of its pages, most of a lone write's cost) instead of committing alone. On PostgreSQL it runs
+ * as it is, in autocommit: a transaction would add the BEGIN's and the COMMIT's round trips
+ * (measured on the commit path: 12% fewer commits a second).
+ */
+export function writeInGroup<T>(db: Executor, write: (ex: Executor) => Promise<T>): Promise<T> {
+  // Inside a transaction already, it commits with that transaction.
+  return db.isTransaction || isPostgres(db) ? write(db) : db.transaction().execute(write);
+}
 
 /** The column type of a monotonic sequence key (cursors of changes and events). */
 // biome-ignore lint/suspicious/noExplicitAny: migrations run before the schema is typed

@@ -5,6 +5,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type DbHandle, openDatabase } from './database.js';
+import { writeInGroup } from './dialect.js';
 
 /** The SQLite driver itself (every SQLite transaction of the app runs through it). */
 describe('SQLite group commit', () => {
@@ -90,6 +91,24 @@ describe('SQLite group commit', () => {
     await first.done;
     const again = await sql<{ n: number }>`select count(*) as n from item`.execute(handle.db);
     expect(again.rows[0]!.n).toBe(1);
+  });
+
+  it('writes through writeInGroup share group commits; each answers once it is committed', async () => {
+    const before = handle.groupCommits!();
+    const labels = Array.from({ length: 10 }, (_, i) => `lone-${i}`);
+    const committed = (label: string) =>
+      observer.prepare('select 1 from item where label = ?').get(label) !== undefined;
+    const done = await Promise.all(
+      labels.map((label) =>
+        writeInGroup(handle.db, (ex) => sql`insert into item (label) values (${label})`.execute(ex)).then(
+          () => committed(label),
+        ),
+      ),
+    );
+    expect(done.every(Boolean)).toBe(true);
+    const after = handle.groupCommits!();
+    expect(after.members - before.members).toBe(labels.length);
+    expect(after.groups - before.groups).toBeLessThan(labels.length);
   });
 
   it('a COMMIT that fails fails every member of the group; the next one commits', async () => {

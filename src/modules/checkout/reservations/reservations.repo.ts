@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
-import { insertOnce } from '../../../db/compiled-once.js';
+import { compiledOnce, insertOnce } from '../../../db/compiled-once.js';
 import type { Executor } from '../../../db/database.js';
-import { forUpdateSkipLocked } from '../../../db/dialect.js';
+import { forUpdateSkipLocked, writeInGroup } from '../../../db/dialect.js';
 import type { ReservationStatus, ReservationsTable } from './reservations.table.js';
 
 export type ReservationRow = Selectable<ReservationsTable>;
@@ -16,24 +16,40 @@ export function findReservation(ex: Executor, id: string): Promise<ReservationRo
   return ex.selectFrom('reservations').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** The seller's own live, unexpired reservation made `committing` in one statement; undefined when it was not so. */
-export function startCommit(
+const markCommitting = compiledOnce(['id', 'sellerId', 'environment', 'now'], (db, v) =>
+  db
+    .updateTable('reservations')
+    .set({ status: 'committing', updated_at: v.now as never })
+    .where('id', '=', v.id)
+    .where('seller_company_id', '=', v.sellerId)
+    .where('environment', '=', v.environment)
+    .where('status', '=', 'live')
+    .where('expires_at', '>', v.now as never)
+    .returningAll(),
+);
+
+/**
+ * The seller's own live, unexpired reservation made `committing` in one statement; undefined
+ * when it was not so. On SQLite a member of a group commit (`writeInGroup`).
+ */
+export async function startCommit(
   ex: Executor,
   id: string,
   owner: { sellerId: string; environment: string },
   now: number,
 ): Promise<ReservationRow | undefined> {
-  return ex
-    .updateTable('reservations')
-    .set({ status: 'committing', updated_at: now })
-    .where('id', '=', id)
-    .where('seller_company_id', '=', owner.sellerId)
-    .where('environment', '=', owner.environment)
-    .where('status', '=', 'live')
-    .where('expires_at', '>', now)
-    .returningAll()
-    .executeTakeFirst();
+  const { sellerId, environment } = owner;
+  return writeInGroup(ex, async (w) => (await markCommitting(w, { id, sellerId, environment, now })).rows[0]);
 }
+
+const moveStatus = compiledOnce(['id', 'from', 'to', 'now'], (db, v) =>
+  db
+    .updateTable('reservations')
+    .set({ status: v.to as never, updated_at: v.now as never })
+    .where('id', '=', v.id)
+    .where('status', '=', v.from as never)
+    .where('expires_at', '>', v.now as never),
+);
 
 /** Moves a reservation from one status to another while it has not expired; false when it was not so. */
 export async function moveReservation(
@@ -43,14 +59,8 @@ export async function moveReservation(
   to: ReservationStatus,
   now: number,
 ): Promise<boolean> {
-  const result = await ex
-    .updateTable('reservations')
-    .set({ status: to, updated_at: now })
-    .where('id', '=', id)
-    .where('status', '=', from)
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const result = await moveStatus(ex, { id, from, to, now });
+  return Number(result.numAffectedRows ?? 0n) === 1;
 }
 
 /** The one extension: by `ttlMs` past its current expiry; false when live-and-unextended did not hold. */
@@ -96,14 +106,17 @@ export async function ensurePool(ex: Executor, allocationId: string): Promise<vo
     .execute();
 }
 
+const addCarved = compiledOnce(['allocationId', 'delta'], (db, v) =>
+  db
+    .updateTable('reservation_pools')
+    .set((eb) => ({ carved: eb('carved', '+', v.delta as never) }))
+    .where('allocation_id', '=', v.allocationId),
+);
+
 /** Moves the carved total by `delta` (positive: carved for reservations; negative: given back or sold). */
 export async function moveCarved(ex: Executor, allocationId: string, delta: number): Promise<void> {
   if (delta === 0) return;
-  await ex
-    .updateTable('reservation_pools')
-    .set((eb) => ({ carved: eb('carved', '+', delta) }))
-    .where('allocation_id', '=', allocationId)
-    .execute();
+  await addCarved(ex, { allocationId, delta });
 }
 
 export async function hotDropFlags(ex: Executor, allocationIds: string[]) {
