@@ -11,6 +11,16 @@ export async function pulledOn(t: TestApp, allocationId: string): Promise<number
   return Number(row.quantity_pulled);
 }
 
+/** A hot-drop grant's carved total (units promised to reservations), as stored. */
+export async function carvedOf(t: TestApp, allocationId: string): Promise<number> {
+  const pool = await t.ctx.db
+    .selectFrom('reservation_pools')
+    .select('carved')
+    .where('allocation_id', '=', allocationId)
+    .executeTakeFirstOrThrow();
+  return Number(pool.carved);
+}
+
 /** How many keys of a pool are in `state`, as stored. */
 export async function keysInPool(t: TestApp, poolId: string, state: 'available' | 'sold'): Promise<number> {
   const rows = await t.ctx.db

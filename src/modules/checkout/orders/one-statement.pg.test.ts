@@ -4,7 +4,7 @@ import { ENGINE, useTestApp } from '../../../../test/harness.js';
 import { commitBody, hotDropScenario, reserveBody, seller } from '../../../../test/hot-drop.js';
 import { type ProductionScenario, productionOrder, productionScenario } from '../../../../test/production.js';
 import { call, expectApiError } from '../../../../test/route-contract.js';
-import { keysInPool, pulledOn, recordStatements } from '../../../../test/stored.js';
+import { carvedOf, keysInPool, pulledOn, recordStatements } from '../../../../test/stored.js';
 import { activityOfOrder, saleLinesOfOrder } from '../../finance/finance.service.js';
 import { fulfil } from './fulfil.service.js';
 import { oneStatementPool } from './one-statement.pg.js';
@@ -176,14 +176,7 @@ describe.skipIf(ENGINE !== 'postgres')('the one-statement order (PostgreSQL)', (
       call(t, { method: 'POST', url: `/api/seller/v1${path}`, headers: seller(s), payload: body });
     const reserved = await post('/orders/reserve', reserveBody(s, { quantity: 2 }));
     expect(reserved.status, JSON.stringify(reserved.body)).toBe(200);
-    const carved = async () =>
-      (
-        await t.ctx.db
-          .selectFrom('reservation_pools')
-          .select('carved')
-          .where('allocation_id', '=', s.allocationId)
-          .executeTakeFirstOrThrow()
-      ).carved;
+    const carved = () => carvedOf(t, s.allocationId);
     const carvedBefore = await carved();
     const before = await retries();
 

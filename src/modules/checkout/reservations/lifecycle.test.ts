@@ -5,6 +5,7 @@ import { ENGINE, type TestApp, useTestApp } from '../../../../test/harness.js';
 import { commitBody, hotDropScenario, reserveBody, seller } from '../../../../test/hot-drop.js';
 import type { ProductionScenario } from '../../../../test/production.js';
 import { call, expectApiError } from '../../../../test/route-contract.js';
+import { carvedOf } from '../../../../test/stored.js';
 import { sweepReservations } from './lifecycle.service.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -48,14 +49,7 @@ function lifecycle(t: TestApp, store: string) {
 
     it('tops the store up in the background when a take leaves it low; remainingSlots stays exact', async () => {
       const s = await hotDropScenario(t, { keyCount: 64 });
-      const carved = async () =>
-        (
-          await t.ctx.db
-            .selectFrom('reservation_pools')
-            .select('carved')
-            .where('allocation_id', '=', s.allocationId)
-            .executeTakeFirstOrThrow()
-        ).carved;
+      const carved = () => carvedOf(t, s.allocationId);
       const settled = () => Promise.all([...t.ctx.background]);
       // The first reservation refills: a chunk of 8 (an eighth of 64) carved, 7 left free.
       expect((await reserve(s)).body.data.remainingSlots).toBe(63);
@@ -149,20 +143,10 @@ function lifecycle(t: TestApp, store: string) {
       const s = await hotDropScenario(t, { keyCount: 3 });
       expect((await reserve(s)).status).toBe(200);
       await admin(t, 'PATCH', `/allocations/${s.allocationId}`, { hotDrop: false });
-      const pool = await t.ctx.db
-        .selectFrom('reservation_pools')
-        .selectAll()
-        .where('allocation_id', '=', s.allocationId)
-        .executeTakeFirstOrThrow();
-      expect(pool.carved).toBe(1);
+      expect(await carvedOf(t, s.allocationId)).toBe(1);
       t.ctx.testClock!.advance(61);
       await sweepReservations(t.ctx);
-      const after = await t.ctx.db
-        .selectFrom('reservation_pools')
-        .selectAll()
-        .where('allocation_id', '=', s.allocationId)
-        .executeTakeFirstOrThrow();
-      expect(after.carved).toBe(0);
+      expect(await carvedOf(t, s.allocationId)).toBe(0);
     });
   });
 }
