@@ -37,13 +37,23 @@ interface Refilled {
 /** The refill or top-up under way in this process, per allocation. */
 const refilling = new WeakMap<AppContext, Map<string, Promise<unknown>>>();
 
-export function refillsOf(ctx: AppContext): Map<string, Promise<unknown>> {
+/** The refill or top-up of the allocation under way in this process, if any. */
+export const refillUnderWay = (ctx: AppContext, allocationId: string) =>
+  refilling.get(ctx)?.get(allocationId);
+
+/** `work` becomes the allocation's refill in this process unless one is under way, until it settles. */
+export function trackRefill(ctx: AppContext, allocationId: string, work: Promise<unknown>): void {
   let inFlight = refilling.get(ctx);
   if (!inFlight) {
     inFlight = new Map();
     refilling.set(ctx, inFlight);
   }
-  return inFlight;
+  if (inFlight.has(allocationId)) return;
+  inFlight.set(allocationId, work);
+  const forget = () => {
+    if (inFlight.get(allocationId) === work) inFlight.delete(allocationId);
+  };
+  work.then(forget, forget);
 }
 
 /**
@@ -131,19 +141,18 @@ export async function refill(
  * After a take that left the store low (`lowWaterOf`) while capacity is still uncarved, and
  * no refill of the allocation runs in this process: a top-up in the background, a refill
  * without a reservation. Requests that find the store empty meanwhile wait for it rather
- * than refill themselves (`refillsOf`). It answers nobody: a grant paused or taken out of
+ * than refill themselves (`refillUnderWay`). It answers nobody: a grant paused or taken out of
  * hot-drop mode since is left as it is.
  */
 export function topUpWhenLow(ctx: AppContext, store: SlotStore, quote: Quote, taken: Taken): void {
   if (taken.free <= 0 || taken.free >= lowWaterOf(taken.remaining) || taken.remaining <= taken.free) return;
-  const inFlight = refillsOf(ctx);
   const allocationId = quote.allocation.id;
-  if (inFlight.has(allocationId)) return;
-  const running = runInBackground(ctx, () => topUp(ctx, store, allocationId, quote.sku.id));
-  inFlight.set(allocationId, running);
-  void running.finally(() => {
-    if (inFlight.get(allocationId) === running) inFlight.delete(allocationId);
-  });
+  if (refillUnderWay(ctx, allocationId)) return;
+  trackRefill(
+    ctx,
+    allocationId,
+    runInBackground(ctx, () => topUp(ctx, store, allocationId, quote.sku.id)),
+  );
 }
 
 async function topUp(ctx: AppContext, store: SlotStore, allocationId: string, skuId: string) {

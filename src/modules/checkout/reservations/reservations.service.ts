@@ -9,7 +9,7 @@ import type { HoldBody } from '../checkout.schemas.js';
 import { type Quote, quoteLine, type SellerActor } from '../line/quote.service.js';
 import { isFastPathMissed } from '../orders/fast-commit.js';
 import { recordReservation, takeAndRecord } from './admission.pg.js';
-import { refill, refillsOf, topUpWhenLow } from './refill.js';
+import { refill, refillUnderWay, topUpWhenLow, trackRefill } from './refill.js';
 import * as repo from './reservations.repo.js';
 import { SLOTS, type SlotStore, slotStoreOf, type Taken } from './slot-store.js';
 
@@ -148,25 +148,20 @@ async function admitOrRefill(
   quote: Quote,
   row: NewReservation,
 ): Promise<Taken> {
-  const inFlight = refillsOf(ctx);
   for (let waits = 0; ; waits++) {
     const taken = await admit(ctx, store, actor, quote, row);
     if (taken) {
       topUpWhenLow(ctx, store, quote, taken);
       return taken;
     }
-    const running = inFlight.get(row.allocation_id);
+    const running = refillUnderWay(ctx, row.allocation_id);
     if (running && waits < MAX_WAITS) {
       await running.catch(() => undefined);
       continue;
     }
     const mine = refill(ctx, store, quote, row, (trx) => record(ctx, trx, actor, row));
-    if (!running) inFlight.set(row.allocation_id, mine);
-    try {
-      return await mine;
-    } finally {
-      if (inFlight.get(row.allocation_id) === mine) inFlight.delete(row.allocation_id);
-    }
+    trackRefill(ctx, row.allocation_id, mine);
+    return mine;
   }
 }
 
