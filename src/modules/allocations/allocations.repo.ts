@@ -59,6 +59,30 @@ const pullOnce = compiledOnce(['id', 'count', 'promiseVersion', 'now'], (db, v) 
     .returningAll(),
 );
 
+const pullReservedOnce = compiledOnce(['id', 'count', 'now'], (db, v) =>
+  db
+    .updateTable('allocations')
+    .set((eb) => ({
+      quantity_pulled: eb('quantity_pulled', '+', v.count as never),
+      updated_at: v.now as never,
+    }))
+    .where('id', '=', v.id)
+    .where('status', '=', 'active')
+    .where('hot_drop', '=', 1)
+    .where((eb) => eb(eb('quantity_limit', '-', eb.ref('quantity_pulled')), '>=', v.count as never))
+    .returningAll(),
+);
+
+/** See `pullReserved` in allocations.service.ts. */
+export async function pullReserved(
+  ex: Executor,
+  id: string,
+  count: number,
+  now: number,
+): Promise<AllocationRow | undefined> {
+  return (await pullReservedOnce(ex, { id, count, now })).rows[0];
+}
+
 /** See `pullUnlessPromised` in allocations.service.ts. */
 export async function pullUnlessPromised(
   ex: Executor,

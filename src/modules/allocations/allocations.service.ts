@@ -282,6 +282,15 @@ export async function recordPromise(trx: Executor, locked: repo.AllocationRow): 
 export const pullUnlessPromised = repo.pullUnlessPromised;
 
 /**
+ * A hot-drop commit's fast path, one statement: moves the counter of an active grant still in
+ * hot-drop mode with the headroom for `count`. No `promise_version` check: the units were
+ * carved for the reservation, and moving them from carved to pulled leaves every other
+ * promise's bound as it was (docs/hot-drops.md, "Commit"). Undefined when any of that does not
+ * hold: the caller then takes the locked path, which names the refusal.
+ */
+export const pullReserved = repo.pullReserved;
+
+/**
  * Keys handed back unrevealed went back to the grant's pools: the counter moves back by
  * `count` under the grant's row lock (taken last, as checkout does), with `allocation.updated`.
  * Quarantined keys never come back, so they never move it (docs/after-sale.md).

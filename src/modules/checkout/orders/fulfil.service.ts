@@ -6,6 +6,7 @@ import type { SimulateValue } from '../../../http/simulate.js';
 import { readableId, uuidv7 } from '../../../lib/ids.js';
 import {
   pullEvents,
+  pullReserved,
   pullUnlessPromised,
   recordPromise,
   recordPull,
@@ -21,7 +22,7 @@ import { type HoldOutcome, holdOutcome } from '../holds/holds.service.js';
 import { forgetLiveReads } from '../line/hot-reads.js';
 import { promisedOnAllocation } from '../line/promised-capacity.js';
 import type { Quote, SellerActor } from '../line/quote.service.js';
-import { type ConsumedReservation, consumeReservation } from '../reservations/consume.js';
+import { type ConsumedReservation, consumeReservation, consumeReserved } from '../reservations/consume.js';
 import { pullAndEmitLast } from './fast-commit.js';
 import * as repo from './orders.repo.js';
 
@@ -119,6 +120,7 @@ export async function fulfil(ctx: AppContext, trx: Executor, req: FulfilRequest)
   }
   const committed =
     (unpromised && (await pullFast(trx, req, now))) ||
+    (req.reservation && (await pullReservedFast(trx, req, req.reservation, now))) ||
     (await commitToAllocation(ctx, trx, req, order.id, now));
   await emitEventList(ctx, trx, [orderEvent(req, now), ...committed.events], delay);
   return { order, keys, plaintext, hold: committed.hold, redemption };
@@ -151,6 +153,25 @@ async function pullFast(trx: Executor, req: FulfilRequest, now: number): Promise
   const { allocation, sku } = req.quote;
   const after = await pullUnlessPromised(trx, allocation.id, req.quantity, allocation.promise_version, now);
   return after ? { hold: null, events: pullEvents(after, sku.code, req.quantity) } : null;
+}
+
+/**
+ * A commit's fast path: the conditional counter update (active, hot-drop mode, headroom), then
+ * the reservation consumed. Null when the update does not apply: the locked path then decides,
+ * with the exact refusal (409 when hot-drop mode was turned off, `NO_AVAILABLE_KEYS` when the
+ * limit was lowered below it).
+ */
+async function pullReservedFast(
+  trx: Executor,
+  req: FulfilRequest,
+  reservation: ConsumedReservation,
+  now: number,
+): Promise<Committed | null> {
+  const { allocation, sku } = req.quote;
+  const after = await pullReserved(trx, allocation.id, req.quantity, now);
+  if (!after) return null;
+  await consumeReserved(trx, allocation.id, reservation, now);
+  return { hold: null, events: pullEvents(after, sku.code, req.quantity) };
 }
 
 /**

@@ -28,10 +28,24 @@ export async function consumeReservation(
       reason: 'hot_drop_disabled',
     });
   }
+  await consumeReserved(trx, locked.id, reservation, now);
+}
+
+/**
+ * The reservation (marked `committing` by this commit) becomes `consumed` and its units leave
+ * the carved total, in the transaction that pulls them; 410 RESERVATION_GONE when it expired
+ * meanwhile (the sweep may have ended it), which rolls the pull back with the rest.
+ */
+export async function consumeReserved(
+  trx: Executor,
+  allocationId: string,
+  reservation: ConsumedReservation,
+  now: number,
+): Promise<void> {
   if (!(await repo.moveReservation(trx, reservation.id, 'committing', 'consumed', now))) {
     throw fail('RESERVATION_GONE', `Reservation ${reservation.id} expired before its commit finished.`, {
       reservationId: reservation.id,
     });
   }
-  await repo.moveCarved(trx, locked.id, -reservation.quantity);
+  await repo.moveCarved(trx, allocationId, -reservation.quantity);
 }

@@ -206,6 +206,26 @@ describe('hot-drop reservations (SPEC 3.2)', () => {
     expect((await reservationRow(b.reservationId)).status).toBe('live');
   });
 
+  it('commits past a promise placed since, and refuses one the limit no longer covers, leaving it live', async () => {
+    const s = await hotDropScenario(t, { keyCount: 4 });
+    await admin(t, 'PATCH', `/companies/${s.sellerId}`, { checkoutHoldEnabled: true });
+    const a = (await reserve(s)).body.data;
+    const b = (await reserve(s)).body.data;
+    const hold = await post(s, '/orders/hold', {
+      skuCode: s.skuCode,
+      quantity: 2,
+      countryCode: 'US',
+      orderReference: 'h-after-reserve',
+    });
+    expect(hold.status).toBe(200);
+    // The hold moved the grant's promises: the reservation's units were carved before it.
+    expect((await post(s, '/orders/commit', commitBody(s, a.reservationId))).status).toBe(200);
+    await admin(t, 'PATCH', `/allocations/${s.allocationId}`, { quantityLimit: 1 });
+    expectApiError(await post(s, '/orders/commit', commitBody(s, b.reservationId)), 409, 'NO_AVAILABLE_KEYS');
+    expect((await reservationRow(b.reservationId)).status).toBe('live');
+    expect(await pulledOn(t, s.allocationId)).toBe(1);
+  });
+
   it('extends once by the TTL; the second extension is exhausted; an expired reservation is gone', async () => {
     const s = await hotDropScenario(t);
     const r = (await reserve(s)).body.data;
