@@ -1,7 +1,8 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import { compiledOnce } from '../../db/compiled-once.js';
 import type { Executor } from '../../db/database.js';
 import { lockRows } from '../../db/dialect.js';
+import type { Database } from '../../db/schema.js';
 import type { AllocationsTable, SharesTable } from './allocations.table.js';
 
 export type AllocationRow = Selectable<AllocationsTable>;
@@ -45,7 +46,8 @@ export async function updateAllocation(
   await ex.updateTable('allocations').set(patch).where('id', '=', id).execute();
 }
 
-const pullOnce = compiledOnce(['id', 'count', 'promiseVersion', 'now'], (db, v) =>
+/** The counter of an active grant moved by `count`, where its headroom covers it. */
+const pullWithinHeadroom = (db: Kysely<Database>, v: Record<'id' | 'count' | 'now', string>) =>
   db
     .updateTable('allocations')
     .set((eb) => ({
@@ -54,23 +56,16 @@ const pullOnce = compiledOnce(['id', 'count', 'promiseVersion', 'now'], (db, v) 
     }))
     .where('id', '=', v.id)
     .where('status', '=', 'active')
-    .where((eb) => eb(eb('quantity_limit', '-', eb.ref('quantity_pulled')), '>=', v.count as never))
+    .where((eb) => eb(eb('quantity_limit', '-', eb.ref('quantity_pulled')), '>=', v.count as never));
+
+const pullOnce = compiledOnce(['id', 'count', 'promiseVersion', 'now'], (db, v) =>
+  pullWithinHeadroom(db, v)
     .where('promise_version', '=', v.promiseVersion as never)
     .returningAll(),
 );
 
 const pullReservedOnce = compiledOnce(['id', 'count', 'now'], (db, v) =>
-  db
-    .updateTable('allocations')
-    .set((eb) => ({
-      quantity_pulled: eb('quantity_pulled', '+', v.count as never),
-      updated_at: v.now as never,
-    }))
-    .where('id', '=', v.id)
-    .where('status', '=', 'active')
-    .where('hot_drop', '=', 1)
-    .where((eb) => eb(eb('quantity_limit', '-', eb.ref('quantity_pulled')), '>=', v.count as never))
-    .returningAll(),
+  pullWithinHeadroom(db, v).where('hot_drop', '=', 1).returningAll(),
 );
 
 /** See `pullReserved` in allocations.service.ts. */

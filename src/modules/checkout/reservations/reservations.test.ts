@@ -18,6 +18,17 @@ const post = (s: ProductionScenario, path: string, body: unknown, key?: string) 
   });
 const reserve = (s: ProductionScenario, overrides: Record<string, unknown> = {}) =>
   post(s, '/orders/reserve', reserveBody(s, overrides));
+/** A checkout hold of `quantity` for a US buyer, the seller's holds enabled; answers 200. */
+const holdOf = async (s: ProductionScenario, quantity: number, orderReference: string) => {
+  await admin(t, 'PATCH', `/companies/${s.sellerId}`, { checkoutHoldEnabled: true });
+  const held = await post(s, '/orders/hold', {
+    skuCode: s.skuCode,
+    quantity,
+    countryCode: 'US',
+    orderReference,
+  });
+  expect(held.status, JSON.stringify(held.body)).toBe(200);
+};
 const available = async (s: ProductionScenario) =>
   (await call(t, { method: 'GET', url: url(`/availability?skuCode=${s.skuCode}`), headers: s.seller.auth }))
     .body.data;
@@ -95,14 +106,7 @@ describe('hot-drop reservations (SPEC 3.2)', () => {
 
   it('sees holds: reservations never take what live holds promised', async () => {
     const s = await hotDropScenario(t, { keyCount: 3 });
-    await admin(t, 'PATCH', `/companies/${s.sellerId}`, { checkoutHoldEnabled: true });
-    const hold = await post(s, '/orders/hold', {
-      skuCode: s.skuCode,
-      quantity: 2,
-      countryCode: 'US',
-      orderReference: 'h-1',
-    });
-    expect(hold.status).toBe(200);
+    await holdOf(s, 2, 'h-1');
     expect((await reserve(s)).body.data.remainingSlots).toBe(0);
     expectApiError(await reserve(s), 409, 'SOLD_OUT');
   });
@@ -208,16 +212,9 @@ describe('hot-drop reservations (SPEC 3.2)', () => {
 
   it('commits past a promise placed since, and refuses one the limit no longer covers, leaving it live', async () => {
     const s = await hotDropScenario(t, { keyCount: 4 });
-    await admin(t, 'PATCH', `/companies/${s.sellerId}`, { checkoutHoldEnabled: true });
     const a = (await reserve(s)).body.data;
     const b = (await reserve(s)).body.data;
-    const hold = await post(s, '/orders/hold', {
-      skuCode: s.skuCode,
-      quantity: 2,
-      countryCode: 'US',
-      orderReference: 'h-after-reserve',
-    });
-    expect(hold.status).toBe(200);
+    await holdOf(s, 2, 'h-after-reserve');
     // The hold moved the grant's promises: the reservation's units were carved before it.
     expect((await post(s, '/orders/commit', commitBody(s, a.reservationId))).status).toBe(200);
     await admin(t, 'PATCH', `/allocations/${s.allocationId}`, { quantityLimit: 1 });
