@@ -92,9 +92,7 @@ export async function takeAndRecord(
     { row, event, version: versionToProve, start },
   );
   const taken = result.rows[0];
-  if (!taken) return null;
-  const free = Number(taken.free);
-  return { slot: taken.slot, remaining: free + Number(taken.uncarved), free };
+  return taken ? { slot: taken.slot, free: Number(taken.free), uncarved: Number(taken.uncarved) } : null;
 }
 
 const recordStatement = preparedPerShape(

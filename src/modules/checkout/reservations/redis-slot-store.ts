@@ -5,8 +5,8 @@ import type { SlotStore, Taken } from './slot-store.js';
 
 /**
  * One atomic script per reservation: check that the allocation's free units cover the
- * quantity and take them. Returns {1, remaining, free} or {0, remaining, free}; `free` counts the
- * free units after the take, `remaining` those plus the capacity left uncarved at the last refill.
+ * quantity and take them. Returns {1, free, uncarved} or {0, free, uncarved}: the free units
+ * after the take, and the capacity left uncarved at the last refill.
  */
 const TAKE = `
 local free = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -14,9 +14,9 @@ local uncarved = tonumber(redis.call('GET', KEYS[2]) or '0')
 local q = tonumber(ARGV[1])
 if free >= q then
   redis.call('DECRBY', KEYS[1], q)
-  return {1, free - q + uncarved, free - q}
+  return {1, free - q, uncarved}
 end
-return {0, free + uncarved, free}
+return {0, free, uncarved}
 `;
 
 /** Empties the free units and returns what was there, in one step. */
@@ -57,10 +57,10 @@ export class RedisSlotStore implements SlotStore {
   }
 
   async take(_ex: Executor, allocationId: string, quantity: number): Promise<Taken | null> {
-    const [ok, remaining, free] = (await this.run(() =>
+    const [ok, free, uncarved] = (await this.run(() =>
       this.redis.eval(TAKE, 2, ...this.keys(allocationId), quantity),
     )) as [number, number, number];
-    return ok === 1 ? { slot: null, remaining, free } : null;
+    return ok === 1 ? { slot: null, free, uncarved } : null;
   }
 
   async fill(_ex: Executor, allocationId: string, units: number, uncarved: number): Promise<void> {

@@ -8,7 +8,7 @@ import { promisedOnAllocation } from '../line/promised-capacity.js';
 import type { Quote } from '../line/quote.service.js';
 import { proveCatalogVersion } from './admission.pg.js';
 import * as repo from './reservations.repo.js';
-import { SLOTS, type SlotStore, type Taken } from './slot-store.js';
+import { SLOTS, type SlotStore, slotsLeft, type Taken } from './slot-store.js';
 
 /**
  * Units carved ahead per refill: 16 per slot, so that refills are rare under load (a refill
@@ -122,8 +122,7 @@ export async function refill(
       if (store.transactional) await store.fill(trx, allocation.id, fill.units, fill.uncarved);
       row.slot = null;
       await record(trx);
-      const free = fill.units;
-      return { slot: null, remaining: free + fill.uncarved, free };
+      return { slot: null, free: fill.units, uncarved: fill.uncarved };
     });
     owed = 0;
     const filled = fill as { units: number; uncarved: number } | null;
@@ -145,7 +144,7 @@ export async function refill(
  * hot-drop mode since is left as it is.
  */
 export function topUpWhenLow(ctx: AppContext, store: SlotStore, quote: Quote, taken: Taken): void {
-  if (taken.free <= 0 || taken.free >= lowWaterOf(taken.remaining) || taken.remaining <= taken.free) return;
+  if (taken.free <= 0 || taken.uncarved <= 0 || taken.free >= lowWaterOf(slotsLeft(taken))) return;
   const allocationId = quote.allocation.id;
   if (refillUnderWay(ctx, allocationId)) return;
   trackRefill(

@@ -11,7 +11,7 @@ import { isFastPathMissed } from '../orders/fast-commit.js';
 import { recordReservation, takeAndRecord } from './admission.pg.js';
 import { refill, refillUnderWay, topUpWhenLow, trackRefill } from './refill.js';
 import * as repo from './reservations.repo.js';
-import { SLOTS, type SlotStore, slotStoreOf, type Taken } from './slot-store.js';
+import { SLOTS, type SlotStore, slotStoreOf, slotsLeft, type Taken } from './slot-store.js';
 
 /** SPEC part 8: about 60 seconds, and one extension by as much again. */
 export const RESERVATION_TTL_MS = 60_000;
@@ -125,7 +125,7 @@ function answer(row: NewReservation, taken: Taken) {
     quantity: row.quantity,
     expiresAt: isoOf(row.expires_at),
     expiresInSeconds: Math.round(RESERVATION_TTL_MS / 1000),
-    remainingSlots: Math.max(0, taken.remaining),
+    remainingSlots: Math.max(0, slotsLeft(taken)),
     orderReference: row.order_reference,
   };
 }

@@ -11,11 +11,14 @@ export const SLOTS = 32;
 export interface Taken {
   /** The slot row the units came from (database store), null with Redis. */
   slot: number | null;
-  /** Units left in the store after this take plus the capacity left uncarved at the last refill. */
-  remaining: number;
-  /** Units left free in the store after this take (the part of `remaining` already carved). */
+  /** Units left free in the store after this take (carved, not reserved). */
   free: number;
+  /** The capacity left uncarved at the last refill. */
+  uncarved: number;
 }
+
+/** What a take leaves for the next reservations (`remainingSlots`): free in the store, and uncarved. */
+export const slotsLeft = (taken: Taken) => taken.free + taken.uncarved;
 
 /**
  * Where the free carved units of a hot-drop allocation live (docs/hot-drops.md). Each operation
@@ -95,8 +98,7 @@ export class DatabaseSlotStore implements SlotStore {
     const values = { allocationId, quantity, start: Math.floor(Math.random() * SLOTS) };
     const { rows } = await (wait ? takeWaiting : takeSkipping)(ex, values);
     if (rows.length === 0) return null;
-    const { free, uncarved } = await this.levels(ex, allocationId);
-    return { slot: rows[0]!.slot, remaining: free + uncarved, free };
+    return { slot: rows[0]!.slot, ...(await this.levels(ex, allocationId)) };
   }
 
   private async levels(ex: Executor, allocationId: string) {
