@@ -1,6 +1,13 @@
 // The raw baselines of POST /orders/reserve (issue 16): the minimal durable work of one
 // reservation on one hot SKU, through the drivers alone (no HTTP, no rules, no query builder),
 // on the project's migrated schema: an admission counter plus one durable reservation row.
+//
+// Each also runs, for reference, with the contract's two other durable writes of a reservation
+// in the same transaction (`contractWrites`): the stored reply of its Idempotency-Key (SPEC 4.1;
+// written once, reply included, cheaper than any service can, which must claim the key before it
+// knows the reply) and its `order.reserved` outbox row (SPEC part 6). That rate over the raw
+// baseline's is the most a service keeping the contract could reach before HTTP, auth, JSON and
+// its rules cost anything.
 import SqliteDatabase from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -12,19 +19,68 @@ const SLOTS = 32;
 const INSERT = `insert into reservations (id, seller_company_id, environment, api_key_id, allocation_id,
   sku_code, quantity, order_reference, line, slot, status, extended, expires_at, created_at, updated_at)`;
 
-/** PostgreSQL alone: 32 counter rows per allocation, one picked with SKIP LOCKED, plus the row. */
-const PG_RESERVE = `
-with s as (
+/** 32 counter rows per allocation, one picked with SKIP LOCKED (`$1` allocation, `$2` start). */
+const PG_TAKE_SLOT = (condition: string) => `
   update reservation_slots set free = free - 1
-  where allocation_id = $1 and free >= 1 and slot = (
+  where allocation_id = $1 and free >= 1${condition} and slot = (
     select slot from reservation_slots where allocation_id = $1 and free >= 1
     order by (slot + $2) % ${SLOTS} limit 1 for update skip locked)
-  returning slot
-)
-${INSERT}
-select $3, $4, 'production', 'raw', $1, $5, 1, $3, '{}', slot, 'live', 0, $6, $7, $7 from s`;
+  returning slot`;
+const PG_SLOT_ROW = `${INSERT}
+  select $3, $4, 'production', 'raw', $1, $5, 1, $3, '{}', slot, 'live', 0, $6, $7, $7 from s`;
 
+/** PostgreSQL alone: a slot taken, plus the row. */
+const PG_RESERVE = `with s as (${PG_TAKE_SLOT('')}) ${PG_SLOT_ROW}`;
+
+/** With Redis: the row alone (the unit was taken there). */
 const PG_ROW = `${INSERT} values ($1, $2, 'production', 'raw', $3, $4, 1, $1, '{}', null, 'live', 0, $5, $6, $6)`;
+
+/** The size of a sealed reservation reply: about 300 bytes of JSON, sealed, in base64. */
+const SEALED_REPLY = 'r'.repeat(424);
+const EVENT_PAYLOAD = JSON.stringify({
+  orderReference: 'bench-reserve-000000-000000',
+  skuCode: 'BENCH-CHECKOUT-001',
+  quantity: 1,
+  expectedReleaseAt: null,
+});
+const RECORD_COLUMNS = `idempotency_records (company_id, environment, idempotency_key, request_hash,
+  locked_until, created_at, status_code, response_body, content_type, response_sealed)`;
+const OUTBOX_COLUMNS = `outbox_events (event_id, company_id, environment, event_type, event_version,
+  payload, created_at_us, deliver_after, target_endpoint_id)`;
+
+/**
+ * PostgreSQL: the key's record with its reply (`c`), the reservation only if the key was new,
+ * then its event. Parameters after the reservation's own, from `$k`: those of `contractValues`.
+ */
+function pgContract(reservation: string, k: number) {
+  const [company, key, now, reply, eventId, payload] = [0, 1, 2, 3, 4, 5].map((i) => `$${k + i}`);
+  return `with c as (
+    insert into ${RECORD_COLUMNS}
+    values (${company}, 'production', ${key}, ${key}, ${now}, ${now}, 200, ${reply}, 'application/json', 1)
+    on conflict do nothing returning 1
+  ), ${reservation}
+  insert into ${OUTBOX_COLUMNS}
+  select ${eventId}, ${company}, 'production', 'order.reserved', 1, ${payload}, ${now}::bigint * 1000, ${now}, null
+  where exists (select 1 from r)`;
+}
+const contractValues = (world: CheckoutWorld, key: string, now: number) => [
+  world.sellerId,
+  key,
+  now,
+  SEALED_REPLY,
+  uuidv7(now),
+  EVENT_PAYLOAD,
+];
+
+const PG_RESERVE_CONTRACT = pgContract(
+  `s as (${PG_TAKE_SLOT(' and exists (select 1 from c)')}), r as (${PG_SLOT_ROW} returning id)`,
+  8,
+);
+const PG_ROW_CONTRACT = pgContract(
+  `r as (${INSERT} select $1, $2, 'production', 'raw', $3, $4, 1, $1, '{}', null, 'live', 0, $5, $6, $6
+    from c returning id)`,
+  7,
+);
 
 const LUA_TAKE = `
 local free = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -48,16 +104,22 @@ export async function rawPostgresReserves(
   world: CheckoutWorld,
   seconds: number,
   clients: number,
+  contractWrites = false,
 ) {
   await seedSlots(target, world);
+  const [name, text] = contractWrites
+    ? ['raw-reserve-contract', PG_RESERVE_CONTRACT]
+    : ['raw-reserve', PG_RESERVE];
   return rawPgLoop(target, seconds, clients, async (c, now) => {
     const id = uuidv7(now);
     // Every slot skipped (locked by the other clients at that instant): pick again. Seen to
     // take over 100 picks once, at the first instant of a run, when all 32 clients start together.
+    // With the contract's writes each pick stores a reply under a key of its own.
     for (let attempt = 0; attempt < 10_000; attempt++) {
       const start = Math.floor(Math.random() * SLOTS);
       const values = [world.allocationId, start, id, world.sellerId, world.skuCode, now + 60_000, now];
-      if ((await c.query({ name: 'raw-reserve', text: PG_RESERVE, values })).rowCount === 1) return true;
+      if (contractWrites) values.push(...contractValues(world, `${id}:${attempt}`, now));
+      if ((await c.query({ name, text, values })).rowCount === 1) return true;
     }
     return false;
   });
@@ -70,16 +132,21 @@ export async function rawRedisReserves(
   world: CheckoutWorld,
   seconds: number,
   clients: number,
+  contractWrites = false,
 ) {
   const redis = new Redis(redisUrl);
   const key = `sdapi:bench-raw:${world.allocationId}`;
   await redis.set(key, 10_000_000);
+  const [name, text] = contractWrites
+    ? ['raw-reserve-row-contract', PG_ROW_CONTRACT]
+    : ['raw-reserve-row', PG_ROW];
   try {
     return await rawPgLoop(target, seconds, clients, async (c, now) => {
       if ((await redis.eval(LUA_TAKE, 1, key)) !== 1) return false;
       const id = uuidv7(now);
       const values = [id, world.sellerId, world.allocationId, world.skuCode, now + 60_000, now];
-      return (await c.query({ name: 'raw-reserve-row', text: PG_ROW, values })).rowCount === 1;
+      if (contractWrites) values.push(...contractValues(world, id, now));
+      return (await c.query({ name, text, values })).rowCount === 1;
     });
   } finally {
     await redis.del(key);
@@ -88,7 +155,12 @@ export async function rawRedisReserves(
 }
 
 /** SQLite: the counter update and the row in one write transaction (one writer: no concurrency). */
-export function rawSqliteReserves(path: string, world: CheckoutWorld, seconds: number): number {
+export function rawSqliteReserves(
+  path: string,
+  world: CheckoutWorld,
+  seconds: number,
+  contractWrites = false,
+): number {
   const db = new SqliteDatabase(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -103,10 +175,20 @@ export function rawSqliteReserves(path: string, world: CheckoutWorld, seconds: n
   const insert = db.prepare(
     `${INSERT} values (?, ?, 'production', 'raw', ?, ?, 1, ?, '{}', null, 'live', 0, ?, ?, ?)`,
   );
+  const record = db.prepare(
+    `insert into ${RECORD_COLUMNS} values (?, 'production', ?, ?, ?, ?, 200, ?, 'application/json', 1)
+     on conflict do nothing`,
+  );
+  const event = db.prepare(
+    `insert into ${OUTBOX_COLUMNS} values (?, ?, 'production', 'order.reserved', 1, ?, ?, ?, null)`,
+  );
   const reserve = db.transaction((now: number) => {
-    if (counter.run(world.allocationId, 100_000_000).changes !== 1) throw new Error('raw SQLite: no slot');
     const id = uuidv7(now);
+    if (contractWrites && record.run(world.sellerId, id, id, now, now, SEALED_REPLY).changes !== 1)
+      throw new Error('raw SQLite: key already stored');
+    if (counter.run(world.allocationId, 100_000_000).changes !== 1) throw new Error('raw SQLite: no slot');
     insert.run(id, world.sellerId, world.allocationId, world.skuCode, id, now + 60_000, now, now);
+    if (contractWrites) event.run(uuidv7(now), world.sellerId, EVENT_PAYLOAD, now * 1000, now);
   });
   let done = 0;
   const started = performance.now();

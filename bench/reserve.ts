@@ -22,6 +22,8 @@ export interface ReserveResult {
   /** Reservations per second of the raw baseline, measured in the same run. */
   raw: number;
   rawName: string;
+  /** The raw baseline with the contract's other durable writes, for reference (reserve-baselines.ts). */
+  rawWithContract: number;
   reserve: Measurement;
   /** POST /orders/commit of the reservations just made, while they live (to compare with POST /orders). */
   commit: Measurement;
@@ -80,7 +82,12 @@ async function benchVariant(
   rawEnv: Record<string, string>,
   raw: {
     name: string;
-    run: (config: DatabaseConfig, world: CheckoutWorld, seconds: number) => Promise<number>;
+    run: (
+      config: DatabaseConfig,
+      world: CheckoutWorld,
+      seconds: number,
+      contractWrites: boolean,
+    ) => Promise<number>;
   },
 ): Promise<ReserveResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sdapi-bench-reserve-'));
@@ -135,9 +142,11 @@ async function benchVariant(
   await migrateToLatest(ctx.db, schemaOf(rawConfig));
   const world = await buildCheckoutWorld(ctx, 10);
   await ctx.close();
-  await raw.run(rawConfig.database, world, 1);
-  const rawRate = await raw.run(rawConfig.database, world, SECONDS);
-  return { label, raw: rawRate, rawName: raw.name, reserve, commit, oversold, reserved };
+  await raw.run(rawConfig.database, world, 1, false);
+  const rawRate = await raw.run(rawConfig.database, world, SECONDS, false);
+  await raw.run(rawConfig.database, world, 1, true);
+  const rawWithContract = await raw.run(rawConfig.database, world, SECONDS, true);
+  return { label, raw: rawRate, rawName: raw.name, rawWithContract, reserve, commit, oversold, reserved };
 }
 
 const pgTarget = (database: DatabaseConfig) => {
@@ -153,8 +162,8 @@ export async function benchReserve(): Promise<ReserveResult[]> {
       {},
       {
         name: 'raw better-sqlite3: counter + reservation row',
-        run: async (database, world, seconds) =>
-          database.engine === 'sqlite' ? rawSqliteReserves(database.path, world, seconds) : 0,
+        run: async (database, world, seconds, contractWrites) =>
+          database.engine === 'sqlite' ? rawSqliteReserves(database.path, world, seconds, contractWrites) : 0,
       },
     ),
   ];
@@ -166,8 +175,8 @@ export async function benchReserve(): Promise<ReserveResult[]> {
       extra: {} as Record<string, string>,
       raw: {
         name: `raw pg, ${CONNECTIONS} clients: 32 slot rows (SKIP LOCKED) + reservation row`,
-        run: (d: DatabaseConfig, w: CheckoutWorld, s: number) =>
-          rawPostgresReserves(pgTarget(d), w, s, CONNECTIONS),
+        run: (d: DatabaseConfig, w: CheckoutWorld, s: number, contractWrites: boolean) =>
+          rawPostgresReserves(pgTarget(d), w, s, CONNECTIONS, contractWrites),
       },
     },
     {
@@ -175,8 +184,8 @@ export async function benchReserve(): Promise<ReserveResult[]> {
       extra: { REDIS_URL: redisUrl },
       raw: {
         name: `raw pg + Redis, ${CONNECTIONS} clients: Lua admission + reservation row`,
-        run: (d: DatabaseConfig, w: CheckoutWorld, s: number) =>
-          rawRedisReserves(pgTarget(d), redisUrl, w, s, CONNECTIONS),
+        run: (d: DatabaseConfig, w: CheckoutWorld, s: number, contractWrites: boolean) =>
+          rawRedisReserves(pgTarget(d), redisUrl, w, s, CONNECTIONS, contractWrites),
       },
     },
   ];
@@ -208,6 +217,13 @@ export function reportReserve(results: ReserveResult[]) {
       const ratio = r.reserve.requestsPerSecond / r.raw;
       return [
         { scenario: `${r.rawName} (${r.label})`, 'per s': r.raw, 'p50 / p99 ms': '', ratio: '1.00', aim: '' },
+        {
+          scenario: `the same + stored reply + order.reserved row (${r.label})`,
+          'per s': r.rawWithContract,
+          'p50 / p99 ms': '',
+          ratio: `${(r.rawWithContract / r.raw).toFixed(2)} of raw`,
+          aim: "reference: the contract's writes alone, before HTTP, auth, JSON and rules",
+        },
         {
           scenario: r.reserve.name,
           'per s': r.reserve.requestsPerSecond,
