@@ -119,9 +119,10 @@ export async function refill(
       const units = Math.min(capacity, Math.max(q - drained, chunkOf(capacity)));
       await carve(trx, allocation, units);
       fill = { units: drained + units - q, uncarved: capacity - units };
-      if (store.transactional) await store.fill(trx, allocation.id, fill.units, fill.uncarved);
       row.slot = null;
       await record(trx);
+      // Last before the commit: filling locks every slot row (`DatabaseSlotStore.fill`).
+      if (store.transactional) await store.fill(trx, allocation.id, fill.units, fill.uncarved);
       return { slot: null, free: fill.units, uncarved: fill.uncarved };
     });
     owed = 0;
