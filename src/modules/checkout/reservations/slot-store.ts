@@ -18,7 +18,7 @@ export interface Taken {
 }
 
 /** What a take leaves for the next reservations (`remainingSlots`): free in the store, and uncarved. */
-export const slotsLeft = (taken: Taken) => taken.free + taken.uncarved;
+export const slotsLeft = (levels: Pick<Taken, 'free' | 'uncarved'>) => levels.free + levels.uncarved;
 
 /**
  * Where the free carved units of a hot-drop allocation live (docs/hot-drops.md). Each operation
@@ -107,8 +107,7 @@ export class DatabaseSlotStore implements SlotStore {
   }
 
   async remaining(ex: Executor, allocationId: string): Promise<number> {
-    const { free, uncarved } = await this.levels(ex, allocationId);
-    return free + uncarved;
+    return slotsLeft(await this.levels(ex, allocationId));
   }
 
   /**
