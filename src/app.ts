@@ -18,6 +18,7 @@ import { registerHoldRoutes } from './modules/checkout/holds/holds.routes.js';
 import { registerOrderReadRoutes } from './modules/checkout/orders/order-reads.routes.js';
 import { registerPullRoutes } from './modules/checkout/pulls/pulls.routes.js';
 import { registerReservationRoutes } from './modules/checkout/reservations/reservations.routes.js';
+import { registerConsole } from './modules/console/console.routes.js';
 import { registerDocsPage, registerOpenApiRoute } from './modules/docs/docs.routes.js';
 import { registerActivityRoutes } from './modules/finance/activity.routes.js';
 import { registerFinanceRoutes } from './modules/finance/finance.routes.js';
@@ -72,6 +73,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     { prefix: SELLER_PREFIX },
   );
   registerDocsPage(app, () => sellerDocument());
+  registerConsole(app, ctx);
 
   registerVersionRedirect(app);
   return app;

@@ -28,6 +28,8 @@ export const USAGE = `sdapi: operator CLI of the Seller Distribution API (uses D
                                 a company's webhook deliveries (default: not yet succeeded)
   sdapi webhooks replay --event EVENT_ID --endpoint ENDPOINT_ID
                                 delivers one event to one endpoint again
+  sdapi users invite --company ID --email EMAIL --role owner|developer|finance|viewer [--json]
+                                a one-time console invite link, valid 72 h
 `;
 
 export const OPTIONS = {
@@ -54,6 +56,8 @@ export const OPTIONS = {
   cursor: { type: 'string' },
   event: { type: 'string' },
   endpoint: { type: 'string' },
+  email: { type: 'string' },
+  role: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -79,6 +83,7 @@ export const COMMANDS: Record<string, Option[]> = {
   admin: ['data', 'json'],
   'webhooks deliveries': ['company', 'status', ...LIST],
   'webhooks replay': ['event', 'endpoint', 'json'],
+  'users invite': ['company', 'email', 'role', 'json'],
 };
 
 /** A usage mistake: one line naming it, then the usage, exit status 2. */

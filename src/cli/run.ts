@@ -17,7 +17,7 @@ const list = (value: string | undefined) =>
 
 function required(
   values: Values,
-  name: 'name' | 'company' | 'environment' | 'pool' | 'file' | 'event' | 'endpoint',
+  name: 'name' | 'company' | 'environment' | 'pool' | 'file' | 'event' | 'endpoint' | 'email' | 'role',
 ): string {
   const value = values[name];
   if (!value) throw fail('VALIDATION_FAILED', `--${name} is required.`);
@@ -145,6 +145,17 @@ async function run(ctx: AppContext, command: string, positionals: string[], valu
         }),
       });
       return printResult(reply.data as Record<string, unknown>, values.json);
+    }
+    case 'users invite': {
+      const { inviteUser } = await import('../modules/console/users.service.js');
+      const invite = await inviteUser(ctx, {
+        companyId: required(values, 'company'),
+        email: required(values, 'email'),
+        role: required(values, 'role'),
+        invitedBy: 'operator',
+        source: 'cli',
+      });
+      return printResult(invite, values.json);
     }
     case 'key create': {
       const register = await companyRoutes();

@@ -29,6 +29,14 @@ import type {
   ReservationSlotsTable,
   ReservationsTable,
 } from '../modules/checkout/reservations/reservations.table.js';
+import type {
+  ConsoleAuditTable,
+  ConsoleInvitesTable,
+  ConsoleSessionsTable,
+  ConsoleSettingsTable,
+  ConsoleSigninFailuresTable,
+  ConsoleUsersTable,
+} from '../modules/console/console.table.js';
 import type { CatalogChangesTable, OutboxEventsTable } from '../modules/events/events.table.js';
 import type {
   ActivityEntriesTable,
@@ -98,4 +106,10 @@ export interface Database {
   api_usage_daily: ApiUsageDailyTable;
   refunds: RefundsTable;
   refund_keys: RefundKeysTable;
+  console_users: ConsoleUsersTable;
+  console_invites: ConsoleInvitesTable;
+  console_sessions: ConsoleSessionsTable;
+  console_signin_failures: ConsoleSigninFailuresTable;
+  console_settings: ConsoleSettingsTable;
+  console_audit: ConsoleAuditTable;
 }

@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/auth/principal.js';
 import { OPT_IN_SCOPES, SCOPES, type Scope } from '../../http/auth/scopes.js';
 import { fail } from '../../http/errors.js';
+import { auditActorOf, recordAudit } from '../console/audit.service.js';
 import * as repo from './api-keys.repo.js';
 import { isAllowlistSubset, mintKey, normalizeAllowedIps, rotateToken } from './api-keys.service.js';
 
@@ -82,6 +83,11 @@ export async function createChildKey(ctx: AppContext, principal: Principal, inpu
     expiresAt: principal.expiresAt,
     parentKeyId: principal.keyId,
   });
+  await audit(ctx, principal, 'key.created', minted.id, {
+    name: minted.name,
+    scopes,
+    allowedIps: minted.allowedIps,
+  });
   return { id: minted.id, name: minted.name, key: minted.key, livemode: minted.livemode };
 }
 
@@ -120,6 +126,7 @@ export async function replaceAllowedIps(
   }
   await repo.setAllowedIps(ctx.db, row.id, normalized ? JSON.stringify(normalized) : null);
   ctx.authCache.invalidateKey(row.id);
+  await audit(ctx, principal, 'key.allowlist_changed', row.id, { allowedIps: normalized });
 }
 
 /** In-place rotation: the old secret stops working at once; the new one is shown once. */
@@ -136,6 +143,7 @@ export async function rotateKey(ctx: AppContext, principal: Principal, keyId: st
     );
   }
   const key = await rotateToken(ctx, row);
+  await audit(ctx, principal, 'key.rotated', row.id);
   return { id: row.id, name: row.name, key, livemode: row.environment === 'production' };
 }
 
@@ -143,4 +151,21 @@ export async function revokeKey(ctx: AppContext, principal: Principal, keyId: st
   const row = await ownKey(ctx, principal, keyId);
   await repo.revokeKey(ctx.db, row.id, ctx.clock.now());
   ctx.authCache.invalidateKey(row.id);
+  await audit(ctx, principal, 'key.revoked', row.id);
 }
+
+/** Every key change lands in the company's audit log, from the console or the API alike. */
+const audit = (
+  ctx: AppContext,
+  principal: Principal,
+  action: string,
+  keyId: string,
+  detail?: Record<string, unknown>,
+) =>
+  recordAudit(ctx, {
+    companyId: principal.companyId,
+    ...auditActorOf(principal),
+    action,
+    target: keyId,
+    ...(detail ? { detail } : {}),
+  });

@@ -1,0 +1,141 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { NavLink, Outlet, useNavigate } from 'react-router';
+import { ConsoleError, call, type Environment, type Session } from '../api/client';
+import { TotpEnrolment } from '../pages/account/TotpEnrolment';
+import { can, SessionContext, useSessionQuery } from './session';
+
+function EnvironmentSwitch({ session }: { session: Session }) {
+  const queryClient = useQueryClient();
+  const change = useMutation({
+    mutationFn: (environment: Environment) => call<{ data: Session }>('PUT', '/environment', { environment }),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries();
+    },
+  });
+  const options: Environment[] = ['sandbox', 'production'];
+  return (
+    <fieldset className="env-switch" aria-label="Environment">
+      <legend className="visually-hidden">Environment</legend>
+      {options.map((environment) => (
+        <label key={environment} className={session.environment === environment ? 'active' : ''}>
+          <input
+            type="radio"
+            name="environment"
+            value={environment}
+            checked={session.environment === environment}
+            onChange={() => change.mutate(environment)}
+          />
+          {environment === 'sandbox' ? 'Sandbox' : 'Production'}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** The signed-in frame: sidebar navigation, environment switch, the user menu; the page in the middle. */
+export function Layout() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { data: session, error, isPending } = useSessionQuery();
+  const signOut = useMutation({
+    mutationFn: () => call('POST', '/sign-out'),
+    onSettled: () => {
+      queryClient.clear();
+      navigate('/sign-in');
+    },
+  });
+
+  useEffect(() => {
+    if (error instanceof ConsoleError && error.status === 401) navigate('/sign-in', { replace: true });
+  }, [error, navigate]);
+
+  if (isPending)
+    return (
+      <div className="loading-screen" aria-busy="true">
+        Loading the console…
+      </div>
+    );
+  if (!session) {
+    return (
+      <main className="loading-screen">
+        <p role="alert">{error?.message ?? 'Could not load your session.'}</p>
+      </main>
+    );
+  }
+  if (session.mustEnrolTotp) {
+    return (
+      <SessionContext.Provider value={session}>
+        <main className="auth-page">
+          <div className="auth-card wide">
+            <h1>Set up two-factor sign-in</h1>
+            <p className="muted">{session.company.name} requires a second factor for every console user.</p>
+            <TotpEnrolment />
+          </div>
+        </main>
+      </SessionContext.Provider>
+    );
+  }
+  const links = [
+    { to: '/', label: 'Home', end: true },
+    { to: '/keys', label: 'API keys' },
+    ...(can(session, 'users:manage') ? [{ to: '/team', label: 'Team' }] : []),
+    ...(can(session, 'audit:read') ? [{ to: '/audit', label: 'Audit log' }] : []),
+    { to: '/account', label: 'Your account' },
+  ];
+  return (
+    <SessionContext.Provider value={session}>
+      <div className={`shell env-${session.environment}`}>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <aside className="sidebar">
+          <div className="brand">
+            <span className="brand-mark" aria-hidden="true">
+              S
+            </span>
+            <div>
+              <div className="brand-name">{session.company.name}</div>
+              <div className="brand-sub">Seller console</div>
+            </div>
+          </div>
+          <nav aria-label="Console">
+            <ul>
+              {links.map((link) => (
+                <li key={link.to}>
+                  <NavLink to={link.to} end={link.end}>
+                    {link.label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <div className="sidebar-foot">
+            <a href="/docs">API reference</a>
+          </div>
+        </aside>
+        <div className="main-column">
+          <header className="topbar">
+            <EnvironmentSwitch session={session} />
+            {session.environment === 'production' ? (
+              <span className="badge badge-live">Live data</span>
+            ) : (
+              <span className="badge badge-test">Test data</span>
+            )}
+            <div className="topbar-user">
+              <span className="muted">
+                {session.user.email} · {session.user.role}
+              </span>
+              <button type="button" className="button ghost" onClick={() => signOut.mutate()}>
+                Sign out
+              </button>
+            </div>
+          </header>
+          <main id="main" className="content">
+            <Outlet />
+          </main>
+        </div>
+      </div>
+    </SessionContext.Provider>
+  );
+}

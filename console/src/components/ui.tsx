@@ -1,0 +1,120 @@
+import * as RadixDialog from '@radix-ui/react-dialog';
+import { type ReactNode, useState } from 'react';
+import { ConsoleError } from '../api/client';
+
+export function PageHeader({
+  title,
+  description,
+  actions,
+}: {
+  title: string;
+  description?: string;
+  actions?: ReactNode;
+}) {
+  return (
+    <div className="page-header">
+      <div>
+        <h1>{title}</h1>
+        {description ? <p className="muted">{description}</p> : null}
+      </div>
+      {actions ? <div className="page-actions">{actions}</div> : null}
+    </div>
+  );
+}
+
+/** A failed call as the API told it: message, the fix, and the request id to look it up by. */
+export function ErrorNotice({ error }: { error: unknown }) {
+  if (!error) return null;
+  if (error instanceof ConsoleError) {
+    const issues = error.body.details?.issues ?? [];
+    return (
+      <div className="notice notice-error" role="alert">
+        <strong>{error.body.message}</strong>
+        {issues.length > 0 ? (
+          <ul>
+            {issues.map((issue) => (
+              <li key={`${issue.field}${issue.message}`}>
+                <code>{issue.field}</code>: {issue.message}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        {error.body.requestId ? (
+          <div className="notice-meta">
+            {error.body.code} · request <code>{error.body.requestId}</code>
+          </div>
+        ) : null}
+      </div>
+    );
+  }
+  return (
+    <div className="notice notice-error" role="alert">
+      {String((error as Error).message ?? error)}
+    </div>
+  );
+}
+
+export function Dialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: string;
+  description?: string;
+  children: ReactNode;
+}) {
+  return (
+    <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
+      <RadixDialog.Portal>
+        <RadixDialog.Overlay className="dialog-overlay" />
+        <RadixDialog.Content className="dialog" aria-describedby={description ? undefined : undefined}>
+          <RadixDialog.Title className="dialog-title">{title}</RadixDialog.Title>
+          {description ? (
+            <RadixDialog.Description className="muted">{description}</RadixDialog.Description>
+          ) : (
+            <RadixDialog.Description className="visually-hidden">{title}</RadixDialog.Description>
+          )}
+          {children}
+          <RadixDialog.Close asChild>
+            <button type="button" className="dialog-close" aria-label="Close">
+              ×
+            </button>
+          </RadixDialog.Close>
+        </RadixDialog.Content>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
+  );
+}
+
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      className="button secondary"
+      onClick={async () => {
+        await navigator.clipboard?.writeText(text).catch(() => undefined);
+        setCopied(true);
+        setTimeout(() => setCopied(false), 2000);
+      }}
+    >
+      {copied ? 'Copied' : label}
+    </button>
+  );
+}
+
+export const formatDate = (iso: string | null | undefined) =>
+  iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—';
+
+export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="empty">
+      <h2>{title}</h2>
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createBrowserRouter, RouterProvider } from 'react-router';
+import { ConsoleError } from './api/client';
+import { Layout } from './components/Layout';
+import { AccountPage } from './pages/account/AccountPage';
+import { AuditPage } from './pages/audit/AuditPage';
+import { HomePage } from './pages/home/HomePage';
+import { InvitePage } from './pages/invite/InvitePage';
+import { KeysPage } from './pages/keys/KeysPage';
+import { NotFoundPage } from './pages/NotFoundPage';
+import { SignInPage } from './pages/sign-in/SignInPage';
+import { TeamPage } from './pages/team/TeamPage';
+import './styles.css';
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 10_000,
+      retry: (count, error) => !(error instanceof ConsoleError && error.status < 500) && count < 2,
+    },
+  },
+});
+
+const router = createBrowserRouter(
+  [
+    { path: '/sign-in', element: <SignInPage /> },
+    { path: '/invite', element: <InvitePage /> },
+    {
+      path: '/',
+      element: <Layout />,
+      children: [
+        { index: true, element: <HomePage /> },
+        { path: 'keys', element: <KeysPage /> },
+        { path: 'team', element: <TeamPage /> },
+        { path: 'audit', element: <AuditPage /> },
+        { path: 'account', element: <AccountPage /> },
+        { path: '*', element: <NotFoundPage /> },
+      ],
+    },
+  ],
+  { basename: '/console' },
+);
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,121 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { call } from '../../api/client';
+import { useSession } from '../../components/session';
+import { ErrorNotice, PageHeader } from '../../components/ui';
+import { TotpEnrolment } from './TotpEnrolment';
+
+interface PasswordForm {
+  currentPassword: string;
+  newPassword: string;
+}
+
+export function AccountPage() {
+  const session = useSession();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [disableCode, setDisableCode] = useState('');
+  const { register, handleSubmit, reset } = useForm<PasswordForm>();
+  const password = useMutation({
+    mutationFn: (form: PasswordForm) => call('POST', '/password', form),
+    onSuccess: async () => {
+      reset();
+      await queryClient.invalidateQueries({ queryKey: ['session'] });
+    },
+  });
+  const disable = useMutation({
+    mutationFn: () => call('POST', '/totp/disable', { code: disableCode }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['session'] }),
+  });
+  const everywhere = useMutation({
+    mutationFn: () => call('POST', '/sign-out-everywhere'),
+    onSuccess: () => {
+      queryClient.clear();
+      navigate('/sign-in');
+    },
+  });
+  return (
+    <>
+      <PageHeader
+        title="Your account"
+        description={`${session.user.email} · ${session.user.role} of ${session.company.name}`}
+      />
+      <div className="grid-2">
+        <section className="card">
+          <h2>Password</h2>
+          <form onSubmit={handleSubmit((form) => password.mutate(form))} noValidate>
+            <ErrorNotice error={password.error} />
+            {password.isSuccess ? (
+              <p className="notice notice-ok" role="status">
+                Password changed. Every other session has ended.
+              </p>
+            ) : null}
+            <label className="field">
+              <span>Current password</span>
+              <input
+                type="password"
+                autoComplete="current-password"
+                {...register('currentPassword', { required: true })}
+              />
+            </label>
+            <label className="field">
+              <span>New password (at least 12 characters)</span>
+              <input
+                type="password"
+                autoComplete="new-password"
+                {...register('newPassword', { required: true, minLength: 12 })}
+              />
+            </label>
+            <button type="submit" className="button primary" disabled={password.isPending}>
+              Change password
+            </button>
+          </form>
+        </section>
+        <section className="card">
+          <h2>Two-factor sign-in</h2>
+          {session.user.totpEnabled ? (
+            <form
+              onSubmit={(event) => {
+                event.preventDefault();
+                disable.mutate();
+              }}
+            >
+              <p>
+                <span className="pill pill-done">on</span> Sign-in asks for a code from your authenticator
+                app.
+              </p>
+              <ErrorNotice error={disable.error} />
+              <label className="field">
+                <span>Code, to turn it off</span>
+                <input
+                  inputMode="numeric"
+                  maxLength={6}
+                  value={disableCode}
+                  onChange={(e) => setDisableCode(e.target.value)}
+                />
+              </label>
+              <button type="submit" className="button secondary">
+                Turn off
+              </button>
+            </form>
+          ) : (
+            <TotpEnrolment />
+          )}
+        </section>
+        <section className="card">
+          <h2>Sessions</h2>
+          <p className="muted">
+            Sessions end after 30 minutes without activity and 12 hours after sign-in. Signing out everywhere
+            ends them on every device.
+          </p>
+          <ErrorNotice error={everywhere.error} />
+          <button type="button" className="button danger" onClick={() => everywhere.mutate()}>
+            Sign out everywhere
+          </button>
+        </section>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,85 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { call } from '../../api/client';
+import { ErrorNotice } from '../../components/ui';
+
+interface Form {
+  password: string;
+  confirm: string;
+}
+
+/** The invite link's page: the token travels in the fragment (never sent in a URL to the server). */
+export function InvitePage() {
+  const token = window.location.hash.slice(1);
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const invite = useQuery({
+    queryKey: ['invite', token],
+    queryFn: () =>
+      call<{ data: { email: string; role: string; expiresAt: string } }>('POST', '/invites/lookup', {
+        token,
+      }),
+    enabled: token.length > 0,
+    retry: false,
+  });
+  const { register, handleSubmit, formState, watch } = useForm<Form>({ mode: 'onBlur' });
+  const accept = useMutation({
+    mutationFn: (form: Form) => call('POST', '/invites/accept', { token, password: form.password }),
+    onSuccess: async () => {
+      window.history.replaceState(null, '', window.location.pathname);
+      await queryClient.invalidateQueries();
+      navigate('/');
+    },
+  });
+  return (
+    <main className="auth-page">
+      <div className="auth-card">
+        <h1>Join the seller console</h1>
+        {!token ? <p role="alert">This page needs the full invite link.</p> : null}
+        <ErrorNotice error={invite.error} />
+        {invite.data ? (
+          <form onSubmit={handleSubmit((form) => accept.mutate(form))} noValidate>
+            <p>
+              You are invited as <strong>{invite.data.data.role}</strong> with{' '}
+              <strong>{invite.data.data.email}</strong>. Choose a password of at least 12 characters.
+            </p>
+            <ErrorNotice error={accept.error} />
+            <label className="field">
+              <span>New password</span>
+              <input
+                type="password"
+                autoComplete="new-password"
+                aria-invalid={formState.errors.password ? true : undefined}
+                {...register('password', {
+                  minLength: { value: 12, message: 'At least 12 characters.' },
+                  required: 'Required.',
+                })}
+              />
+              {formState.errors.password ? (
+                <small className="field-error">{formState.errors.password.message}</small>
+              ) : null}
+            </label>
+            <label className="field">
+              <span>Repeat the password</span>
+              <input
+                type="password"
+                autoComplete="new-password"
+                aria-invalid={formState.errors.confirm ? true : undefined}
+                {...register('confirm', {
+                  validate: (value) => value === watch('password') || 'The two differ.',
+                })}
+              />
+              {formState.errors.confirm ? (
+                <small className="field-error">{formState.errors.confirm.message}</small>
+              ) : null}
+            </label>
+            <button type="submit" className="button primary block" disabled={accept.isPending}>
+              Set password and sign in
+            </button>
+          </form>
+        ) : null}
+      </div>
+    </main>
+  );
+}

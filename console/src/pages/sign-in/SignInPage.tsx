@@ -1,0 +1,80 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { ConsoleError, call } from '../../api/client';
+import { ErrorNotice } from '../../components/ui';
+
+interface Form {
+  email: string;
+  password: string;
+  totpCode: string;
+}
+
+export function SignInPage() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [needsCode, setNeedsCode] = useState(false);
+  const { register, handleSubmit } = useForm<Form>();
+  const signIn = useMutation({
+    mutationFn: (form: Form) =>
+      call('POST', '/sign-in', {
+        email: form.email,
+        password: form.password,
+        ...(needsCode ? { totpCode: form.totpCode } : {}),
+      }),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries();
+      navigate('/');
+    },
+    onError: (error) => {
+      if (error instanceof ConsoleError && error.body.details?.reason === 'totp_required') setNeedsCode(true);
+    },
+  });
+  const codeAsked =
+    signIn.error instanceof ConsoleError && signIn.error.body.details?.reason === 'totp_required';
+  return (
+    <main className="auth-page">
+      <form className="auth-card" onSubmit={handleSubmit((form) => signIn.mutate(form))} noValidate>
+        <div className="brand auth-brand">
+          <span className="brand-mark" aria-hidden="true">
+            S
+          </span>
+          <span className="brand-name">Seller console</span>
+        </div>
+        <h1>Sign in</h1>
+        {codeAsked ? null : <ErrorNotice error={signIn.error} />}
+        <label className="field">
+          <span>Email</span>
+          <input type="email" autoComplete="username" required {...register('email', { required: true })} />
+        </label>
+        <label className="field">
+          <span>Password</span>
+          <input
+            type="password"
+            autoComplete="current-password"
+            required
+            {...register('password', { required: true })}
+          />
+        </label>
+        {needsCode ? (
+          <label className="field">
+            <span>Authenticator code</span>
+            <input
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              pattern="[0-9]{6}"
+              maxLength={6}
+              {...register('totpCode')}
+            />
+            <small className="muted">The six digits your authenticator app shows now.</small>
+          </label>
+        ) : null}
+        <button type="submit" className="button primary block" disabled={signIn.isPending}>
+          {signIn.isPending ? 'Signing in…' : 'Sign in'}
+        </button>
+        <p className="muted small">No account? Ask an owner of your company for an invite link.</p>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,52 @@
+import type { AppContext } from '../../context.js';
+import type { Executor } from '../../db/database.js';
+import { uuidv7 } from '../../lib/ids.js';
+import * as repo from './console.repo.js';
+import type { ConsoleAuditTable } from './console.table.js';
+
+export interface AuditEntry {
+  companyId: string;
+  actor: string;
+  source: ConsoleAuditTable['source'];
+  action: string;
+  target?: string | null;
+  detail?: Record<string, unknown>;
+}
+
+/** One row of the audit log; never holds a secret, a token or an address. */
+export async function recordAudit(ctx: AppContext, entry: AuditEntry, ex: Executor = ctx.db): Promise<void> {
+  const at = ctx.clock.now();
+  await repo.insertAudit(ex, {
+    id: uuidv7(at),
+    company_id: entry.companyId,
+    at,
+    actor: entry.actor,
+    source: entry.source,
+    action: entry.action,
+    target: entry.target ?? null,
+    detail: entry.detail ? JSON.stringify(entry.detail) : null,
+  });
+}
+
+export async function listAudit(ctx: AppContext, companyId: string, before: number | null, limit: number) {
+  const rows = await repo.listAudit(ctx.db, companyId, before, limit);
+  return rows.map((row) => ({
+    id: row.id,
+    at: new Date(row.at).toISOString(),
+    actor: row.actor,
+    source: row.source,
+    action: row.action,
+    target: row.target,
+    detail: row.detail ? (JSON.parse(row.detail) as Record<string, unknown>) : {},
+  }));
+}
+
+/** Who acted, as the audit log names them: a console user by email, an API key by id. */
+export function auditActorOf(principal: { keyId: string; keyName: string }): {
+  actor: string;
+  source: 'console' | 'api';
+} {
+  return principal.keyId.startsWith('user:')
+    ? { actor: `user:${principal.keyName}`, source: 'console' }
+    : { actor: `key:${principal.keyId}`, source: 'api' };
+}

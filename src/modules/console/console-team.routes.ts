@@ -1,0 +1,113 @@
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../context.js';
+import { Uuid } from '../../http/schemas.js';
+import type { TypedApp } from '../../http/typed-app.js';
+import { setCompanyTotpRequirement } from './account.service.js';
+import { listAudit } from './audit.service.js';
+import { CONSOLE_API } from './console-auth.routes.js';
+import { requireSession } from './console-http.js';
+import { changeRole, inviteUser, listTeam, removeUser } from './users.service.js';
+
+const open = { config: { auth: 'none' } } as const;
+const Role = Type.Union(['owner', 'developer', 'finance', 'viewer'].map((r) => Type.Literal(r)));
+const UserParams = Type.Object({ id: Uuid });
+
+/** The owner's pages: the team (users, invites, roles), the second-factor rule and the audit log. */
+export function registerConsoleTeamRoutes(app: TypedApp, ctx: AppContext): void {
+  app.get(`${CONSOLE_API}/team`, { ...open, schema: { hide: true } }, async (request) => {
+    const session = await requireSession(ctx, request);
+    return { data: await listTeam(ctx, session.companyId) };
+  });
+
+  app.post(
+    `${CONSOLE_API}/team/invites`,
+    {
+      ...open,
+      schema: {
+        hide: true,
+        body: Type.Object(
+          { email: Type.String({ maxLength: 254 }), role: Role },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request, reply) => {
+      const session = await requireSession(ctx, request, { capability: 'users:manage' });
+      const invite = await inviteUser(ctx, {
+        companyId: session.companyId,
+        email: request.body.email,
+        role: request.body.role as string,
+        invitedBy: `user:${session.email}`,
+        source: 'console',
+      });
+      return reply.code(201).send({ data: invite });
+    },
+  );
+
+  app.put(
+    `${CONSOLE_API}/team/users/:id/role`,
+    {
+      ...open,
+      schema: {
+        hide: true,
+        params: UserParams,
+        body: Type.Object({ role: Role }, { additionalProperties: false }),
+      },
+    },
+    async (request, reply) => {
+      const session = await requireSession(ctx, request, { capability: 'users:manage' });
+      await changeRole(ctx, session, request.params.id, request.body.role as string);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.delete(
+    `${CONSOLE_API}/team/users/:id`,
+    { ...open, schema: { hide: true, params: UserParams } },
+    async (request, reply) => {
+      const session = await requireSession(ctx, request, { capability: 'users:manage' });
+      await removeUser(ctx, session, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.put(
+    `${CONSOLE_API}/team/require-totp`,
+    {
+      ...open,
+      schema: {
+        hide: true,
+        body: Type.Object({ required: Type.Boolean() }, { additionalProperties: false }),
+      },
+    },
+    async (request, reply) => {
+      const session = await requireSession(ctx, request, { capability: 'users:manage' });
+      await setCompanyTotpRequirement(ctx, session, request.body.required);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    `${CONSOLE_API}/audit`,
+    {
+      ...open,
+      schema: {
+        hide: true,
+        querystring: Type.Object(
+          {
+            before: Type.Optional(Type.String({ format: 'date-time' })),
+            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
+          },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request) => {
+      const session = await requireSession(ctx, request, { capability: 'audit:read' });
+      const before = request.query.before ? Date.parse(request.query.before) : null;
+      const limit = request.query.limit ?? 50;
+      const data = await listAudit(ctx, session.companyId, before, limit);
+      return { data, meta: { nextBefore: data.length === limit ? (data.at(-1)?.at ?? null) : null } };
+    },
+  );
+}

@@ -1,0 +1,113 @@
+import type { Executor } from '../../db/database.js';
+import type {
+  ConsoleAuditTable,
+  ConsoleInvitesTable,
+  ConsoleSessionsTable,
+  ConsoleUsersTable,
+} from './console.table.js';
+
+export type UserRow = ConsoleUsersTable;
+export type SessionRow = ConsoleSessionsTable;
+export type InviteRow = ConsoleInvitesTable;
+
+export const findUserByEmail = (db: Executor, email: string) =>
+  db.selectFrom('console_users').selectAll().where('email', '=', email).executeTakeFirst();
+
+export const findUser = (db: Executor, id: string) =>
+  db.selectFrom('console_users').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const findUserOfCompany = (db: Executor, companyId: string, id: string) =>
+  db
+    .selectFrom('console_users')
+    .selectAll()
+    .where('id', '=', id)
+    .where('company_id', '=', companyId)
+    .where('removed_at', 'is', null)
+    .executeTakeFirst();
+
+export const listUsers = (db: Executor, companyId: string) =>
+  db
+    .selectFrom('console_users')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('removed_at', 'is', null)
+    .orderBy('created_at')
+    .execute();
+
+export const insertUser = (db: Executor, row: UserRow) =>
+  db.insertInto('console_users').values(row).execute();
+
+export const updateUser = (db: Executor, id: string, patch: Partial<UserRow>) =>
+  db.updateTable('console_users').set(patch).where('id', '=', id).execute();
+
+export const insertInvite = (db: Executor, row: InviteRow) =>
+  db.insertInto('console_invites').values(row).execute();
+
+export const findInvite = (db: Executor, tokenHash: string) =>
+  db.selectFrom('console_invites').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+
+/** Marks an invite used; false when another request used it first. */
+export async function useInvite(db: Executor, tokenHash: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('console_invites')
+    .set({ used_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export const listOpenInvites = (db: Executor, companyId: string, now: number) =>
+  db
+    .selectFrom('console_invites')
+    .select(['id', 'email', 'role', 'created_at', 'expires_at'])
+    .where('company_id', '=', companyId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('created_at', 'desc')
+    .execute();
+
+export const insertSession = (db: Executor, row: SessionRow) =>
+  db.insertInto('console_sessions').values(row).execute();
+
+export const findSession = (db: Executor, idHash: string) =>
+  db.selectFrom('console_sessions').selectAll().where('id_hash', '=', idHash).executeTakeFirst();
+
+export const touchSession = (db: Executor, idHash: string, now: number) =>
+  db.updateTable('console_sessions').set({ last_seen_at: now }).where('id_hash', '=', idHash).execute();
+
+export const setSessionEnvironment = (db: Executor, idHash: string, environment: SessionRow['environment']) =>
+  db.updateTable('console_sessions').set({ environment }).where('id_hash', '=', idHash).execute();
+
+export const deleteSession = (db: Executor, idHash: string) =>
+  db.deleteFrom('console_sessions').where('id_hash', '=', idHash).execute();
+
+export const deleteSessionsOfUser = (db: Executor, userId: string) =>
+  db.deleteFrom('console_sessions').where('user_id', '=', userId).execute();
+
+export const requireTotpOf = async (db: Executor, companyId: string): Promise<boolean> => {
+  const row = await db
+    .selectFrom('console_settings')
+    .select('require_totp')
+    .where('company_id', '=', companyId)
+    .executeTakeFirst();
+  return row?.require_totp === 1;
+};
+
+export async function setRequireTotp(db: Executor, companyId: string, required: boolean, now: number) {
+  const value = required ? 1 : 0;
+  await db
+    .insertInto('console_settings')
+    .values({ company_id: companyId, require_totp: value, updated_at: now })
+    .onConflict((oc) => oc.column('company_id').doUpdateSet({ require_totp: value, updated_at: now }))
+    .execute();
+}
+
+export const insertAudit = (db: Executor, row: ConsoleAuditTable) =>
+  db.insertInto('console_audit').values(row).execute();
+
+export const listAudit = (db: Executor, companyId: string, before: number | null, limit: number) => {
+  let query = db.selectFrom('console_audit').selectAll().where('company_id', '=', companyId);
+  if (before !== null) query = query.where('at', '<', before);
+  return query.orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+};

@@ -1,0 +1,17 @@
+import type { AppContext } from '../../context.js';
+import type { TypedApp } from '../../http/typed-app.js';
+import { registerConsoleAuthRoutes } from './console-auth.routes.js';
+import { registerConsoleHomeRoutes } from './console-home.routes.js';
+import { registerConsoleKeyRoutes } from './console-keys.routes.js';
+import { registerConsolePages } from './console-pages.js';
+import { registerConsoleTeamRoutes } from './console-team.routes.js';
+
+/** The seller console on the seller listener: its pages at /console, its calls at /console/api. */
+export function registerConsole(app: TypedApp, ctx: AppContext): void {
+  const typed = app;
+  registerConsoleAuthRoutes(typed, ctx);
+  registerConsoleHomeRoutes(typed, ctx);
+  registerConsoleKeyRoutes(typed, ctx);
+  registerConsoleTeamRoutes(typed, ctx);
+  registerConsolePages(app);
+}

@@ -1,0 +1,72 @@
+import type { Environment } from '../api-keys/api-keys.table.js';
+
+export const ROLES = ['owner', 'developer', 'finance', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface ConsoleUsersTable {
+  id: string;
+  company_id: string;
+  /** Lower-cased; one user per address across every company. */
+  email: string;
+  role: Role;
+  /** argon2id PHC string. */
+  password_hash: string;
+  /** The TOTP secret, sealed with the master key when one is configured. */
+  totp_secret: string | null;
+  totp_enabled_at: number | null;
+  password_changed_at: number;
+  created_at: number;
+  removed_at: number | null;
+}
+
+export interface ConsoleInvitesTable {
+  /** SHA-256 of the link's token; the token is printed once and never stored. */
+  token_hash: string;
+  id: string;
+  company_id: string;
+  email: string;
+  role: Role;
+  invited_by: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface ConsoleSessionsTable {
+  /** SHA-256 of the cookie's opaque id. */
+  id_hash: string;
+  user_id: string;
+  csrf_token: string;
+  environment: Environment;
+  created_at: number;
+  last_seen_at: number;
+  /** The absolute expiry; the idle expiry is last_seen_at plus the idle window. */
+  expires_at: number;
+}
+
+export interface ConsoleSigninFailuresTable {
+  /** `account:<sha256 of email>` or `address:<sha256 of peppered address>`. */
+  subject: string;
+  failures: number;
+  last_failure_at: number;
+  blocked_until: number;
+}
+
+export interface ConsoleSettingsTable {
+  company_id: string;
+  require_totp: number;
+  updated_at: number;
+}
+
+export interface ConsoleAuditTable {
+  id: string;
+  company_id: string;
+  at: number;
+  /** `user:<email>`, `key:<id>` or `operator`. */
+  actor: string;
+  source: 'console' | 'api' | 'cli';
+  action: string;
+  target: string | null;
+  /** JSON object with the change's particulars; never a secret. */
+  detail: string | null;
+}

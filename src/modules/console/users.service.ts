@@ -1,0 +1,220 @@
+import type { AppContext } from '../../context.js';
+import { fail } from '../../http/errors.js';
+import { randomToken, sha256Hex } from '../../lib/crypto.js';
+import { uuidv7 } from '../../lib/ids.js';
+import { getCompany } from '../identity/identity.service.js';
+import { recordAudit } from './audit.service.js';
+import * as repo from './console.repo.js';
+import { ROLES, type Role } from './console.table.js';
+import { checkPasswordPolicy, hashPassword } from './passwords.js';
+import { type ConsoleSession, openSession } from './sessions.service.js';
+
+/** An invite link works once, for 72 hours. */
+export const INVITE_TTL_MS = 72 * 3600_000;
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}\.[^\s@]{2,}$/;
+
+const validation = (field: string, message: string, keyword: string) =>
+  fail('VALIDATION_FAILED', `${field} ${message}.`, { issues: [{ field, in: 'body', message, keyword }] });
+
+export function normalizeEmail(email: string): string {
+  const normalized = email.trim().toLowerCase();
+  if (!EMAIL.test(normalized)) throw validation('email', 'must be an email address', 'format');
+  return normalized;
+}
+
+export function checkRole(role: string): Role {
+  if (!(ROLES as readonly string[]).includes(role))
+    throw validation('role', `must be one of ${ROLES.join(', ')}`, 'enum');
+  return role as Role;
+}
+
+export interface InviteInput {
+  companyId: string;
+  email: string;
+  role: string;
+  /** `operator` (the CLI) or `user:<email>` (an owner in the console). */
+  invitedBy: string;
+  source: 'console' | 'cli';
+}
+
+/** Creates a one-time invite and returns its link; only the token's hash is stored. */
+export async function inviteUser(ctx: AppContext, input: InviteInput) {
+  const company = await getCompany(ctx, input.companyId);
+  if (!company) throw fail('NOT_FOUND', `Company ${input.companyId} does not exist.`);
+  const email = normalizeEmail(input.email);
+  const role = checkRole(input.role);
+  const existing = await repo.findUserByEmail(ctx.db, email);
+  if (existing && existing.removed_at === null) {
+    // Said only to the inviter, who is inside the company: another company's user stays unnamed.
+    throw validation('email', 'already belongs to a console user', 'unique');
+  }
+  const now = ctx.clock.now();
+  const token = randomToken(32);
+  const id = uuidv7(now);
+  await ctx.db.transaction().execute(async (trx) => {
+    await repo.insertInvite(trx, {
+      token_hash: sha256Hex(token),
+      id,
+      company_id: company.id,
+      email,
+      role,
+      invited_by: input.invitedBy,
+      created_at: now,
+      expires_at: now + INVITE_TTL_MS,
+      used_at: null,
+    });
+    await recordAudit(
+      ctx,
+      {
+        companyId: company.id,
+        actor: input.invitedBy,
+        source: input.source,
+        action: 'user.invited',
+        target: email,
+        detail: { role },
+      },
+      trx,
+    );
+  });
+  return {
+    id,
+    email,
+    role,
+    expiresAt: new Date(now + INVITE_TTL_MS).toISOString(),
+    link: `${ctx.config.publicUrl}/console/invite#${token}`,
+  };
+}
+
+/** Looks up an open invite by its token (the page shows whom it is for before a password is set). */
+export async function openInvite(ctx: AppContext, token: string) {
+  const invite = await repo.findInvite(ctx.db, sha256Hex(token));
+  if (!invite || invite.used_at !== null || invite.expires_at <= ctx.clock.now()) {
+    throw fail('NOT_FOUND', 'This invite link is unknown, used or expired; ask for a new one.');
+  }
+  return invite;
+}
+
+/** Sets the invited user's password and signs them in; the invite is then spent. */
+export async function acceptInvite(ctx: AppContext, token: string, password: string) {
+  checkPasswordPolicy(password);
+  const invite = await openInvite(ctx, token);
+  const passwordHash = await hashPassword(password);
+  const now = ctx.clock.now();
+  const userId = uuidv7(now);
+  await ctx.db.transaction().execute(async (trx) => {
+    if (!(await repo.useInvite(trx, invite.token_hash, now))) {
+      throw fail('NOT_FOUND', 'This invite link is unknown, used or expired; ask for a new one.');
+    }
+    const existing = await repo.findUserByEmail(trx, invite.email);
+    if (existing && existing.removed_at === null)
+      throw validation('email', 'already belongs to a console user', 'unique');
+    if (existing) await trx.deleteFrom('console_users').where('id', '=', existing.id).execute();
+    await repo.insertUser(trx, {
+      id: userId,
+      company_id: invite.company_id,
+      email: invite.email,
+      role: invite.role,
+      password_hash: passwordHash,
+      totp_secret: null,
+      totp_enabled_at: null,
+      password_changed_at: now,
+      created_at: now,
+      removed_at: null,
+    });
+    await recordAudit(
+      ctx,
+      {
+        companyId: invite.company_id,
+        actor: `user:${invite.email}`,
+        source: 'console',
+        action: 'user.joined',
+        target: invite.email,
+        detail: { role: invite.role },
+      },
+      trx,
+    );
+  });
+  return openSession(ctx, userId);
+}
+
+export async function listTeam(ctx: AppContext, companyId: string) {
+  const [users, invites] = await Promise.all([
+    repo.listUsers(ctx.db, companyId),
+    repo.listOpenInvites(ctx.db, companyId, ctx.clock.now()),
+  ]);
+  return {
+    users: users.map((u) => ({
+      id: u.id,
+      email: u.email,
+      role: u.role,
+      totpEnabled: u.totp_enabled_at !== null,
+      createdAt: new Date(u.created_at).toISOString(),
+    })),
+    invites: invites.map((i) => ({
+      id: i.id,
+      email: i.email,
+      role: i.role,
+      expiresAt: new Date(i.expires_at).toISOString(),
+    })),
+  };
+}
+
+/** An owner changes a teammate's role; the last owner cannot step down. Sessions end so the change applies at once. */
+export async function changeRole(ctx: AppContext, session: ConsoleSession, userId: string, role: string) {
+  const next = checkRole(role);
+  await ctx.db.transaction().execute(async (trx) => {
+    const user = await repo.findUserOfCompany(trx, session.companyId, userId);
+    if (!user) throw fail('NOT_FOUND', `User ${userId} not found.`);
+    if (user.role === 'owner' && next !== 'owner') await assertAnotherOwner(trx, session.companyId, user.id);
+    await repo.updateUser(trx, user.id, { role: next });
+    await repo.deleteSessionsOfUser(trx, user.id);
+    await recordAudit(
+      ctx,
+      {
+        companyId: session.companyId,
+        actor: `user:${session.email}`,
+        source: 'console',
+        action: 'user.role_changed',
+        target: user.email,
+        detail: { from: user.role, to: next },
+      },
+      trx,
+    );
+  });
+}
+
+export async function removeUser(ctx: AppContext, session: ConsoleSession, userId: string) {
+  await ctx.db.transaction().execute(async (trx) => {
+    const user = await repo.findUserOfCompany(trx, session.companyId, userId);
+    if (!user) throw fail('NOT_FOUND', `User ${userId} not found.`);
+    if (user.role === 'owner') await assertAnotherOwner(trx, session.companyId, user.id);
+    await repo.updateUser(trx, user.id, { removed_at: ctx.clock.now() });
+    await repo.deleteSessionsOfUser(trx, user.id);
+    await recordAudit(
+      ctx,
+      {
+        companyId: session.companyId,
+        actor: `user:${session.email}`,
+        source: 'console',
+        action: 'user.removed',
+        target: user.email,
+      },
+      trx,
+    );
+  });
+}
+
+async function assertAnotherOwner(
+  trx: Parameters<typeof repo.listUsers>[0],
+  companyId: string,
+  leaving: string,
+) {
+  const owners = (await repo.listUsers(trx, companyId)).filter((u) => u.role === 'owner' && u.id !== leaving);
+  if (owners.length === 0) {
+    throw fail('VALIDATION_FAILED', 'A company keeps at least one owner.', {
+      issues: [
+        { field: 'role', in: 'body', message: 'the last owner cannot leave or step down', keyword: 'owner' },
+      ],
+    });
+  }
+}
