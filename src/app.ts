@@ -27,6 +27,8 @@ import { installUsageCounting } from './modules/finance/usage-counter.js';
 import { registerIdentityRoutes } from './modules/identity/identity.routes.js';
 import { registerPartnerRoutes } from './modules/partners/partners.routes.js';
 import { registerPromotionRoutes } from './modules/promotions/promotions.routes.js';
+import { installRequestLog } from './modules/request-log/request-log.recorder.js';
+import { registerRequestLogRoutes } from './modules/request-log/request-log.routes.js';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
 
 export { ADMIN_PREFIX, BODY_LIMIT_BYTES, SELLER_PREFIX } from './http/listeners.js';
@@ -41,6 +43,7 @@ export type App = FastifyInstance;
 export async function buildApp(ctx: AppContext): Promise<App> {
   const app = createListenerApp(ctx, 'seller');
   const usage = installUsageCounting(app, ctx);
+  const requestLog = installRequestLog(app, ctx, SELLER_PREFIX);
 
   let sellerDocument: () => unknown = () => ({});
   await app.register(
@@ -67,13 +70,14 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       registerPromotionRoutes(typed, ctx);
       registerAfterSaleRoutes(typed, ctx);
       registerWebhookRoutes(typed, ctx);
+      registerRequestLogRoutes(typed, ctx, requestLog);
       registerOpenApiRoute(typed, () => seller.swagger());
       sellerDocument = () => seller.swagger();
     },
     { prefix: SELLER_PREFIX },
   );
   registerDocsPage(app, () => sellerDocument());
-  registerConsole(app, ctx);
+  registerConsole(app, ctx, requestLog);
 
   registerVersionRedirect(app);
   return app;

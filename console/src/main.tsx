@@ -9,6 +9,7 @@ import { AuditPage } from './pages/audit/AuditPage';
 import { HomePage } from './pages/home/HomePage';
 import { InvitePage } from './pages/invite/InvitePage';
 import { KeysPage } from './pages/keys/KeysPage';
+import { LogsPage } from './pages/logs/LogsPage';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { SignInPage } from './pages/sign-in/SignInPage';
 import { TeamPage } from './pages/team/TeamPage';
@@ -33,6 +34,7 @@ const router = createBrowserRouter(
       children: [
         { index: true, element: <HomePage /> },
         { path: 'keys', element: <KeysPage /> },
+        { path: 'logs', element: <LogsPage /> },
         { path: 'team', element: <TeamPage /> },
         { path: 'audit', element: <AuditPage /> },
         { path: 'account', element: <AccountPage /> },

@@ -54,6 +54,7 @@ import type {
   PartnerConnectionsTable,
 } from '../modules/partners/partners.table.js';
 import type { PromotionResponsesTable, PromotionsTable } from '../modules/promotions/promotions.table.js';
+import type { RequestLogTable } from '../modules/request-log/request-log.table.js';
 import type {
   WebhookAttemptsTable,
   WebhookDeliveriesTable,
@@ -112,4 +113,5 @@ export interface Database {
   console_signin_failures: ConsoleSigninFailuresTable;
   console_settings: ConsoleSettingsTable;
   console_audit: ConsoleAuditTable;
+  request_log: RequestLogTable;
 }

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { withConsoleUrl } from './console-url.js';
 import { type ApiError, ERROR_CODES, type ErrorCode, fail, isApiError, isTransient } from './errors.js';
 import { MethodRouter } from './method-router.js';
 
@@ -97,7 +98,7 @@ export function envelopeOf(apiError: ApiError, requestId: string, publicUrl: str
     hint: apiError.hint ?? info.hint,
     doc_url: `${publicUrl}/docs#error-${apiError.code}`,
     requestId,
-    details: apiError.details,
+    details: withConsoleUrl(apiError.details, publicUrl),
   };
 }
 

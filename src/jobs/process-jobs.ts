@@ -3,6 +3,7 @@ import { archiveDueProducts } from '../modules/catalog/products.service.js';
 import { sweepRedemptions } from '../modules/checkout/orders/redemptions.service.js';
 import { registerPreorderJob } from '../modules/checkout/preorders/preorders.job.js';
 import { sweepReservations } from '../modules/checkout/reservations/lifecycle.service.js';
+import { purgeOldRequests } from '../modules/request-log/request-log.service.js';
 import { registerWebhookJobs } from '../modules/webhooks/webhooks.jobs.js';
 import { eventRetentionJob } from './event-retention.js';
 import { listenForWakeups } from './pg-wakeups.js';
@@ -43,6 +44,11 @@ export function startProcessJobs(ctx: AppContext, log: { error(obj: object, msg:
       await archiveDueProducts(ctx);
       return false;
     },
+  });
+  runner.add({
+    name: 'request-log-retention',
+    idleMs: 10 * SWEEP_INTERVAL_MS,
+    run: () => purgeOldRequests(ctx),
   });
   const wakeups = listenForWakeups(ctx.config.database, runner);
   runner.start();

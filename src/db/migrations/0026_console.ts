@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely';
 /**
  * The seller console (docs/console.md): company users, their one-time invites, server-side
  * sessions (the cookie carries only an opaque id; the row holds its SHA-256), the sign-in
- * throttle (per account and per hashed address), the company's console settings and the audit log.
+ * throttle (per account and per hashed address), the company's console settings, the audit log
+ * and the request log (14 days, written in batches after the reply).
  */
 // biome-ignore lint/suspicious/noExplicitAny: migrations describe the schema before it is typed
 export async function up(db: Kysely<any>): Promise<void> {
@@ -79,11 +80,36 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('console_audit')
     .columns(['company_id', 'at'])
     .execute();
+
+  await db.schema
+    .createTable('request_log')
+    .addColumn('request_id', 'text', (c) => c.primaryKey())
+    .addColumn('company_id', 'text', (c) => c.notNull())
+    .addColumn('environment', 'text', (c) => c.notNull())
+    .addColumn('key_id', 'text', (c) => c.notNull())
+    .addColumn('key_name', 'text', (c) => c.notNull())
+    .addColumn('method', 'text', (c) => c.notNull())
+    .addColumn('route', 'text', (c) => c.notNull())
+    .addColumn('path', 'text', (c) => c.notNull())
+    .addColumn('status', 'integer', (c) => c.notNull())
+    .addColumn('error_code', 'text')
+    .addColumn('error_body', 'text')
+    .addColumn('duration_ms', 'real', (c) => c.notNull())
+    .addColumn('contract_date', 'text', (c) => c.notNull())
+    .addColumn('at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('request_log_company')
+    .on('request_log')
+    .columns(['company_id', 'environment', 'at'])
+    .execute();
+  await db.schema.createIndex('request_log_at').on('request_log').column('at').execute();
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: see up
 export async function down(db: Kysely<any>): Promise<void> {
   for (const table of [
+    'request_log',
     'console_audit',
     'console_settings',
     'console_signin_failures',

@@ -177,4 +177,5 @@ export const SELLER_OPERATIONS: OperationTable = {
     'NOT_FOUND',
   ]),
   'GET /events': op('listEvents', 'List events'),
+  'GET /request-logs': op('listRequestLogs', 'List recent API requests', ['VALIDATION_FAILED']),
 };

@@ -1,0 +1,20 @@
+import type { AppContext } from '../../context.js';
+import type { TypedApp } from '../../http/typed-app.js';
+import type { RequestLogRecorder } from '../request-log/request-log.recorder.js';
+import { RequestLogQuery } from '../request-log/request-log.routes.js';
+import { listRequestLog } from '../request-log/request-log.service.js';
+import { CONSOLE_API } from './console-auth.routes.js';
+import { requireSession } from './console-http.js';
+
+/** The request log page: the same rows and filters as GET /request-logs, for the session's environment. */
+export function registerConsoleLogRoutes(app: TypedApp, ctx: AppContext, recorder: RequestLogRecorder): void {
+  app.get(
+    `${CONSOLE_API}/request-logs`,
+    { config: { auth: 'none' }, schema: { hide: true, querystring: RequestLogQuery } },
+    async (request) => {
+      const session = await requireSession(ctx, request);
+      const page = await listRequestLog(ctx, session, request.query, recorder);
+      return { data: page.data, meta: { nextCursor: page.nextCursor } };
+    },
+  );
+}

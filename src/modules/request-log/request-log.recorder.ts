@@ -1,0 +1,83 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import type { RequestLogTable } from './request-log.table.js';
+
+/** Rows wait at most this long, or until this many are waiting, before one insert writes them. */
+const FLUSH_MS = 1_000;
+const MAX_WAITING = 500;
+/** Beyond this many unwritten rows (a store outage) new ones are dropped, never the process. */
+const MAX_BUFFERED = 20_000;
+
+/**
+ * The request log's writer: the reply hook only pushes a row into memory; a timer (or a full
+ * buffer) writes the waiting rows in one multi-row insert, off every request's path.
+ */
+export class RequestLogRecorder {
+  private waiting: RequestLogTable[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly ctx: AppContext) {}
+
+  record(row: RequestLogTable): void {
+    if (this.waiting.length >= MAX_BUFFERED) return;
+    this.waiting.push(row);
+    if (this.waiting.length >= MAX_WAITING) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS).unref();
+  }
+
+  /** Writes what is waiting; readers of this process call it first, so they see their own requests. */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.flushing = this.flushing.then(async () => {
+      while (this.waiting.length > 0) {
+        const rows = this.waiting.splice(0, MAX_WAITING);
+        await this.ctx.db
+          .insertInto('request_log')
+          .values(rows)
+          .onConflict((oc) => oc.column('request_id').doNothing())
+          .execute()
+          .catch(() => undefined);
+      }
+    });
+    return this.flushing;
+  }
+}
+
+/**
+ * Records every authenticated seller API request after its reply. The ApiError body of a
+ * failure is captured as it is sent; a successful reply's body is never looked at.
+ */
+export function installRequestLog(app: FastifyInstance, ctx: AppContext, prefix: string): RequestLogRecorder {
+  const recorder = new RequestLogRecorder(ctx);
+  const errorBodies = new WeakMap<object, string>();
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode >= 400 && request.principal && typeof payload === 'string')
+      errorBodies.set(request, payload);
+    return payload;
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const principal = request.principal;
+    if (!principal || !request.url.startsWith(prefix)) return;
+    const query = request.url.indexOf('?');
+    recorder.record({
+      request_id: request.id,
+      company_id: principal.companyId,
+      environment: principal.environment,
+      key_id: principal.keyId,
+      key_name: principal.keyName,
+      method: request.method,
+      route: request.routeOptions.url ?? request.url,
+      path: query < 0 ? request.url : request.url.slice(0, query),
+      status: reply.statusCode,
+      error_code: reply.statusCode >= 400 ? (request.errorCode ?? null) : null,
+      error_body: errorBodies.get(request) ?? null,
+      duration_ms: Math.round(reply.elapsedTime * 10) / 10,
+      contract_date: request.contractDate,
+      at: ctx.clock.now(),
+    });
+  });
+  app.addHook('onClose', async () => recorder.flush());
+  return recorder;
+}
