@@ -20,7 +20,12 @@ function newestUnder(dir: string): number {
 export default function buildIfStale(): void {
   const stamp = 'dist/.build-stamp';
   const builtAt = existsSync(stamp) ? statSync(stamp).mtimeMs : 0;
-  const sourcesAt = Math.max(newestUnder('src'), statSync('tsconfig.build.json').mtimeMs);
+  const sourcesAt = Math.max(
+    newestUnder('src'),
+    newestUnder('console/src'),
+    statSync('console/index.html').mtimeMs,
+    statSync('tsconfig.build.json').mtimeMs,
+  );
   if (builtAt >= sourcesAt) return;
   process.stderr.write('dist/ is older than src/: npm run build\n');
   execFileSync('npm', ['run', 'build'], { stdio: ['ignore', 'ignore', 'inherit'] });

@@ -1,4 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { setNonce } from 'get-nonce';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
@@ -14,6 +15,9 @@ import { NotFoundPage } from './pages/NotFoundPage';
 import { SignInPage } from './pages/sign-in/SignInPage';
 import { TeamPage } from './pages/team/TeamPage';
 import './styles.css';
+
+// The dialog library's run-time <style> carries the page's CSP nonce (served in a meta tag).
+setNonce(document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content ?? '');
 
 const queryClient = new QueryClient({
   defaultOptions: {

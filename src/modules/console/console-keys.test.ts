@@ -192,6 +192,10 @@ describe('console API keys, roles and tenancy', () => {
     const csp = String(page.headers['content-security-policy']);
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toContain('unsafe-inline');
+    const nonce = /nonce-([^']+)'/.exec(csp)?.[1];
+    expect(page.raw).toContain(`<meta name="csp-nonce" content="${nonce}"`);
+    const again = await call(t, { method: 'GET', url: '/console' });
+    expect(again.headers['content-security-policy']).not.toBe(csp);
     expect(csp).toContain("frame-ancestors 'none'");
     const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(page.raw)?.[1];
     expect(script).toBeDefined();

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,18 +12,20 @@ export const CONSOLE_DIST = fileURLToPath(new URL('../../../console/dist/', impo
  * Only this origin's own files: no inline script or style, no eval, no frames, no plug-ins, and
  * forms and fetches go nowhere else.
  */
-export const CONSOLE_CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "manifest-src 'self'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const consoleContentSecurityPolicy = (nonce: string) =>
+  [
+    "default-src 'none'",
+    "script-src 'self'",
+    // The dialog library adds one <style> element at run time; it carries this page's nonce.
+    `style-src 'self' 'nonce-${nonce}'`,
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "manifest-src 'self'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -35,7 +38,6 @@ const TYPES: Record<string, string> = {
 const ASSET_NAME = /^[A-Za-z0-9._-]{1,120}$/;
 
 const securityHeaders = {
-  'content-security-policy': CONSOLE_CONTENT_SECURITY_POLICY,
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
@@ -62,12 +64,19 @@ export function registerConsolePages(app: FastifyInstance): void {
     return read(path);
   };
 
-  const page = async (_request: unknown, reply: import('fastify').FastifyReply) =>
-    reply
+  /** Each page load gets a fresh nonce, in the CSP header and in a meta tag the app reads. */
+  const page = async (_request: unknown, reply: import('fastify').FastifyReply) => {
+    const nonce = randomBytes(16).toString('base64');
+    const html = index()
+      .toString('utf8')
+      .replace('<head>', `<head>\n    <meta name="csp-nonce" content="${nonce}" />`);
+    return reply
       .headers(securityHeaders)
+      .header('content-security-policy', consoleContentSecurityPolicy(nonce))
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
-      .send(index());
+      .send(html);
+  };
 
   app.get('/console', { config: { auth: 'none' }, schema: { hide: true } }, page);
   app.get<{ Params: { '*': string } }>(

@@ -37,7 +37,7 @@ export async function readinessChecklist(ctx: AppContext, session: ConsoleSessio
       detail: status.footprint.complete
         ? `${status.footprint.countries.length} countries, ${status.footprint.currencies.join(', ')}`
         : 'At least one country and one currency (PUT /me/footprint).',
-      href: '/console/docs-guide',
+      href: '/docs',
     },
     {
       id: 'agreement',

@@ -24,7 +24,7 @@ export function AuditPage() {
         description="Every change to keys, users and sign-in settings, and every sign-in."
       />
       <ErrorNotice error={audit.error} />
-      <div className="card table-card">
+      <div className="card table-card" role="region" aria-label="Audit entries" tabIndex={0}>
         <table>
           <thead>
             <tr>

@@ -28,7 +28,9 @@ export function InvitePage() {
     mutationFn: (form: Form) => call('POST', '/invites/accept', { token, password: form.password }),
     onSuccess: async () => {
       window.history.replaceState(null, '', window.location.pathname);
-      await queryClient.invalidateQueries();
+      // The invite is spent: asking for it again would answer 404.
+      queryClient.removeQueries({ queryKey: ['invite'] });
+      await queryClient.invalidateQueries({ queryKey: ['session'] });
       navigate('/');
     },
   });

@@ -101,7 +101,7 @@ export function LogsPage() {
         </div>
       </form>
       <ErrorNotice error={logs.error} />
-      <div className="card table-card">
+      <div className="card table-card" role="region" aria-label="Requests" tabIndex={0}>
         <table>
           <thead>
             <tr>

@@ -1,0 +1,158 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { currentTotp } from '../../src/modules/console/totp.js';
+import { inviteUser } from '../../src/modules/console/users.service.js';
+import { makeSeller } from '../factories.js';
+import { ENGINE, useTestApp } from '../harness.js';
+
+/**
+ * The seller console's journeys in Debian's chromium (as the /docs test): invite, password,
+ * keys, the request log, the team, two-factor sign-in. A screenshot of every page goes to the
+ * CI artifacts and axe-core checks each one for serious or critical violations.
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const ARTIFACTS = process.env.CI_ARTIFACTS_DIR || 'artifacts';
+const skipped = ENGINE === 'postgres' || (!existsSync(CHROMIUM) && process.env.CI !== 'true');
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const PASSWORD = 'a long console passphrase';
+
+describe.skipIf(skipped)('the seller console in a browser', () => {
+  const t = useTestApp();
+  let browser: Browser;
+  let base: string;
+  let page: Page;
+  const errors: string[] = [];
+  const foreign: string[] = [];
+
+  beforeAll(async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    page.on('request', (request) => {
+      if (!request.url().startsWith(base) && !/^(data|blob):/.test(request.url()))
+        foreign.push(request.url());
+    });
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => {
+      // A refused sign-in answers 401 on purpose; everything else, CSP violations included, is an error.
+      if (message.type() === 'error' && !/status of 40[13]/.test(message.text()))
+        errors.push(`${message.text()} ${message.location().url}`);
+    });
+    mkdirSync(ARTIFACTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  /** Screenshot, then axe-core: no serious or critical violation. */
+  async function check(name: string) {
+    await page.screenshot({ path: join(ARTIFACTS, `console-${name}.png`), fullPage: true });
+    await page.evaluate(AXE);
+    const violations = await page.evaluate(async () => {
+      // biome-ignore lint/suspicious/noExplicitAny: axe is a global the evaluated script defines
+      const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+      return result.violations
+        .filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical')
+        .map(
+          (v: { id: string; nodes: { target: string[] }[] }) =>
+            `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`,
+        );
+    });
+    expect(violations, `${name}: ${violations.join('\n')}`).toEqual([]);
+  }
+
+  it('walks invite, keys, request log, team, two-factor sign-in and sign-out', async () => {
+    const seller = await makeSeller(t);
+    const email = 'owner@seller.example';
+    const invite = await inviteUser(t.ctx, {
+      companyId: seller.company.id,
+      email,
+      role: 'owner',
+      invitedBy: 'operator',
+      source: 'cli',
+    });
+    await page.goto(invite.link.replace(t.config.publicUrl, base));
+    await page.getByText('You are invited as').waitFor();
+    await check('invite');
+    await page.getByLabel('New password').fill(PASSWORD);
+    await page.getByLabel('Repeat the password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Set password and sign in' }).click();
+    await page.getByRole('heading', { name: 'Integration readiness' }).waitFor();
+    await page.getByText('Create a sandbox key').waitFor();
+    await check('home');
+
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('button', { name: 'Create sandbox key' }).click();
+    await page.getByLabel('Name').fill('Web shop');
+    await page.getByLabel('Allowed IPs').fill('127.0.0.1');
+    await page.getByText('reserved_range').waitFor();
+    await check('key-allowlist-refused');
+    await page.getByLabel('Allowed IPs').fill('');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = (await page.getByTestId('secret').textContent()) ?? '';
+    expect(secret).toMatch(/^service_sk_sbx_/);
+    await check('key-secret');
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    await page.getByRole('cell', { name: 'Web shop' }).waitFor();
+    expect(await page.content()).not.toContain(secret);
+    await check('keys');
+
+    const api = `${base}/api/seller/v1`;
+    const ok = await fetch(`${api}/whoami`, { headers: { authorization: `Bearer ${secret}` } });
+    expect(ok.status).toBe(200);
+    const failed = await fetch(`${api}/keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 42 }),
+    });
+    const { requestId } = (await failed.json()) as { requestId: string };
+    await page.getByRole('link', { name: 'Request log' }).click();
+    await page.getByLabel('Request id').fill(requestId);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByText(requestId).waitFor();
+    await page.getByRole('button', { name: 'Show error' }).click();
+    await page.getByText('"VALIDATION_FAILED"').waitFor();
+    await check('request-log');
+
+    await page.getByRole('link', { name: 'Team' }).click();
+    await page.getByRole('button', { name: 'Invite a teammate' }).click();
+    await page.getByLabel('Email').fill('dev@seller.example');
+    await page.getByRole('button', { name: 'Create invite link' }).click();
+    await page.getByTestId('invite-link').waitFor();
+    await check('team-invite');
+    await page.keyboard.press('Escape');
+
+    await page.getByRole('link', { name: 'Your account' }).click();
+    await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
+    const totp = (await page.getByTestId('totp-secret').textContent()) ?? '';
+    await page.getByLabel('Code from the app').fill(currentTotp(totp, t.ctx.clock.now()));
+    await page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
+    await page.getByText('Sign-in asks for a code').waitFor();
+    await check('account');
+
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await page.getByText('user.totp_enabled').waitFor();
+    await check('audit');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('Authenticator code').waitFor();
+    await check('sign-in-code');
+    await page.getByLabel('Authenticator code').fill(currentTotp(totp, t.ctx.clock.now()));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Integration readiness' }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+
+    expect(foreign, foreign.join('\n')).toEqual([]);
+    expect(errors, errors.join('\n')).toEqual([]);
+  }, 60_000);
+});
