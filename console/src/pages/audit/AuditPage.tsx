@@ -24,7 +24,7 @@ export function AuditPage() {
         description="Every change to keys, users and sign-in settings, and every sign-in."
       />
       <ErrorNotice error={audit.error} />
-      <div className="card table-card" role="region" aria-label="Audit entries" tabIndex={0}>
+      <div className="card table-card">
         <table>
           <thead>
             <tr>

@@ -88,7 +88,7 @@ export function KeysPage() {
         </EmptyState>
       ) : null}
       {list.length > 0 ? (
-        <div className="card table-card" role="region" aria-label="API keys" tabIndex={0}>
+        <div className="card table-card">
           <table>
             <thead>
               <tr>

@@ -101,7 +101,7 @@ export function LogsPage() {
         </div>
       </form>
       <ErrorNotice error={logs.error} />
-      <div className="card table-card" role="region" aria-label="Requests" tabIndex={0}>
+      <div className="card table-card">
         <table>
           <thead>
             <tr>

@@ -118,7 +118,7 @@ export function TeamPage() {
           Require an authenticator code for everyone in {session.company.name}
         </label>
       </section>
-      <div className="card table-card" role="region" aria-label="Users" tabIndex={0}>
+      <div className="card table-card">
         <table>
           <caption className="visually-hidden">Users</caption>
           <thead>
