@@ -1024,6 +1024,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/seller/v1/request-logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List recent API requests
+         * @description This environment's API requests of the last 14 days, newest first: the ApiError body of each failure, never a body of a success, a token or an address.
+         */
+        get: operations["listRequestLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/seller/v1/transactions": {
         parameters: {
             query?: never;
@@ -13553,6 +13573,170 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {string} */
                         code?: "SERVICE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    listRequestLogs: {
+        parameters: {
+            query?: {
+                code?: string;
+                /** @description Opaque cursor from `meta.nextCursor` of the previous page; omit for the first page. */
+                cursor?: string;
+                keyId?: string;
+                /** @description Page size; the default applies when omitted. */
+                limit?: number;
+                /** @description The id of this request (also in X-Request-Id). */
+                requestId?: string;
+                route?: string;
+                /** @description Only records after this instant (RFC 3339, microsecond precision kept); a cursor wins over it. */
+                since?: string;
+                /** @description Filter or target status (values in the schema). */
+                status?: string;
+                until?: string;
+            };
+            header?: {
+                /** @description Pins the contract date; the reply echoes the one applied. */
+                "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            at: string;
+                            contractDate: string;
+                            durationMs: number;
+                            environment: string;
+                            error: {
+                                [key: string]: unknown;
+                            } | null;
+                            errorCode: string | null;
+                            keyId: string;
+                            keyName: string;
+                            method: string;
+                            path: string;
+                            requestId: string;
+                            route: string;
+                            status: number;
+                        }[];
+                        meta: {
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST" | "UNSUPPORTED_API_VERSION";
+                    };
+                };
+            };
+            /** @description ApiError with code UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "INSUFFICIENT_SCOPE" | "IP_NOT_ALLOWED" | "IP_NOT_RESOLVABLE" | "KEY_ENVIRONMENT_MISMATCH" | "PRODUCTION_ACCESS_NOT_APPROVED";
+                    };
+                };
+            };
+            /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_REQUEST_IN_PROGRESS";
+                    };
+                };
+            };
+            /** @description ApiError with code VALIDATION_FAILED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /** @description ApiError with code INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "HOT_PATH_TIMEOUT" | "SERVICE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                     };
                 };
             };
