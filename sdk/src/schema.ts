@@ -13581,19 +13581,23 @@ export interface operations {
     listRequestLogs: {
         parameters: {
             query?: {
+                /** @description An ApiError code. */
                 code?: string;
-                /** @description Opaque cursor from `meta.nextCursor` of the previous page; omit for the first page. */
+                /** @description The `meta.nextCursor` of the previous page. */
                 cursor?: string;
+                /** @description The id of the key that made the request. */
                 keyId?: string;
-                /** @description Page size; the default applies when omitted. */
+                /** @description Rows per page (default 50). */
                 limit?: number;
-                /** @description The id of this request (also in X-Request-Id). */
+                /** @description The requestId of an error body or X-Request-Id header. */
                 requestId?: string;
+                /** @description A route pattern, such as `/api/seller/v1/orders/:id`. */
                 route?: string;
-                /** @description Only records after this instant (RFC 3339, microsecond precision kept); a cursor wins over it. */
+                /** @description Requests at or after this time. */
                 since?: string;
-                /** @description Filter or target status (values in the schema). */
+                /** @description A status (`404`) or a class (`4xx`). */
                 status?: string;
+                /** @description Requests before this time. */
                 until?: string;
             };
             header?: {
@@ -13613,6 +13617,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "requestId": "req_hxa7154pbfrz073j6s0f",
+                     *           "at": "2026-11-26T16:03:19.616Z",
+                     *           "environment": "sandbox",
+                     *           "keyId": "01a21898-d766-7000-bb24-9bee8611cd0d",
+                     *           "keyName": "key ac7m",
+                     *           "method": "POST",
+                     *           "route": "/api/seller/v1/keys",
+                     *           "path": "/api/seller/v1/keys",
+                     *           "status": 422,
+                     *           "errorCode": "VALIDATION_FAILED",
+                     *           "error": {
+                     *             "code": "VALIDATION_FAILED",
+                     *             "message": "body name: must be string",
+                     *             "recoverable": false,
+                     *             "hint": "Fix the fields named in `details.issues` and send again.",
+                     *             "doc_url": "http://localhost:8080/docs#error-VALIDATION_FAILED",
+                     *             "requestId": "req_hxa7154pbfrz073j6s0f",
+                     *             "details": {
+                     *               "issues": [
+                     *                 {
+                     *                   "field": "name",
+                     *                   "in": "body",
+                     *                   "message": "must be string",
+                     *                   "keyword": "type"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           },
+                     *           "durationMs": 34,
+                     *           "contractDate": "2026-09-01"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "nextCursor": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** Format: date-time */

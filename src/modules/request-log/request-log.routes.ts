@@ -8,15 +8,30 @@ import { listRequestLog } from './request-log.service.js';
 
 export const RequestLogQuery = Type.Object(
   {
-    requestId: Type.Optional(Type.String({ maxLength: 64 })),
-    status: Type.Optional(Type.String({ pattern: '^([1-5]xx|[1-5][0-9]{2})$' })),
-    code: Type.Optional(Type.String({ pattern: '^[A-Z_]{2,64}$' })),
-    keyId: Type.Optional(Type.String({ maxLength: 64 })),
-    route: Type.Optional(Type.String({ maxLength: 200 })),
-    since: Type.Optional(DateTime),
-    until: Type.Optional(DateTime),
-    cursor: Type.Optional(Type.String({ maxLength: 200 })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
+    requestId: Type.Optional(
+      Type.String({ maxLength: 64, description: 'The requestId of an error body or X-Request-Id header.' }),
+    ),
+    status: Type.Optional(
+      Type.String({
+        pattern: '^([1-5]xx|[1-5][0-9]{2})$',
+        description: 'A status (`404`) or a class (`4xx`).',
+      }),
+    ),
+    code: Type.Optional(Type.String({ pattern: '^[A-Z_]{2,64}$', description: 'An ApiError code.' })),
+    keyId: Type.Optional(
+      Type.String({ maxLength: 64, description: 'The id of the key that made the request.' }),
+    ),
+    route: Type.Optional(
+      Type.String({ maxLength: 200, description: 'A route pattern, such as `/api/seller/v1/orders/:id`.' }),
+    ),
+    since: Type.Optional({ ...DateTime, description: 'Requests at or after this time.' }),
+    until: Type.Optional({ ...DateTime, description: 'Requests before this time.' }),
+    cursor: Type.Optional(
+      Type.String({ maxLength: 200, description: 'The `meta.nextCursor` of the previous page.' }),
+    ),
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 200, description: 'Rows per page (default 50).' }),
+    ),
   },
   { additionalProperties: false },
 );
