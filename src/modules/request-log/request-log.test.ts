@@ -2,11 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { consoleCall, consoleUser } from '../../../test/console.js';
 import { makeSeller } from '../../../test/factories.js';
 import { useTestApp } from '../../../test/harness.js';
-import { call, expectApiError } from '../../../test/route-contract.js';
+import { call, describeRouteContract, expectApiError } from '../../../test/route-contract.js';
 import { purgeOldRequests } from './request-log.service.js';
 
 const t = useTestApp();
 const API = '/api/seller/v1';
+
+describeRouteContract('GET /request-logs', t, {
+  method: 'GET',
+  url: () => `${API}/request-logs`,
+  scopes: ['seller:keys:write', 'seller:account:manage'],
+  badInput: { url: `${API}/request-logs?status=abc` },
+});
 
 describe('the request log', () => {
   it('records a success without its body and a failure with its ApiError, findable by requestId', async () => {
