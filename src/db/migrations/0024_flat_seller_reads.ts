@@ -198,17 +198,27 @@ export async function up(db: Kysely<any>): Promise<void> {
     sql.raw(`create index ${name} on ${table} (${columns})${where ? ` where ${where}` : ''}`).execute(db);
 
   // Lookups by reference and the list filters (the plans: src/db/plans/).
-  await index('orders_seller_reference', 'orders', 'seller_company_id, environment, order_reference');
-  await index('sale_lines_seller_reference', 'sale_lines', 'seller_company_id, environment, order_reference');
   await index(
-    'sale_lines_seller_entry',
+    'orders_seller_reference',
+    'orders',
+    'seller_company_id, environment, order_reference, created_at, id',
+  );
+  await index(
+    'sale_lines_seller_reference',
     'sale_lines',
-    'seller_company_id, environment, entry_type, created_at, id',
+    'seller_company_id, environment, order_reference, created_at, id',
+  );
+  // Reversals are the rare entry type: a seller's sales are served by sale_lines_seller_created.
+  await index(
+    'sale_lines_seller_reversals',
+    'sale_lines',
+    'seller_company_id, environment, created_at, id',
+    "entry_type = 'sale_reversal'",
   );
   await index(
     'activity_seller_reference',
     'activity_entries',
-    'seller_company_id, environment, order_reference',
+    'seller_company_id, environment, order_reference, created_at, id',
   );
   await index(
     'activity_seller_kind',
@@ -298,7 +308,7 @@ export async function down(db: Kysely<any>): Promise<void> {
     'activity_seller_counterparty',
     'activity_seller_kind',
     'activity_seller_reference',
-    'sale_lines_seller_entry',
+    'sale_lines_seller_reversals',
     'sale_lines_seller_reference',
     'orders_seller_reference',
   ]) {
