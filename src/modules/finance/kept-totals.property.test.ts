@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import type { Selectable } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { adminHeaders } from '../../../test/admin.js';
-import { LENIENT_POLICY, order, setPolicy } from '../../../test/after-sale.js';
-import { post, ref, US_SALE } from '../../../test/checkout.js';
+import { LENIENT_POLICY, order, SANDBOX_LINES, setPolicy } from '../../../test/after-sale.js';
+import { post, ref } from '../../../test/checkout.js';
 import { makeSeller, type TestSeller } from '../../../test/factories.js';
 import { ENGINE, useTestApp } from '../../../test/harness.js';
 import { uuidv7 } from '../../lib/ids.js';
@@ -12,7 +12,7 @@ import { availableInPools, insertAvailableKeys } from '../inventory/inventory.re
 import { quarantineKeys, restockKeys, unquarantineKeys } from '../inventory/key-custody.service.js';
 import type { SaleLinesTable } from './finance.table.js';
 import { keysPerDay } from './kept-totals.repo.js';
-import { type CurrencyTotals, financeTotals } from './totals.js';
+import { type CurrencyTotals, emptyTotals, financeTotals } from './totals.js';
 
 /**
  * Totals kept beside the rows (migration 0024) against the rows themselves: after random sales,
@@ -23,21 +23,7 @@ import { type CurrencyTotals, financeTotals } from './totals.js';
 
 const t = useTestApp({ testClock: true });
 
-const LINES = {
-  USD: { skuCode: 'SANDBOX-ALWAYS-001', expectedUnitPriceCents: 1999, integrationOrderContext: US_SALE },
-  EUR: {
-    skuCode: 'SANDBOX-EUR1-001',
-    countryCode: 'DE',
-    expectedUnitPriceCents: 100,
-    integrationOrderContext: {
-      salesCountryCode: 'DE',
-      currencyCode: 'EUR',
-      salesTaxRatePercent: 19,
-      salesPriceGrossMinor: 119,
-      salesChannel: 'web',
-    },
-  },
-} as const;
+const LINES = SANDBOX_LINES;
 type Currency = keyof typeof LINES;
 
 type Action =
@@ -108,19 +94,7 @@ async function run(world: World, a: Action) {
 function summedFromRows(lines: Selectable<SaleLinesTable>[], from: number, to: number): CurrencyTotals[] {
   const byCurrency = new Map<string, CurrencyTotals>();
   for (const l of lines.filter((l) => l.created_at >= from && l.created_at < to)) {
-    const c = byCurrency.get(l.currency_code) ?? {
-      currencyCode: l.currency_code,
-      grossSalesCents: 0,
-      refundedCents: 0,
-      reinstatedCents: 0,
-      netSalesCents: 0,
-      saleCount: 0,
-      reversalCount: 0,
-      reinstatementCount: 0,
-      keysSold: 0,
-      keysReversed: 0,
-      wholesaleOwed: [],
-    };
+    const c = byCurrency.get(l.currency_code) ?? emptyTotals(l.currency_code);
     byCurrency.set(l.currency_code, c);
     const original = l.entry_type === 'sale' && l.reverses_transaction_id === null;
     const reinstatement = l.entry_type === 'sale' && l.reverses_transaction_id !== null;

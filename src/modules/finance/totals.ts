@@ -22,7 +22,8 @@ export interface CurrencyTotals {
   wholesaleOwed: { currencyCode: string; amountCents: number }[];
 }
 
-const empty = (currencyCode: string): CurrencyTotals => ({
+/** A currency with nothing in it yet. */
+export const emptyTotals = (currencyCode: string): CurrencyTotals => ({
   currencyCode,
   grossSalesCents: 0,
   refundedCents: 0,
@@ -57,7 +58,7 @@ export async function financeTotals(
   ]);
   const byCurrency = new Map<string, CurrencyTotals & { owed: Map<string, number> }>();
   for (const row of parts.flat()) {
-    const t = byCurrency.get(row.currency_code) ?? { ...empty(row.currency_code), owed: new Map() };
+    const t = byCurrency.get(row.currency_code) ?? { ...emptyTotals(row.currency_code), owed: new Map() };
     byCurrency.set(row.currency_code, t);
     t.grossSalesCents += Number(row.gross);
     t.refundedCents -= Number(row.reversed);
