@@ -4,13 +4,14 @@ import { benchCheckout } from './checkout.js';
 import { benchCli } from './cli.js';
 import type { FuzzBenchResult } from './fuzz.js';
 import type { benchKeyImport } from './key-import.js';
+import type { benchLargeTenant } from './large-tenant.js';
 import { measure, measurePaired, report, runInFreshProcess, startServer, stealMeter } from './lib.js';
 import { benchReserve, reportReserve } from './reserve.js';
 import type { benchSnapshot } from './snapshot.js';
 import type { benchWebhooks } from './webhooks.js';
 
 const steal = stealMeter();
-/** `BENCH_ONLY=checkout,reserve` runs those sections alone: requests (reads and checkout), reserve, memory, fuzz, webhooks, cli. */
+/** `BENCH_ONLY=checkout,reserve` runs those sections alone: requests (reads and checkout), reserve, memory, fuzz, webhooks, cli, large-tenant. */
 const only = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
 const wants = (section: string) => only.size === 0 || only.has(section);
 if (wants('requests') || wants('checkout')) await benchRequests();
@@ -19,6 +20,7 @@ if (wants('memory')) await benchMemory();
 if (wants('fuzz')) await benchFuzz();
 if (wants('webhooks')) await benchWebhookDeliveries();
 if (wants('cli')) benchCliStart();
+if (wants('large-tenant')) await benchLargeTenantReads();
 console.log(`CPU time stolen by the host during the run: ${steal()}`);
 
 /** Reads against bare hello; POST /orders against its raw baselines, replay against bare hello. */
@@ -205,4 +207,22 @@ function benchCliStart() {
       aim: i === 0 ? '' : `< 1000 ms ${c.max < 1000 ? 'met' : 'MISSED'}`,
     })),
   );
+}
+
+/**
+ * The large tenant (issue 36): every seller read at 1,000 orders and at full size, on SQLite and,
+ * with DATABASE_URL, PostgreSQL; on SQLite POST /orders alone and under ten heavy readers.
+ * LARGE_TENANT_ORDERS sets the size (default 1,000,000 on SQLite, 200,000 on PostgreSQL).
+ */
+async function benchLargeTenantReads() {
+  type Result = Awaited<ReturnType<typeof benchLargeTenant>>;
+  const engines = process.env.DATABASE_URL?.startsWith('postgres') ? ['sqlite', 'postgres'] : ['sqlite'];
+  for (const engine of engines) {
+    const result = await runInFreshProcess<Result>('bench/large-tenant.ts', engine);
+    console.log(
+      `large tenant on ${result.engine}: ${result.orders} orders, fixture ${result.fixtureSeconds} s`,
+    );
+    console.table(result.reads);
+    if (result.ordersUnderReads) console.log('POST /orders under heavy reads', result.ordersUnderReads);
+  }
 }

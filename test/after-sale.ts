@@ -1,11 +1,28 @@
 import { expect } from 'vitest';
 import { admin } from './admin.js';
-import { alwaysOrder, post } from './checkout.js';
+import { alwaysOrder, post, US_SALE } from './checkout.js';
 import type { TestSeller } from './factories.js';
 import type { TestApp } from './harness.js';
 
 /** A refund policy that lets revealed keys be refunded (the platform default does not). */
 export const LENIENT_POLICY = { refundableWithinDays: 30, requiresUnrevealedOrUnredeemed: false };
+
+/** An order line of each sandbox currency: USD (1999 a key) and EUR (100 a key in DE). */
+export const SANDBOX_LINES = {
+  USD: { skuCode: 'SANDBOX-ALWAYS-001', expectedUnitPriceCents: 1999, integrationOrderContext: US_SALE },
+  EUR: {
+    skuCode: 'SANDBOX-EUR1-001',
+    countryCode: 'DE',
+    expectedUnitPriceCents: 100,
+    integrationOrderContext: {
+      salesCountryCode: 'DE',
+      currencyCode: 'EUR',
+      salesTaxRatePercent: 19,
+      salesPriceGrossMinor: 119,
+      salesChannel: 'web',
+    },
+  },
+} as const;
 
 /** Places a sandbox order and returns its response data (fails the test unless 200). */
 export async function order(t: TestApp, seller: TestSeller, overrides: Record<string, unknown> = {}) {

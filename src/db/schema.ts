@@ -39,14 +39,16 @@ import type {
 } from '../modules/console/console.table.js';
 import type { CatalogChangesTable, OutboxEventsTable } from '../modules/events/events.table.js';
 import type {
+  ActivityDayTotalsTable,
   ActivityEntriesTable,
   ApiUsageDailyTable,
   FinanceInvoicesTable,
   FinanceReportsTable,
   SaleLinesTable,
+  SaleTotalsTable,
 } from '../modules/finance/finance.table.js';
 import type { CompaniesTable, SellerFootprintsTable } from '../modules/identity/identity.table.js';
-import type { GameKeysTable, KeyPoolsTable } from '../modules/inventory/inventory.table.js';
+import type { GameKeysTable, KeyPoolsTable, PoolStockTable } from '../modules/inventory/inventory.table.js';
 import type { TestClockTable } from '../modules/operator/test-clock.repo.js';
 import type {
   AgreementAmendmentsTable,
@@ -105,6 +107,9 @@ export interface Database {
   finance_invoices: FinanceInvoicesTable;
   finance_reports: FinanceReportsTable;
   api_usage_daily: ApiUsageDailyTable;
+  sale_totals: SaleTotalsTable;
+  activity_day_totals: ActivityDayTotalsTable;
+  pool_stock: PoolStockTable;
   refunds: RefundsTable;
   refund_keys: RefundKeysTable;
   console_users: ConsoleUsersTable;

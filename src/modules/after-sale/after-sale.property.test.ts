@@ -1,29 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { adminHeaders } from '../../../test/admin.js';
-import { LENIENT_POLICY, order, setPolicy } from '../../../test/after-sale.js';
-import { post, ref, US_SALE } from '../../../test/checkout.js';
+import { LENIENT_POLICY, order, SANDBOX_LINES, setPolicy } from '../../../test/after-sale.js';
+import { post, ref } from '../../../test/checkout.js';
 import { makeSeller, type TestSeller } from '../../../test/factories.js';
 import { ENGINE, useTestApp } from '../../../test/harness.js';
 import { statementBuckets } from '../finance/totals.js';
 
 const t = useTestApp();
 
-const LINES = {
-  USD: { skuCode: 'SANDBOX-ALWAYS-001', expectedUnitPriceCents: 1999, integrationOrderContext: US_SALE },
-  EUR: {
-    skuCode: 'SANDBOX-EUR1-001',
-    countryCode: 'DE',
-    expectedUnitPriceCents: 100,
-    integrationOrderContext: {
-      salesCountryCode: 'DE',
-      currencyCode: 'EUR',
-      salesTaxRatePercent: 19,
-      salesPriceGrossMinor: 119,
-      salesChannel: 'web',
-    },
-  },
-} as const;
+const LINES = SANDBOX_LINES;
 type Currency = keyof typeof LINES;
 
 type Action =

@@ -1,5 +1,6 @@
 import { compiledOnce } from '../../db/compiled-once.js';
 import type { Executor } from '../../db/database.js';
+import { availableInPools } from '../inventory/inventory.repo.js';
 import type { AllocationRow } from './allocations.repo.js';
 
 /** A SKU by code or id with what the territory predicate needs, in one environment. */
@@ -81,14 +82,6 @@ export async function stockFacts(
     )
     .execute();
   const counted = pools.filter((p) => p.replenish_mode === 'none').map((p) => p.id);
-  const counts = counted.length
-    ? await ex
-        .selectFrom('game_keys')
-        .select(['pool_id', (eb) => eb.fn.countAll<number>().as('n')])
-        .where('pool_id', 'in', counted)
-        .where('state', '=', 'available')
-        .groupBy('pool_id')
-        .execute()
-    : [];
+  const counts = counted.length ? await availableInPools(ex, counted) : [];
   return { allocations, pools, counts };
 }

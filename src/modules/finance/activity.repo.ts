@@ -1,9 +1,6 @@
-import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import type { ActivityKind } from './finance.table.js';
 import type { SellerRows } from './sales-read.repo.js';
-
-const DAY_MS = 86_400_000;
 
 export interface ActivityFilter extends SellerRows {
   from?: number;
@@ -52,20 +49,4 @@ export function firstMovement(ex: Executor, scope: SellerRows) {
     .orderBy('created_at')
     .limit(1)
     .executeTakeFirst();
-}
-
-/** Keys moved to the seller (sale and pull entries) per UTC day in [from, to): day index -> keys. */
-export async function keysPulledPerDay(ex: Executor, scope: SellerRows, from: number, to: number) {
-  const day = sql<number>`created_at / ${sql.lit(DAY_MS)}`;
-  const rows = await ex
-    .selectFrom('activity_entries')
-    .select([day.as('day'), sql<number>`cast(sum(quantity) as bigint)`.as('keys')])
-    .where('seller_company_id', '=', scope.sellerId)
-    .where('environment', '=', scope.environment)
-    .where('kind', 'in', ['sale', 'pull'])
-    .where('created_at', '>=', from)
-    .where('created_at', '<', to)
-    .groupBy(day)
-    .execute();
-  return new Map(rows.map((r) => [Number(r.day), Number(r.keys)]));
 }

@@ -107,3 +107,37 @@ export interface ApiUsageDailyTable {
   route_class: string;
   calls: number;
 }
+
+/**
+ * Running totals of the sale lines (migration 0024): kept by a trigger in the statement that
+ * inserts the line, per span (`month`, `day`, `hour`) and bucket start (UTC epoch ms), sale and
+ * wholesale currency (`''` when none) and shard (the writer's connection on PostgreSQL, 0 on
+ * SQLite). A bucket's figure is the sum over its shards.
+ */
+export interface SaleTotalsTable {
+  seller_company_id: string;
+  environment: string;
+  span: 'month' | 'day' | 'hour';
+  bucket_start: number;
+  currency_code: string;
+  wholesale_currency_code: string;
+  shard: number;
+  gross: number;
+  reversed: number;
+  reinstated: number;
+  sale_count: number;
+  reversal_count: number;
+  reinstatement_count: number;
+  keys_sold: number;
+  keys_reversed: number;
+  wholesale: number;
+}
+
+/** Keys moved to a seller (`sale` and `pull` activity) per UTC day index, kept like sale_totals. */
+export interface ActivityDayTotalsTable {
+  seller_company_id: string;
+  environment: string;
+  day: number;
+  shard: number;
+  keys: number;
+}

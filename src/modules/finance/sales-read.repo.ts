@@ -28,7 +28,8 @@ export function listSaleLines(ex: Executor, f: SaleLineFilter) {
   if (f.from !== undefined) query = query.where('created_at', '>=', f.from);
   if (f.to !== undefined) query = query.where('created_at', '<', f.to);
   if (f.orderReference) query = query.where('order_reference', '=', f.orderReference);
-  if (f.entryType) query = query.where('entry_type', '=', f.entryType);
+  // A literal, so that both engines match the partial index of reversals (its condition).
+  if (f.entryType) query = query.where('entry_type', '=', sql.lit(f.entryType));
   if (f.currencyCode) query = query.where('currency_code', '=', f.currencyCode);
   if (f.before) {
     const [at, id] = f.before;

@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/database.js';
+import { coverage, keptSaleTotals } from './kept-totals.repo.js';
 import { type SellerRows, saleTotals } from './sales-read.repo.js';
 
 /** The figures of one sale currency over a span: the same figures whichever endpoint shows them. */
@@ -21,7 +22,8 @@ export interface CurrencyTotals {
   wholesaleOwed: { currencyCode: string; amountCents: number }[];
 }
 
-const empty = (currencyCode: string): CurrencyTotals => ({
+/** A currency with nothing in it yet. */
+export const emptyTotals = (currencyCode: string): CurrencyTotals => ({
   currencyCode,
   grossSalesCents: 0,
   refundedCents: 0,
@@ -39,7 +41,9 @@ const empty = (currencyCode: string): CurrencyTotals => ({
  * The one aggregation behind statements, summary and invoices: the sale lines created in
  * [from, to) (UTC epoch ms), per sale currency. A line counts where its own `created_at` falls,
  * so a refund dated next month lowers next month, and the same span always gives the same
- * figures (lines are insert-only).
+ * figures (lines are insert-only). Whole months, days and hours are read from the totals kept
+ * beside the lines (kept-totals.repo.ts); only the parts shorter than an hour at either end sum
+ * lines, so the cost does not grow with the seller's history.
  */
 export async function financeTotals(
   ex: Executor,
@@ -47,9 +51,14 @@ export async function financeTotals(
   from: number,
   to: number,
 ): Promise<CurrencyTotals[]> {
-  const byCurrency = new Map<string, CurrencyTotals>();
-  for (const row of await saleTotals(ex, scope, from, to)) {
-    const t = byCurrency.get(row.currency_code) ?? empty(row.currency_code);
+  const { buckets, edges } = coverage(from, to);
+  const parts = await Promise.all([
+    ...buckets.map((range) => keptSaleTotals(ex, scope, range)),
+    ...edges.map(([start, end]) => saleTotals(ex, scope, start, end)),
+  ]);
+  const byCurrency = new Map<string, CurrencyTotals & { owed: Map<string, number> }>();
+  for (const row of parts.flat()) {
+    const t = byCurrency.get(row.currency_code) ?? { ...emptyTotals(row.currency_code), owed: new Map() };
     byCurrency.set(row.currency_code, t);
     t.grossSalesCents += Number(row.gross);
     t.refundedCents -= Number(row.reversed);
@@ -60,13 +69,19 @@ export async function financeTotals(
     t.keysSold += Number(row.keys_sold);
     t.keysReversed += Number(row.keys_reversed);
     if (row.wholesale_currency_code) {
-      t.wholesaleOwed.push({ currencyCode: row.wholesale_currency_code, amountCents: Number(row.wholesale) });
+      const owed = t.owed.get(row.wholesale_currency_code) ?? 0;
+      t.owed.set(row.wholesale_currency_code, owed + Number(row.wholesale));
     }
   }
-  return [...byCurrency.values()].map((t) => ({
-    ...t,
-    netSalesCents: t.grossSalesCents - t.refundedCents + t.reinstatedCents,
-  }));
+  return [...byCurrency.values()]
+    .sort((a, b) => (a.currencyCode < b.currencyCode ? -1 : a.currencyCode > b.currencyCode ? 1 : 0))
+    .map(({ owed, ...t }) => ({
+      ...t,
+      wholesaleOwed: [...owed.entries()]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([currencyCode, amountCents]) => ({ currencyCode, amountCents })),
+      netSalesCents: t.grossSalesCents - t.refundedCents + t.reinstatedCents,
+    }));
 }
 
 /** The statement buckets of SPEC 2.8 per sale currency. */

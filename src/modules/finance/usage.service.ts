@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
 import { SANDBOX_LIMITS_PER_MINUTE } from '../../http/rate-limit.js';
-import { keysPulledPerDay } from './activity.repo.js';
+import { keysPerDay } from './kept-totals.repo.js';
 import type { SellerRows } from './sales-read.repo.js';
 
 const DAY_MS = 86_400_000;
@@ -38,7 +38,7 @@ export async function usage(ctx: AppContext, scope: SellerRows, q: { from?: stri
       .where('day', '>=', dateOf(from))
       .where('day', '<=', dateOf(to))
       .execute(),
-    keysPulledPerDay(ctx.db, scope, from * DAY_MS, (to + 1) * DAY_MS),
+    keysPerDay(ctx.db, scope, from, to),
   ]);
   const data = [];
   for (let day = from; day <= to; day++) {

@@ -1,4 +1,4 @@
-import { CompiledQuery, type Insertable, type Selectable } from 'kysely';
+import { CompiledQuery, type Insertable, type Selectable, sql } from 'kysely';
 import { compiledOnce } from '../../db/compiled-once.js';
 import type { Executor } from '../../db/database.js';
 import { isPostgres } from '../../db/dialect.js';
@@ -131,12 +131,21 @@ export async function insertAvailableKeys(
   return Number(result.numAffectedRows ?? 0n);
 }
 
+/**
+ * Available keys per pool, from the stock kept by the database beside the keys (pool_stock,
+ * migration 0024): a read of a few rows whatever the pool's size. Pools without a key ever
+ * imported have no row.
+ */
+export function availableInPools(ex: Executor, poolIds: readonly string[]) {
+  return ex
+    .selectFrom('pool_stock')
+    .select(['pool_id', sql<number>`cast(sum(available) as bigint)`.as('n')])
+    .where('pool_id', 'in', poolIds)
+    .groupBy('pool_id')
+    .execute();
+}
+
 export async function countAvailable(ex: Executor, poolId: string): Promise<number> {
-  const row = await ex
-    .selectFrom('game_keys')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('pool_id', '=', poolId)
-    .where('state', '=', 'available')
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  const [row] = await availableInPools(ex, [poolId]);
+  return Number(row?.n ?? 0);
 }

@@ -27,3 +27,14 @@ export interface GameKeysTable {
   sold_at: number | null;
   created_at: number;
 }
+
+/**
+ * Available keys per pool (migration 0024), kept by triggers on game_keys in the statement that
+ * imports, claims, returns, quarantines or revokes a key; sharded per writer connection on
+ * PostgreSQL (0 on SQLite). A pool's stock is the sum over its shards.
+ */
+export interface PoolStockTable {
+  pool_id: string;
+  shard: number;
+  available: number;
+}

@@ -1,0 +1,269 @@
+// The large tenant (issue 36): one production seller grown to LARGE_TENANT_ORDERS orders (default
+// 1,000,000 on SQLite, 200,000 on PostgreSQL with DATABASE_URL), each with its sale line, activity
+// entry and sold key, every twentieth refunded, written straight through the repositories in
+// large transactions, beside 60,000 keys in stock (imported). Reports p50/p95 of every seller list and
+// aggregate read at 1,000 orders and at full size (sequential, in this process), then on SQLite
+// POST /orders p99 alone and while ten clients read statements and stream the activity CSV.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { type AppContext, createContext } from '../src/context.js';
+import { isPostgres } from '../src/db/dialect.js';
+import { migrateToLatest, schemaOf } from '../src/db/migrate.js';
+import { uuidv7 } from '../src/lib/ids.js';
+import { insertOrder } from '../src/modules/checkout/orders/orders.repo.js';
+import { insertSaleWithActivity } from '../src/modules/finance/finance.repo.js';
+import { recordReversal } from '../src/modules/finance/reversals.service.js';
+import { insertSoldKeys } from '../src/modules/inventory/claims.repo.js';
+import { BENCH_DECLARATION, buildCheckoutWorld, type CheckoutWorld } from './checkout-world.js';
+
+type App = Awaited<ReturnType<typeof buildApp>>;
+const DAY_MS = 86_400_000;
+const BATCH = 5_000;
+/** Calls of each read before the measured ones: the first compile schemas, statements and JIT paths. */
+const WARM_UP = 20;
+
+/** Copies the templates of one real order (placed through the API) n times, spread over a year. */
+async function grow(
+  ctx: AppContext,
+  world: CheckoutWorld,
+  from: number,
+  to: number,
+  total: number,
+  now: number,
+) {
+  const order = await ctx.db
+    .selectFrom('orders')
+    .selectAll()
+    .where('seller_company_id', '=', world.sellerId)
+    .executeTakeFirstOrThrow();
+  const sale = await ctx.db
+    .selectFrom('sale_lines')
+    .selectAll()
+    .where('order_id', '=', order.id)
+    .executeTakeFirstOrThrow();
+  const activity = await ctx.db
+    .selectFrom('activity_entries')
+    .selectAll()
+    .where('order_id', '=', order.id)
+    .executeTakeFirstOrThrow();
+  const key = await ctx.db
+    .selectFrom('game_keys')
+    .selectAll()
+    .where('order_id', '=', order.id)
+    .executeTakeFirstOrThrow();
+  const spacing = Math.floor((365 * DAY_MS) / total);
+  for (let start = from; start < to; start += BATCH) {
+    await ctx.db.transaction().execute(async (trx) => {
+      for (let i = start; i < Math.min(to, start + BATCH); i++) {
+        const at = now - 365 * DAY_MS + i * spacing;
+        const id = uuidv7(at);
+        const reference = `big-${i}`;
+        await insertOrder(trx, {
+          ...order,
+          id,
+          readable_id: `BIG${i.toString(36).toUpperCase().padStart(9, '0')}`,
+          reference_owner: world.sellerId,
+          order_reference: reference,
+          created_at: at,
+          updated_at: at,
+        });
+        const line = { ...sale, id: uuidv7(at), order_id: id, order_reference: reference, created_at: at };
+        await insertSaleWithActivity(trx, line, {
+          ...activity,
+          id: uuidv7(at),
+          order_id: id,
+          order_reference: reference,
+          created_at: at,
+        });
+        await insertSoldKeys(trx, [
+          { ...key, id: uuidv7(at), order_id: id, fingerprint: `big-${i}`, sold_at: at, created_at: at },
+        ]);
+        if (i % 20 === 19) await recordReversal(trx, line, 1, 'refund', at + 3_600_000);
+      }
+    });
+  }
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+
+/** The seller reads of the console: lists with and without their filters, and the aggregates. */
+function reads(world: CheckoutWorld, total: number, now: number): [string, string][] {
+  const month = new Date(now).toISOString().slice(0, 7);
+  const probe = `big-${Math.floor(total / 2)}`;
+  return [
+    ['GET /orders', '/orders?limit=50'],
+    ['GET /orders?orderReference=', `/orders?orderReference=${probe}`],
+    ['GET /finance/api-sales', '/finance/api-sales?limit=50'],
+    ['GET /finance/api-sales?orderReference=', `/finance/api-sales?orderReference=${probe}`],
+    ['GET /finance/api-sales?entryType=sale_reversal', '/finance/api-sales?entryType=sale_reversal&limit=50'],
+    ['GET /activity', '/activity?limit=50'],
+    ['GET /activity?orderReference=', `/activity?orderReference=${probe}`],
+    ['GET /activity?kind=refund', '/activity?kind=refund&limit=50'],
+    ['GET /transactions', '/transactions?limit=50'],
+    ['GET /refunds', '/refunds?limit=50'],
+    ['GET /events', '/events?limit=50'],
+    ['GET /finance/summary', '/finance/summary'],
+    ['GET /finance/statements (month)', `/finance/statements?from=${month}&to=${month}`],
+    ['GET /finance/statements (12 months)', '/finance/statements'],
+    ['GET /usage', '/usage'],
+    ['GET /availability', `/availability?skuCode=${world.skuCode}`],
+  ];
+}
+
+async function measureReads(app: App, world: CheckoutWorld, total: number, now: number, reps: number) {
+  const headers = { authorization: `Bearer ${world.token}`, 'x-forwarded-for': '8.8.8.8' };
+  const out: Record<string, { p50: number; p95: number }> = {};
+  for (const [name, path] of reads(world, total, now)) {
+    const times: number[] = [];
+    for (let i = 0; i < reps + WARM_UP; i++) {
+      const started = performance.now();
+      const res = await app.inject({ method: 'GET', url: `/api/seller/v1${path}`, headers });
+      if (res.statusCode !== 200)
+        throw new Error(`${name} answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
+      if (i >= WARM_UP) times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    out[name] = {
+      p50: Number(percentile(times, 0.5).toFixed(2)),
+      p95: Number(percentile(times, 0.95).toFixed(2)),
+    };
+  }
+  return out;
+}
+
+/** POST /orders one after another for `ms`, over HTTP; p50/p99 in ms. */
+async function orderLatency(url: string, world: CheckoutWorld, ms: number, tag: string) {
+  const headers = {
+    authorization: `Bearer ${world.token}`,
+    'x-forwarded-for': '8.8.8.8',
+    'content-type': 'application/json',
+  };
+  const times: number[] = [];
+  const until = performance.now() + ms;
+  for (let i = 0; performance.now() < until; i++) {
+    const body = JSON.stringify({
+      skuCode: world.skuCode,
+      quantity: 1,
+      orderReference: `${tag}-${i}`,
+      expectedUnitPriceCents: 1999,
+      integrationOrderContext: BENCH_DECLARATION,
+    });
+    const started = performance.now();
+    const res = await fetch(`${url}/api/seller/v1/orders`, { method: 'POST', headers, body });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`POST /orders answered ${res.status}: ${text.slice(0, 300)}`);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return {
+    orders: times.length,
+    p50: Number(percentile(times, 0.5).toFixed(2)),
+    p99: Number(percentile(times, 0.99).toFixed(2)),
+  };
+}
+
+/** Ten clients reading statements, the summary and the activity CSV, until stopped. */
+function heavyReaders(url: string, world: CheckoutWorld) {
+  const headers = { authorization: `Bearer ${world.token}`, 'x-forwarded-for': '8.8.8.8' };
+  const paths = [
+    '/finance/statements',
+    '/finance/summary',
+    '/activity?format=csv&limit=1000',
+    '/finance/api-sales?limit=200',
+  ];
+  let running = true;
+  let reads = 0;
+  const clients = Array.from({ length: 10 }, async (_, c) => {
+    while (running) {
+      const res = await fetch(`${url}/api/seller/v1${paths[c % paths.length]}`, { headers });
+      await res.arrayBuffer();
+      reads++;
+    }
+  });
+  return async () => {
+    running = false;
+    await Promise.all(clients);
+    return reads;
+  };
+}
+
+export async function benchLargeTenant(engine = 'sqlite') {
+  const postgres = engine === 'postgres';
+  const total = Number(process.env.LARGE_TENANT_ORDERS ?? (postgres ? 200_000 : 1_000_000));
+  const reps = Number(process.env.LARGE_TENANT_REPS ?? 40);
+  const env: Record<string, string> = {
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'sdapi-large-')),
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+  };
+  if (postgres) {
+    env.DATABASE_URL = process.env.DATABASE_URL!;
+    env.DATABASE_SCHEMA = `bench_large_${process.pid}`;
+  }
+  const config = loadConfig(env);
+  const ctx = await createContext({ ...config, masterKeyHex: '44'.repeat(32) });
+  if (postgres) await sql.raw(`create schema ${env.DATABASE_SCHEMA}`).execute(ctx.db);
+  await migrateToLatest(ctx.db, schemaOf(config));
+  // The stock is imported through the service: orders must decrypt the keys they pull.
+  const world = await buildCheckoutWorld(ctx, Number(process.env.LARGE_TENANT_STOCK ?? 60_000));
+  const app = await buildApp(ctx);
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  const now = Date.now();
+  await orderLatency(url, world, 50, 'seed');
+  const result: {
+    engine: string;
+    orders: number;
+    fixtureSeconds?: number;
+    reads?: Record<string, unknown>;
+    ordersUnderReads?: Record<string, unknown>;
+  } = { engine: postgres ? 'postgres' : 'sqlite', orders: total };
+  try {
+    const small = Math.min(1_000, total);
+    await grow(ctx, world, 0, small, total, now);
+    if (isPostgres(ctx.db)) await sql`analyze`.execute(ctx.db);
+    // Twice: the first pass also pays for what the key import left behind (checkpoints, GC).
+    await measureReads(app, world, small, now, reps);
+    const atSmall = await measureReads(app, world, small, now, reps);
+    const started = performance.now();
+    await grow(ctx, world, small, total, total, now);
+    result.fixtureSeconds = Number(((performance.now() - started) / 1000).toFixed(1));
+    if (isPostgres(ctx.db)) await sql`vacuum analyze`.execute(ctx.db);
+    const atFull = await measureReads(app, world, total, now, reps);
+    result.reads = Object.fromEntries(
+      Object.keys(atFull).map((name) => [
+        name,
+        {
+          'p50/p95 at 1k': `${atSmall[name]!.p50} / ${atSmall[name]!.p95}`,
+          [`p50/p95 at ${total}`]: `${atFull[name]!.p50} / ${atFull[name]!.p95}`,
+          'p95 ratio': Number((atFull[name]!.p95 / atSmall[name]!.p95).toFixed(2)),
+        },
+      ]),
+    );
+    if (!postgres) {
+      const seconds = Number(process.env.LARGE_TENANT_LOAD_MS ?? 8_000);
+      const quiet = await orderLatency(url, world, seconds, 'quiet');
+      const stop = heavyReaders(url, world);
+      const loaded = await orderLatency(url, world, seconds, 'loaded');
+      const heavyReads = await stop();
+      result.ordersUnderReads = {
+        quiet,
+        loaded,
+        heavyReads,
+        p99Ratio: Number((loaded.p99 / quiet.p99).toFixed(2)),
+      };
+    }
+  } finally {
+    await app.close();
+    if (postgres) await sql.raw(`drop schema ${env.DATABASE_SCHEMA} cascade`).execute(ctx.db);
+    await ctx.close();
+  }
+  return result;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(JSON.stringify(await benchLargeTenant(process.argv[2])));
+}

@@ -1,0 +1,340 @@
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import {
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  PostgresAdapter,
+  PostgresQueryCompiler,
+  CompiledQuery as Query,
+  SqliteAdapter,
+  SqliteQueryCompiler,
+  sql,
+} from 'kysely';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ENGINE, useTestApp } from '../../test/harness.js';
+import type { AppContext } from '../context.js';
+import type { Principal } from '../http/auth/principal.js';
+import {
+  findByReference as findRefundByReference,
+  listRefunds,
+} from '../modules/after-sale/after-sale.repo.js';
+import {
+  findByReference as findOrderByReference,
+  listOrders,
+} from '../modules/checkout/orders/orders.repo.js';
+import { listActivity } from '../modules/finance/activity.repo.js';
+import { keptSaleTotals, keysPerDay } from '../modules/finance/kept-totals.repo.js';
+import { listSaleLines, saleTotals } from '../modules/finance/sales-read.repo.js';
+import { availableInPools } from '../modules/inventory/inventory.repo.js';
+import { listEvents } from '../modules/webhooks/events-feed.service.js';
+import type { Database } from './schema.js';
+
+/**
+ * Every seller read must seek its index, never scan its table: a tenant with a million rows
+ * pays for the rows it reads, not the rows it has. Each read below is compiled by the real
+ * repository code (a recording driver catches its SQL), then explained on this engine. On
+ * PostgreSQL sequential scans are priced out (`enable_seqscan = off`) so that an empty test
+ * table cannot make a scan look cheap: one remains only where no index can serve.
+ * `WRITE_PLANS=1` writes the plans to src/db/plans/<engine>.md (committed beside the reads).
+ */
+
+const t = useTestApp();
+const postgres = ENGINE === 'postgres';
+
+/** A Kysely that compiles for this engine and records each query instead of running it. */
+function recorder() {
+  const queries: CompiledQuery[] = [];
+  const connection: DatabaseConnection = {
+    executeQuery: async (query) => {
+      queries.push(query);
+      return { rows: [] };
+    },
+    streamQuery: () => {
+      throw new Error('not streamed');
+    },
+  };
+  const driver: Driver = {
+    init: async () => {},
+    acquireConnection: async () => connection,
+    beginTransaction: async () => {},
+    commitTransaction: async () => {},
+    rollbackTransaction: async () => {},
+    releaseConnection: async () => {},
+    destroy: async () => {},
+  };
+  const db = new Kysely<Database>({
+    dialect: {
+      createAdapter: () => (postgres ? new PostgresAdapter() : new SqliteAdapter()),
+      createDriver: () => driver,
+      createIntrospector: () => {
+        throw new Error('no introspection');
+      },
+      createQueryCompiler: () => (postgres ? new PostgresQueryCompiler() : new SqliteQueryCompiler()),
+    },
+  });
+  return { db, queries };
+}
+
+const pk = (table: string) => (postgres ? `${table}_pkey` : `sqlite_autoindex_${table}_1`);
+const S = { sellerId: 'co-seller', environment: 'production' };
+const principal = { companyId: S.sellerId, environment: 'production' } as Principal;
+const feed = (db: Kysely<Database>, types?: string) =>
+  listEvents(
+    { db } as unknown as AppContext,
+    principal,
+    { limit: 50, ...(types ? { types } : {}) },
+    (c) => c,
+  );
+
+interface SellerRead {
+  name: string;
+  run: (db: Kysely<Database>) => Promise<unknown>;
+  /** The index the read must seek, and a column its seek condition must name. */
+  index: string;
+  seeks: string;
+}
+
+const READS: SellerRead[] = [
+  {
+    name: 'GET /orders?orderReference=',
+    run: (db) => listOrders(db, { ...S, orderReference: 'ref-1', limit: 50 }),
+    index: 'orders_seller_reference',
+    seeks: 'order_reference',
+  },
+  {
+    name: 'GET /orders',
+    run: (db) => listOrders(db, { ...S, limit: 50 }),
+    index: 'orders_seller_created',
+    seeks: 'environment',
+  },
+  {
+    name: 'POST /orders replay (reference per owner)',
+    run: (db) => findOrderByReference(db, 'production', S.sellerId, 'ref-1'),
+    index: 'orders_reference',
+    seeks: 'order_reference',
+  },
+  {
+    name: 'GET /finance/api-sales?orderReference=',
+    run: (db) => listSaleLines(db, { ...S, orderReference: 'ref-1', limit: 50 }),
+    index: 'sale_lines_seller_reference',
+    seeks: 'order_reference',
+  },
+  {
+    name: 'GET /finance/api-sales?entryType=sale_reversal',
+    run: (db) => listSaleLines(db, { ...S, entryType: 'sale_reversal', limit: 50 }),
+    index: 'sale_lines_seller_reversals',
+    seeks: 'environment',
+  },
+  {
+    name: 'GET /finance/api-sales',
+    run: (db) => listSaleLines(db, { ...S, limit: 50 }),
+    index: 'sale_lines_seller_created',
+    seeks: 'environment',
+  },
+  {
+    name: 'GET /activity?orderReference=',
+    run: (db) => listActivity(db, { ...S, orderReference: 'ref-1' }, 51),
+    index: 'activity_seller_reference',
+    seeks: 'order_reference',
+  },
+  {
+    name: 'GET /activity?kind=refund',
+    run: (db) => listActivity(db, { ...S, kinds: ['refund'] }, 51),
+    index: 'activity_seller_kind',
+    seeks: 'kind',
+  },
+  {
+    name: 'GET /activity?counterparty=',
+    run: (db) => listActivity(db, { ...S, counterparty: 'co-publisher' }, 51),
+    index: 'activity_seller_counterparty',
+    seeks: 'counterparty_company_id',
+  },
+  {
+    name: 'GET /activity?promoId=',
+    run: (db) => listActivity(db, { ...S, promoId: 'promo-1' }, 51),
+    index: 'activity_seller_promo',
+    seeks: 'promo_id',
+  },
+  {
+    name: 'GET /activity',
+    run: (db) => listActivity(db, { ...S }, 51),
+    index: 'activity_entries_seller_created',
+    seeks: 'environment',
+  },
+  {
+    name: 'GET /refunds?orderReference=',
+    run: (db) => listRefunds(db, { ...S, owner: S.sellerId, orderReference: 'ref-1', limit: 50 }),
+    index: 'refund_keys_seller_reference',
+    seeks: 'order_reference',
+  },
+  {
+    name: 'GET /refunds',
+    run: (db) => listRefunds(db, { ...S, owner: S.sellerId, limit: 50 }),
+    index: 'refunds_owner_created',
+    seeks: 'reference_owner',
+  },
+  {
+    name: 'POST /refunds replay (reference per owner)',
+    run: (db) => findRefundByReference(db, 'production', S.sellerId, 'refund', 'r-1'),
+    index: 'refunds_reference',
+    seeks: 'reference',
+  },
+  { name: 'GET /events', run: (db) => feed(db), index: 'outbox_events_feed', seeks: 'environment' },
+  {
+    name: 'GET /events?types=',
+    run: (db) => feed(db, 'order.fulfilled'),
+    index: 'outbox_events_feed_type',
+    seeks: 'event_type',
+  },
+  {
+    name: 'GET /finance/statements, /finance/summary (kept totals)',
+    run: (db) =>
+      keptSaleTotals(db, S, { span: 'month', start: Date.UTC(2026, 0, 1), end: Date.UTC(2026, 1, 1) }),
+    index: pk('sale_totals'),
+    seeks: 'bucket_start',
+  },
+  {
+    name: 'GET /finance/summary (the part hour at either end)',
+    run: (db) => saleTotals(db, S, Date.UTC(2026, 0, 1, 10, 5), Date.UTC(2026, 0, 1, 10, 40)),
+    index: 'sale_lines_seller_created',
+    seeks: 'created_at',
+  },
+  {
+    name: 'GET /usage (keys per day)',
+    run: (db) => keysPerDay(db, S, 20_000, 20_006),
+    index: pk('activity_day_totals'),
+    seeks: 'day',
+  },
+  {
+    name: 'GET /availability (stock per pool)',
+    run: (db) => availableInPools(db, ['pool-1', 'pool-2']),
+    index: pk('pool_stock'),
+    seeks: 'pool_id',
+  },
+];
+
+/** Tables a seller read must never scan whole. */
+const LARGE = [
+  'orders',
+  'sale_lines',
+  'activity_entries',
+  'refunds',
+  'refund_keys',
+  'outbox_events',
+  'sale_totals',
+  'activity_day_totals',
+  'pool_stock',
+  'game_keys',
+];
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Index Cond'?: string;
+  Plans?: PlanNode[];
+}
+const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+
+/** The plan as lines, the index seeks as `index: condition`, and the tables scanned whole. */
+async function explain(query: CompiledQuery): Promise<{ text: string; seeks: string[]; scans: string[] }> {
+  if (postgres) {
+    return t.ctx.db.transaction().execute(async (trx) => {
+      await sql`set local enable_seqscan = off`.execute(trx);
+      const run = (format: string) =>
+        trx.executeQuery<Record<string, unknown>>(
+          Query.raw(`explain (${format}) ${query.sql}`, [...query.parameters]),
+        );
+      const json = (await run('format json')).rows[0]!['QUERY PLAN'] as [{ Plan: PlanNode }];
+      const text = (await run('costs off')).rows.map((r) => r['QUERY PLAN']).join('\n');
+      const nodes = nodesOf(json[0].Plan);
+      return {
+        text,
+        seeks: nodes
+          .filter((n) => n['Index Name'])
+          .map((n) => `${n['Index Name']}: ${n['Index Cond'] ?? ''}`),
+        scans: nodes.filter((n) => n['Node Type'] === 'Seq Scan').map((n) => n['Relation Name']!),
+      };
+    });
+  }
+  const rows = (
+    await t.ctx.db.executeQuery<{ detail: string }>(
+      Query.raw(`explain query plan ${query.sql}`, [...query.parameters]),
+    )
+  ).rows;
+  const details = rows.map((r) => r.detail);
+  return {
+    text: details.join('\n'),
+    seeks: details
+      .map((d) => /USING (?:COVERING )?INDEX (\S+) \((.*)\)/.exec(d))
+      .filter((m) => m !== null)
+      .map((m) => `${m[1]}: ${m[2]}`),
+    scans: details
+      .map((d) => /^SCAN (\w+)/.exec(d)?.[1])
+      .filter((table): table is string => table !== undefined && !/^\(|CONSTANT|^sqlite_/.test(table)),
+  };
+}
+
+/**
+ * PostgreSQL prices the indexes of an empty table alike and picks among them by order; a few
+ * thousand lines over many sellers and an ANALYZE give it the statistics a real tenant has
+ * (written without their orders: foreign keys and triggers are off for this one transaction).
+ */
+async function givePostgresStatistics() {
+  await t.ctx.db.transaction().execute(async (trx) => {
+    await sql`set local session_replication_role = replica`.execute(trx);
+    await sql`insert into sale_lines (id, seller_company_id, environment, order_id, order_reference, entry_type,
+      publisher_company_id, sku_id, sku_code, quantity, unit_price_cents, sale_price_cents,
+      initial_sale_price_cents, currency_code, tax_metadata, customer_region_code, country_mismatch,
+      warnings, created_at)
+    select 'line-' || i, case when i % 5 = 0 then 'co-seller' else 'co-' || (i % 50) end, 'production', 'order-' || i, 'ref-' || i,
+      case when i % 20 = 0 then 'sale_reversal' else 'sale' end, 'co-publisher', 'sku', 'SKU', 1, 100,
+      100, 100, 'EUR', '{}', 'DE', 0, '[]', ${Date.UTC(2026, 0, 1)}::bigint + i * 60000
+    from generate_series(1, 5000) i`.execute(trx);
+  });
+  await sql`analyze sale_lines`.execute(t.ctx.db);
+}
+
+describe(`seller reads seek their indexes (${ENGINE})`, () => {
+  beforeAll(async () => {
+    if (postgres) await givePostgresStatistics();
+  });
+
+  it('every seller read seeks the index it was given, and none scans a large table', async () => {
+    const report: string[] = [
+      `# Seller read plans (${ENGINE})`,
+      '',
+      'Written by `WRITE_PLANS=1 npx vitest run src/db/seller-read-plans.test.ts`.',
+      '',
+    ];
+    const failures: string[] = [];
+    for (const read of READS) {
+      const { db, queries } = recorder();
+      await read.run(db).catch(() => undefined);
+      expect(queries.length, read.name).toBeGreaterThan(0);
+      for (const query of queries) {
+        const plan = await explain(query);
+        report.push(`## ${read.name}`, '', '```sql', query.sql, '```', '', '```', plan.text, '```', '');
+        const scanned = plan.scans.filter((table) => LARGE.includes(table));
+        if (scanned.length > 0) failures.push(`${read.name}: scans ${scanned.join(', ')}`);
+      }
+      const seeks = (await Promise.all(queries.map(explain))).flatMap((p) => p.seeks);
+      const sought = seeks.some((s) => s.startsWith(`${read.index}: `) && s.includes(read.seeks));
+      if (!sought)
+        failures.push(`${read.name}: does not seek ${read.index} on ${read.seeks} (${seeks.join(' | ')})`);
+    }
+    if (process.env.WRITE_PLANS) {
+      writeFileSync(fileURLToPath(new URL(`./plans/${ENGINE}.md`, import.meta.url)), report.join('\n'));
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('fails a read that has no index for its filter (the check can fail)', async () => {
+    const { db, queries } = recorder();
+    await db.selectFrom('sale_lines').selectAll().where('sku_code', '=', 'X').execute();
+    const plan = await explain(queries[0]!);
+    expect(plan.scans).toContain('sale_lines');
+  });
+});
