@@ -43,8 +43,8 @@ function loadPg(): typeof pg {
 }
 
 const STATEMENT_CACHE_SIZE = 512;
-/** How long a request waits for a PostgreSQL connection before it answers 503. */
-const CONNECT_TIMEOUT_MS = 2_000;
+/** How long a request waits for a PostgreSQL connection (a free one of the pool, or a new one) before it answers 503. */
+const CONNECT_TIMEOUT_MS = 10_000;
 
 /** The failing query or connect already reports a lost connection to its caller. */
 const ignoreLostConnection = () => {};
