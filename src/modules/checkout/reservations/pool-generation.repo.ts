@@ -68,3 +68,12 @@ export async function generationsOf(ex: Executor, allocationIds: string[]): Prom
     .execute();
   return new Map(rows.map((r) => [r.allocation_id, Number(r.generation)]));
 }
+
+/** Redis store: the capacity left uncarved at a refill, kept in the pool row for a rebuild. */
+export async function recordUncarved(ex: Executor, allocationId: string, uncarved: number): Promise<void> {
+  await ex
+    .updateTable('reservation_pools')
+    .set({ uncarved })
+    .where('allocation_id', '=', allocationId)
+    .execute();
+}

@@ -121,7 +121,9 @@ export class RedisSlotStore implements SlotStore {
     uncarved: number,
     generation?: number,
   ): Promise<void> {
-    await this.run(() => this.redis.eval(ADD, 3, ...this.keys(allocationId), units, String(generation), uncarved));
+    await this.run(() =>
+      this.redis.eval(ADD, 3, ...this.keys(allocationId), units, String(generation), uncarved),
+    );
   }
 
   async put(_ex: Executor, allocationId: string, _slot: number | null, units: number, generation?: number) {

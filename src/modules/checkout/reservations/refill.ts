@@ -7,6 +7,7 @@ import { stockUpTo } from '../../inventory/claims.service.js';
 import { promisedOnAllocation } from '../line/promised-capacity.js';
 import type { Quote } from '../line/quote.service.js';
 import { proveCatalogVersion } from './admission.pg.js';
+import * as pools from './pool-generation.repo.js';
 import * as repo from './reservations.repo.js';
 import { SLOTS, type SlotStore, slotsLeft, type Taken } from './slot-store.js';
 
@@ -121,6 +122,7 @@ export async function refill(
       const units = Math.min(capacity, Math.max(q - drained, chunkOf(capacity)));
       await carve(trx, allocation, units);
       fill = { units: drained + units - q, uncarved: capacity - units };
+      if (!store.transactional) await pools.recordUncarved(trx, allocation.id, fill.uncarved);
       row.slot = null;
       await record(trx);
       // Last before the commit: filling locks every slot row (`DatabaseSlotStore.fill`).
@@ -129,7 +131,8 @@ export async function refill(
     });
     owed = 0;
     const filled = fill as { units: number; uncarved: number } | null;
-    if (filled && !store.transactional) await fillAfterCommit(ctx, store, row.allocation_id, filled, generation);
+    if (filled && !store.transactional)
+      await fillAfterCommit(ctx, store, row.allocation_id, filled, generation);
     return taken;
   } catch (err) {
     if (owed > 0) {
@@ -183,6 +186,7 @@ async function topUp(ctx: AppContext, store: SlotStore, allocationId: string, sk
     if (units === 0) return null;
     await carve(trx, allocation, units);
     const filled = { units, uncarved: capacity - units, generation };
+    if (!store.transactional) await pools.recordUncarved(trx, allocation.id, filled.uncarved);
     if (store.transactional) await store.fill(trx, allocation.id, filled.units, filled.uncarved);
     return filled;
   });

@@ -42,9 +42,21 @@ export interface SlotStore {
    */
   sync(trx: Executor, allocationId: string): Promise<number>;
   /** Adds newly carved units, and records the capacity left uncarved. */
-  fill(ex: Executor, allocationId: string, units: number, uncarved: number, generation?: number): Promise<void>;
+  fill(
+    ex: Executor,
+    allocationId: string,
+    units: number,
+    uncarved: number,
+    generation?: number,
+  ): Promise<void>;
   /** Gives units back (a reservation ended, or a failed take). */
-  put(ex: Executor, allocationId: string, slot: number | null, units: number, generation?: number): Promise<void>;
+  put(
+    ex: Executor,
+    allocationId: string,
+    slot: number | null,
+    units: number,
+    generation?: number,
+  ): Promise<void>;
   /** Free units plus the capacity left uncarved at the last refill (`remainingSlots`). */
   remaining(ex: Executor, allocationId: string): Promise<number>;
   /** Empties the store of the allocation, in a transaction; returns the free units it held. */
