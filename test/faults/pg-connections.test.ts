@@ -86,6 +86,10 @@ describe.skipIf(ENGINE !== 'postgres')(
         expect(r.doneAt! - r.firstAt).toBeLessThan(10_000);
       }
       for (const r of orphaned) expect(r.doneAt!).toBeGreaterThan(killedAt);
+      // Claims the killed process held were taken over (refused as in progress, then served).
+      expect(orphaned.some((r) => r.answers.some((a) => a.code === 'IDEMPOTENCY_REQUEST_IN_PROGRESS'))).toBe(
+        true,
+      );
       // Apart from the lost connections, only retryable answers.
       const answered = runs.map((r) => ({ ...r, answers: r.answers.filter((a) => !a.network) }));
       await expectOnlyRetryableAnswers(answered);
