@@ -37,6 +37,8 @@ export interface AppContext {
   probes: Record<string, () => Promise<unknown>>;
   /** Work started by a request that outlives it (export jobs); close() waits for it. */
   background: Set<Promise<unknown>>;
+  /** Registers work `close()` runs before it closes Redis and the database (a heartbeat's last write). */
+  atClose(task: () => Promise<unknown>): void;
   close(): Promise<void>;
 }
 
@@ -55,6 +57,7 @@ export async function createContext(config: Config, handle?: DbHandle): Promise<
   const testClock = config.testClock ? new AdjustableClock(testClockStore(database.db)) : undefined;
   const authCache = new AuthCache();
   const closers: (() => Promise<unknown>)[] = [];
+  const closing: (() => Promise<unknown>)[] = [];
   let rateLimits: RateLimitStore = new MemoryRateLimitStore();
   let shared: Redis | undefined;
   const background = new Set<Promise<unknown>>();
@@ -66,9 +69,16 @@ export async function createContext(config: Config, handle?: DbHandle): Promise<
     const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
     shared = redis;
     const subscriber = redis.duplicate();
+    // A lost connection is an 'error' event; the client reconnects by itself (and subscribes
+    // again), and the commands it fails meanwhile answer 503 STORE_UNAVAILABLE.
+    redis.on('error', () => {});
+    subscriber.on('error', () => {});
     await subscriber.subscribe(AUTH_INVALIDATION_CHANNEL);
     subscriber.on('message', (_channel: string, target: string) => authCache.drop(target));
-    authCache.onInvalidate((target) => void redis.publish(AUTH_INVALIDATION_CHANNEL, target));
+    // Best effort: with Redis down, other processes see the change when their ~60 s cache entry ends.
+    authCache.onInvalidate(
+      (target) => void redis.publish(AUTH_INVALIDATION_CHANNEL, target).catch(() => undefined),
+    );
     rateLimits = new RedisRateLimitStore(redis);
     probes.redis = () => redis.ping();
     closers.push(
@@ -92,8 +102,10 @@ export async function createContext(config: Config, handle?: DbHandle): Promise<
     metrics: new Metrics(database.poolUse),
     probes,
     background,
+    atClose: (task) => closing.push(task),
     async close() {
       await Promise.allSettled([...background]);
+      for (const task of closing) await task().catch(() => undefined);
       await testClock?.flush();
       await rateLimits.close();
       for (const close of closers) await close();

@@ -43,6 +43,11 @@ function loadPg(): typeof pg {
 }
 
 const STATEMENT_CACHE_SIZE = 512;
+/** How long a request waits for a PostgreSQL connection (a free one of the pool, or a new one) before it answers 503. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/** The failing query or connect already reports a lost connection to its caller. */
+const ignoreLostConnection = () => {};
 
 /**
  * Kysely prepares every query anew; SQLite's prepare (parse and plan) costs as much as a small
@@ -126,8 +131,19 @@ export function openDatabase(config: DatabaseConfig, options: { poolSize?: numbe
     connectionString: config.url,
     max: options.poolSize ?? 20,
     options: settings.join(' '),
+    // While the database is down, a request waits this long for a connection, then answers 503.
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
   });
-  pool.on('connect', prepareCompiledOnce);
+  // A lost connection (a restart, a failover, a terminated backend) is an 'error' event of the
+  // client, checked out or idle: without a listener it would end the process. The query it
+  // interrupts fails (503 STORE_UNAVAILABLE) and the pool drops the client; new connections
+  // are made when the database accepts them again.
+  pool.on('error', ignoreLostConnection);
+  pool.on('connect', (client) => {
+    client.on('error', ignoreLostConnection);
+    prepareCompiledOnce(client);
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

@@ -1,4 +1,7 @@
-import type { IdempotencyRecordsTable } from '../http/idempotency/idempotency.table.js';
+import type {
+  IdempotencyRecordsTable,
+  ProcessHeartbeatsTable,
+} from '../http/idempotency/idempotency.table.js';
 import type { RefundKeysTable, RefundsTable } from '../modules/after-sale/after-sale.table.js';
 import type {
   AllocationRequestsTable,
@@ -69,6 +72,7 @@ export interface Database {
   seller_footprints: SellerFootprintsTable;
   api_keys: ApiKeysTable;
   idempotency_records: IdempotencyRecordsTable;
+  process_heartbeats: ProcessHeartbeatsTable;
   partner_connections: PartnerConnectionsTable;
   agreements: AgreementsTable;
   agreement_amendments: AgreementAmendmentsTable;

@@ -83,7 +83,14 @@ export function installContractHooks(app: FastifyInstance, ctx: AppContext): voi
       (request, reply, payload, done) => {
         // A replay, or a route call without the header, has no claim to complete.
         if (!request.idempotencyRecord) return done(null, payload);
-        finishIdempotentRequest(ctx, request, reply, payload).then(() => done(null, payload), done);
+        // The reply is decided: a claim the store cannot write now never turns it into another.
+        finishIdempotentRequest(ctx, request, reply, payload).then(
+          () => done(null, payload),
+          (err: unknown) => {
+            request.log.error({ err }, 'idempotency record not written');
+            done(null, payload);
+          },
+        );
       },
     ];
   });

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isTransientStoreError } from '../db/transient-errors.js';
 import { withConsoleUrl } from './console-url.js';
 import { type ApiError, ERROR_CODES, type ErrorCode, fail, isApiError, isTransient } from './errors.js';
 import { MethodRouter } from './method-router.js';
@@ -105,43 +106,48 @@ export function envelopeOf(apiError: ApiError, requestId: string, publicUrl: str
 export const renderError = (apiError: ApiError, request: FastifyRequest, publicUrl: string) =>
   envelopeOf(apiError, request.id, publicUrl);
 
-/** Driver errors that say the store was briefly unable, not that the request is wrong. */
-const TRANSIENT_STORE_CODES = new Set([
-  '40001', // serialization_failure
-  '40P01', // deadlock_detected
-  '55P03', // lock_not_available
-  '57P01', // admin_shutdown
-  '57P03', // cannot_connect_now
-  '53300', // too_many_connections
-  'SQLITE_BUSY',
-  'SQLITE_LOCKED',
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-]);
+/** Seconds a client should wait before retrying a 503 that names no wait of its own. */
+const UNAVAILABLE_RETRY_AFTER = '1';
 
-function isTransientStoreError(err: { code?: unknown; message?: unknown }): boolean {
-  const code = typeof err.code === 'string' ? err.code : '';
-  if (TRANSIENT_STORE_CODES.has(code) || code.startsWith('08') || code.startsWith('SQLITE_BUSY')) return true;
-  return (
-    typeof err.message === 'string' &&
-    /Connection terminated|timeout exceeded when trying to connect/.test(err.message)
-  );
+/**
+ * Writes the envelope as JSON text itself, so that no response schema can fail to serialize
+ * it: an error whose details cannot be written as JSON (a cycle, a BigInt) is rendered as
+ * INTERNAL_ERROR without them.
+ */
+function renderable(apiError: ApiError, request: FastifyRequest, publicUrl: string) {
+  try {
+    return { apiError, text: JSON.stringify(renderError(apiError, request, publicUrl)) };
+  } catch {
+    const internal = fail('INTERNAL_ERROR', 'The service failed; nothing was changed.');
+    return { apiError: internal, text: JSON.stringify(renderError(internal, request, publicUrl)) };
+  }
 }
 
 export function sendApiError(
   reply: FastifyReply,
   request: FastifyRequest,
-  apiError: ApiError,
+  error: ApiError,
   publicUrl: string,
 ) {
+  const { apiError, text } = renderable(error, request, publicUrl);
   request.transientFailure = isTransient(apiError);
   request.errorCode = apiError.code;
   for (const [name, value] of Object.entries(apiError.headers)) reply.header(name, value);
-  return reply
-    .code(apiError.status)
-    .type('application/json; charset=utf-8')
-    .send(renderError(apiError, request, publicUrl));
+  if (apiError.status === 503 && !reply.hasHeader('retry-after'))
+    reply.header('retry-after', UNAVAILABLE_RETRY_AFTER);
+  return reply.code(apiError.status).type('application/json; charset=utf-8').send(text);
+}
+
+/** The error handler's answer to any thrown value: a registry code, 503 for a store fault, else 500. */
+function apiErrorOf(err: FastifyError, request: FastifyRequest): ApiError {
+  const apiError = toApiError(err);
+  if (apiError) return apiError;
+  if (isTransientStoreError(err)) {
+    request.log.warn({ err }, 'store unavailable');
+    return fail('STORE_UNAVAILABLE', 'The database was briefly unavailable; nothing was changed.');
+  }
+  request.log.error({ err }, 'unhandled error');
+  return fail('INTERNAL_ERROR', 'The service failed; nothing was changed.');
 }
 
 /** One handler renders the flat ApiError envelope for every failure, 404 and 405 included. */
@@ -151,22 +157,13 @@ export function installErrorHandling(app: FastifyInstance, publicUrl: string): v
     for (const method of [route.method].flat()) routes.remember(method, route.url);
   });
   app.setErrorHandler((err: FastifyError, request, reply) => {
-    const apiError = toApiError(err);
-    if (apiError) return sendApiError(reply, request, apiError, publicUrl);
-    request.log.error({ err }, 'unhandled error');
-    if (isTransientStoreError(err)) {
-      const unavailable = fail(
-        'STORE_UNAVAILABLE',
-        'The database was briefly unavailable; nothing was changed.',
-      );
-      return sendApiError(reply, request, unavailable, publicUrl);
+    let apiError: ApiError;
+    try {
+      apiError = apiErrorOf(err, request);
+    } catch {
+      apiError = fail('INTERNAL_ERROR', 'The service failed; nothing was changed.');
     }
-    return sendApiError(
-      reply,
-      request,
-      fail('INTERNAL_ERROR', 'The service failed; nothing was changed.'),
-      publicUrl,
-    );
+    return sendApiError(reply, request, apiError, publicUrl);
   });
 
   app.setNotFoundHandler((request, reply) => {

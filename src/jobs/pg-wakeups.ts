@@ -3,13 +3,16 @@ import type { DatabaseConfig } from '../config.js';
 import type { JobRunner } from './runner.js';
 
 export const JOBS_CHANNEL = 'sdapi_jobs';
+/** Between attempts to connect again: the jobs resume within this long of the database's return. */
+const RECONNECT_MS = 200;
 
 /**
  * LISTEN on `sdapi_jobs` (PostgreSQL): a NOTIFY, sent at commit by whatever made work for
  * every process (published deliveries, a release out, imported keys), wakes the named job in
  * this process. Never from a hot path: transactions that notify commit one at a time. A lost
- * connection only costs promptness (the jobs still run on their idle interval); it reconnects
- * after 1 s.
+ * connection only costs promptness (the jobs still run on their idle interval): it connects
+ * again every RECONNECT_MS until the database answers, LISTENs again and wakes every job (work
+ * may have been notified while it was away).
  */
 export function listenForWakeups(config: DatabaseConfig, runner: JobRunner): { close(): Promise<void> } {
   if (config.engine !== 'postgres') return { close: async () => {} };
@@ -19,7 +22,8 @@ export function listenForWakeups(config: DatabaseConfig, runner: JobRunner): { c
   const connect = async () => {
     const c = new pg.Client({ connectionString: config.url });
     c.on('notification', (message) => runner.wake(message.payload || undefined));
-    c.on('error', () => reconnect());
+    c.on('error', () => reconnect(c));
+    c.on('end', () => reconnect(c));
     try {
       await c.connect();
       await c.query(`listen ${JOBS_CHANNEL}`);
@@ -27,13 +31,17 @@ export function listenForWakeups(config: DatabaseConfig, runner: JobRunner): { c
       client = c;
       runner.wake();
     } catch {
-      reconnect();
+      reconnect(c);
     }
   };
-  const reconnect = () => {
-    client?.end().catch(() => {});
-    client = null;
-    if (!closed) retry = setTimeout(() => void connect(), 1000);
+  // Once per lost connection: its 'error' and 'end' both report it.
+  const lost = new WeakSet<pg.Client>();
+  const reconnect = (c: pg.Client) => {
+    if (lost.has(c)) return;
+    lost.add(c);
+    c.end().catch(() => {});
+    if (client === c) client = null;
+    if (!closed) retry = setTimeout(() => void connect(), RECONNECT_MS);
   };
   void connect();
   return {

@@ -17,6 +17,7 @@ export interface ClaimRequest {
   requestHash: string;
   lockedUntil: number;
   createdAt: number;
+  owner: string;
 }
 
 export interface StoredReply {
@@ -24,6 +25,7 @@ export interface StoredReply {
   status: number;
   sealedBody: string;
   contentType: string | null;
+  owner: string;
 }
 
 /** Every claim of a batch in one insert; the keys it wrote come back (the others existed). */
@@ -37,12 +39,13 @@ const claimStatement = preparedPerShape(
       requestHashes: string[];
       lockedUntils: number[];
       createdAts: number[];
+      owners: string[];
     },
   ) => sql<{ company_id: string; environment: string; idempotency_key: string }>`
     insert into idempotency_records
-      (company_id, environment, idempotency_key, request_hash, locked_until, created_at)
+      (company_id, environment, idempotency_key, request_hash, locked_until, created_at, owner)
     select * from unnest(${v.companyIds}::text[], ${v.environments}::text[], ${v.keys}::text[],
-      ${v.requestHashes}::text[], ${v.lockedUntils}::bigint[], ${v.createdAts}::bigint[])
+      ${v.requestHashes}::text[], ${v.lockedUntils}::bigint[], ${v.createdAts}::bigint[], ${v.owners}::text[])
     on conflict (company_id, environment, idempotency_key) do nothing
     returning company_id, environment, idempotency_key`,
 );
@@ -58,15 +61,16 @@ const completeStatement = preparedPerShape(
       statusCodes: number[];
       bodies: string[];
       contentTypes: (string | null)[];
+      owners: string[];
     },
   ) => sql`
     update idempotency_records r set status_code = v.status_code, response_body = v.response_body,
       content_type = v.content_type, response_sealed = 1
     from unnest(${v.companyIds}::text[], ${v.environments}::text[], ${v.keys}::text[],
-      ${v.statusCodes}::integer[], ${v.bodies}::text[], ${v.contentTypes}::text[])
-      as v(company_id, environment, idempotency_key, status_code, response_body, content_type)
+      ${v.statusCodes}::integer[], ${v.bodies}::text[], ${v.contentTypes}::text[], ${v.owners}::text[])
+      as v(company_id, environment, idempotency_key, status_code, response_body, content_type, owner)
     where r.company_id = v.company_id and r.environment = v.environment
-      and r.idempotency_key = v.idempotency_key`,
+      and r.idempotency_key = v.idempotency_key and r.owner = v.owner`,
   { planEachTime: true },
 );
 
@@ -84,6 +88,7 @@ async function claimAll(ex: Executor, claims: ClaimRequest[]): Promise<boolean[]
     requestHashes: column((c) => c.requestHash),
     lockedUntils: column((c) => c.lockedUntil),
     createdAts: column((c) => c.createdAt),
+    owners: column((c) => c.owner),
   });
   const claimed = new Set(
     rows.map((r) =>
@@ -102,6 +107,7 @@ async function completeAll(ex: Executor, replies: StoredReply[]): Promise<undefi
     statusCodes: column((r) => r.status),
     bodies: column((r) => r.sealedBody),
     contentTypes: column((r) => r.contentType),
+    owners: column((r) => r.owner),
   });
   return replies.map(() => undefined);
 }

@@ -2,13 +2,13 @@ import { compiledOnce } from '../../db/compiled-once.js';
 import type { Executor } from '../../db/database.js';
 import { isPostgres } from '../../db/dialect.js';
 import { claimTogether, completeTogether } from './batched.pg.js';
-import type { RecordKey } from './record-key.js';
+import type { Claim, RecordKey } from './record-key.js';
 
 const where = (k: RecordKey) =>
   ({ company_id: k.companyId, environment: k.environment, idempotency_key: k.key }) as const;
 
 const claimKey = compiledOnce(
-  ['company_id', 'environment', 'idempotency_key', 'request_hash', 'locked_until', 'created_at'],
+  ['company_id', 'environment', 'idempotency_key', 'request_hash', 'locked_until', 'created_at', 'owner'],
   (db, v) =>
     db
       .insertInto('idempotency_records')
@@ -16,15 +16,22 @@ const claimKey = compiledOnce(
       .onConflict((oc) => oc.columns(['company_id', 'environment', 'idempotency_key']).doNothing()),
 );
 
-/** Claims the key for a first execution; false when a record already exists. */
-export async function claim(ex: Executor, k: RecordKey, requestHash: string, now: number, leaseMs: number) {
+/** Claims the key for a first execution by `c.owner`; false when a record already exists. */
+export async function claim(ex: Executor, c: Claim, requestHash: string, now: number) {
   if (isPostgres(ex))
-    return claimTogether(ex, { k, requestHash, lockedUntil: now + leaseMs, createdAt: now });
+    return claimTogether(ex, {
+      k: c,
+      requestHash,
+      lockedUntil: c.lockedUntil,
+      createdAt: now,
+      owner: c.owner,
+    });
   const result = await claimKey(ex, {
-    ...where(k),
+    ...where(c),
     request_hash: requestHash,
-    locked_until: now + leaseMs,
+    locked_until: c.lockedUntil,
     created_at: now,
+    owner: c.owner,
   });
   return Number(result.numAffectedRows ?? 0n) === 1;
 }
@@ -42,23 +49,24 @@ export async function find(ex: Executor, k: RecordKey) {
   return (await recordByKey(ex, where(k))).rows[0];
 }
 
-/** Takes over an abandoned in-flight record; compare-and-set on its old lease. */
-export async function retake(ex: Executor, k: RecordKey, oldLease: number, now: number, leaseMs: number) {
-  const w = where(k);
+/** Takes over an abandoned in-flight record for `c.owner`; compare-and-set on its old lease and owner. */
+export async function retake(ex: Executor, c: Claim, old: { locked_until: number; owner: string | null }) {
+  const w = where(c);
   const result = await ex
     .updateTable('idempotency_records')
-    .set({ locked_until: now + leaseMs })
+    .set({ locked_until: c.lockedUntil, owner: c.owner })
     .where('company_id', '=', w.company_id)
     .where('environment', '=', w.environment)
     .where('idempotency_key', '=', w.idempotency_key)
-    .where('locked_until', '=', oldLease)
+    .where('locked_until', '=', old.locked_until)
+    .where((eb) => (old.owner === null ? eb('owner', 'is', null) : eb('owner', '=', old.owner)))
     .where('status_code', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
 const completeRecord = compiledOnce(
-  ['company_id', 'environment', 'idempotency_key', 'status_code', 'response_body', 'content_type'],
+  ['company_id', 'environment', 'idempotency_key', 'status_code', 'response_body', 'content_type', 'owner'],
   (db, v) =>
     db
       .updateTable('idempotency_records')
@@ -70,27 +78,46 @@ const completeRecord = compiledOnce(
       })
       .where('company_id', '=', v.company_id)
       .where('environment', '=', v.environment)
-      .where('idempotency_key', '=', v.idempotency_key),
+      .where('idempotency_key', '=', v.idempotency_key)
+      .where('owner', '=', v.owner),
 );
 
-/** Stores the reply; `sealedBody` is always sealed (see idempotency.ts). */
+/**
+ * Stores the reply of the claim; `sealedBody` is always sealed (see idempotency.ts). Only while
+ * the claim is still `c.owner`'s: a claim taken over meanwhile keeps its new execution's reply.
+ */
 export async function complete(
   ex: Executor,
-  k: RecordKey,
+  c: Claim,
   status: number,
   sealedBody: string,
   contentType: string | null,
 ) {
-  if (isPostgres(ex)) return completeTogether(ex, { k, status, sealedBody, contentType });
+  if (isPostgres(ex)) return completeTogether(ex, { k: c, status, sealedBody, contentType, owner: c.owner });
   await completeRecord(ex, {
-    ...where(k),
+    ...where(c),
     status_code: status,
     response_body: sealedBody,
     content_type: contentType,
+    owner: c.owner,
   });
 }
 
-/** Forgets a record so the same key can run again (failed or expired execution). */
+/** Gives up a claim so the same key can run again (a transient failure): only while it is still this one. */
+export async function releaseClaim(ex: Executor, c: Claim) {
+  const w = where(c);
+  await ex
+    .deleteFrom('idempotency_records')
+    .where('company_id', '=', w.company_id)
+    .where('environment', '=', w.environment)
+    .where('idempotency_key', '=', w.idempotency_key)
+    .where('owner', '=', c.owner)
+    .where('locked_until', '=', c.lockedUntil)
+    .where('status_code', 'is', null)
+    .execute();
+}
+
+/** Forgets an expired record so the same key can run again. */
 export async function release(ex: Executor, k: RecordKey, onlyCreatedBefore?: number) {
   const w = where(k);
   let query = ex

@@ -14,5 +14,13 @@ export interface IdempotencyRecordsTable {
   content_type: string | null;
   /** An in-flight record whose lease passed is abandoned (its process died) and may be retaken. */
   locked_until: number;
+  /** The process running the first execution (`process_heartbeats`); null for claims older than 0020. */
+  owner: string | null;
   created_at: number;
+}
+
+/** One row per server process, written every second while it lives (owner-heartbeat.ts). */
+export interface ProcessHeartbeatsTable {
+  process_id: string;
+  beat_at: number;
 }

@@ -4,8 +4,10 @@ import { sha256Hex } from '../../lib/crypto.js';
 import { fail } from '../errors.js';
 import { MAX_JSON_DEPTH, tooDeep } from '../input-limits.js';
 import { principalOf } from '../request-context.js';
+import { writeOrRetry } from './deferred-writes.js';
 import * as repo from './idempotency.repo.js';
-import { type RecordKey, recordKeyId } from './record-key.js';
+import { isOwnerDead, processIdOf } from './owner-heartbeat.js';
+import { type Claim, type RecordKey, recordKeyId } from './record-key.js';
 
 export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** How long a first execution may run before its claim counts as abandoned. */
@@ -14,7 +16,7 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotencyRecord: RecordKey | null;
+    idempotencyRecord: Claim | null;
     /** A replay this process can answer from memory, found before the body was parsed. */
     rememberedReplay: Remembered | null;
   }
@@ -47,6 +49,7 @@ type CompletedRecord = Pick<
   | 'content_type'
   | 'created_at'
   | 'locked_until'
+  | 'owner'
 >;
 
 /**
@@ -181,12 +184,13 @@ export async function beginIdempotentRequest(ctx: AppContext, request: FastifyRe
   const hash =
     known && text !== null && known.matchedText === text ? known.record.request_hash : requestHashOf(request);
 
+  const claim: Claim = { ...recordKey, owner: await processIdOf(ctx), lockedUntil: now + LEASE_MS };
   // Claim first: a new key (the common case) costs one statement. A repeat this process
   // answered recently replays from memory; any other repeat costs the refused claim and a read.
   for (let attempt = 0; attempt < 3; attempt++) {
     const remembered = attempt === 0 ? known : rememberedOf(ctx, recordKey, now);
-    if (!remembered && (await repo.claim(ctx.db, recordKey, hash, now, LEASE_MS))) {
-      request.idempotencyRecord = recordKey;
+    if (!remembered && (await repo.claim(ctx.db, claim, hash, now))) {
+      request.idempotencyRecord = claim;
       return;
     }
     const existing = remembered?.record ?? (await repo.find(ctx.db, recordKey));
@@ -204,11 +208,8 @@ export async function beginIdempotentRequest(ctx: AppContext, request: FastifyRe
       entry.matchedText = text;
       return sendReplay(ctx, reply, entry, now);
     }
-    if (
-      existing.locked_until <= now &&
-      (await repo.retake(ctx.db, recordKey, existing.locked_until, now, LEASE_MS))
-    ) {
-      request.idempotencyRecord = recordKey;
+    if ((await isAbandoned(ctx, existing, now)) && (await repo.retake(ctx.db, claim, existing))) {
+      request.idempotencyRecord = claim;
       return;
     }
     break;
@@ -219,6 +220,19 @@ export async function beginIdempotentRequest(ctx: AppContext, request: FastifyRe
     {},
     { 'Retry-After': '1' },
   );
+}
+
+/**
+ * An in-flight claim no execution will finish: its lease passed, or the process that holds it
+ * stopped its heartbeat (killed, or cut off from the database: owner-heartbeat.ts).
+ */
+async function isAbandoned(
+  ctx: AppContext,
+  existing: { locked_until: number; owner: string | null },
+  now: number,
+): Promise<boolean> {
+  if (existing.locked_until <= now) return true;
+  return existing.owner !== null && (await isOwnerDead(ctx.db, existing.owner));
 }
 
 /**
@@ -237,11 +251,12 @@ export async function finishIdempotentRequest(
   const status = reply.statusCode;
   const storable = typeof payload === 'string' || Buffer.isBuffer(payload) || payload == null;
   if (request.transientFailure || !storable) {
-    await repo.release(ctx.db, record);
+    await writeOrRetry(ctx, () => repo.releaseClaim(ctx.db, record));
     return;
   }
   const body = payload == null ? '' : payload.toString();
   const contentType = reply.getHeader('content-type');
   const type = typeof contentType === 'string' ? contentType : null;
-  await repo.complete(ctx.db, record, status, boxOf(ctx).seal(body), type);
+  const sealed = boxOf(ctx).seal(body);
+  await writeOrRetry(ctx, () => repo.complete(ctx.db, record, status, sealed, type));
 }

@@ -96,23 +96,35 @@ export async function takeAndRecord(
 }
 
 const recordStatement = preparedPerShape(
-  (shape: Shape, v: Values) => sql`
+  (shape: Shape, v: Values & { generation: number }) => sql`
     with r as (
       insert into reservations ${RESERVATION_COLUMNS}
       select ${reservationValues(v.row, sql`null::integer`)} where true${proven(shape, v.version)}
+        and (select generation from reservation_pools where allocation_id = ${v.row.allocation_id})
+          = ${v.generation}::bigint
       returning id
     )
-    ${outboxInsert(v.event, sql`select 1 from r`)}`,
+    ${outboxInsert(v.event, sql`select 1 from r`)} returning 1`,
 );
 
-/** Redis store (units already taken there): the reservation and its `order.reserved` in one statement. */
+/**
+ * Redis store (units already taken there): the reservation and its `order.reserved` in one
+ * statement, only while the pool is at the generation of the copy the units came from
+ * (redis-slot-store.ts). False when it is not: nothing was written.
+ */
 export async function recordReservation(
   ex: Executor,
   row: NewRow,
   event: OutboxRow,
   versionToProve: number | null,
-): Promise<void> {
-  await recordStatement(ex, { proving: versionToProve !== null }, { row, event, version: versionToProve });
+  generation: number,
+): Promise<boolean> {
+  const result = await recordStatement(
+    ex,
+    { proving: versionToProve !== null },
+    { row, event, version: versionToProve, generation },
+  );
+  return result.rows.length === 1;
 }
 
 const proveStatement = preparedPerShape(

@@ -7,6 +7,7 @@ import { stockUpTo } from '../../inventory/claims.service.js';
 import { promisedOnAllocation } from '../line/promised-capacity.js';
 import type { Quote } from '../line/quote.service.js';
 import { proveCatalogVersion } from './admission.pg.js';
+import * as pools from './pool-generation.repo.js';
 import * as repo from './reservations.repo.js';
 import { SLOTS, type SlotStore, slotsLeft, type Taken } from './slot-store.js';
 
@@ -91,6 +92,7 @@ export async function refill(
   const q = row.quantity;
   // Redis units taken or drained inside the transaction: given back if it fails.
   let owed = 0;
+  let generation = 0;
   let fill: { units: number; uncarved: number } | null = null;
   try {
     const taken = await ctx.db.transaction().execute(async (trx) => {
@@ -99,6 +101,7 @@ export async function refill(
       if (allocation.status !== 'active') throw fail('FORBIDDEN', `The allocation is ${allocation.status}.`);
       if (allocation.hot_drop !== 1) throw fail('HOT_DROP_NOT_ENABLED', 'Hot-drop mode was turned off.');
       await repo.ensurePool(trx, allocation.id);
+      generation = await store.sync(trx, allocation.id);
       const again = await store.take(trx, allocation.id, q, true);
       if (again) {
         if (!store.transactional) owed = q;
@@ -107,7 +110,7 @@ export async function refill(
         return again;
       }
       const capacity = await capacityOf(ctx, trx, allocation, quote.sku.id);
-      const drained = capacity < q ? await store.drain(trx, allocation.id) : 0;
+      const drained = capacity < q ? await store.drain(trx, allocation.id, generation) : 0;
       if (!store.transactional) owed = drained;
       if (drained + capacity < q) {
         throw fail('SOLD_OUT', `No reservation slots of ${quote.sku.code} are left.`, {
@@ -119,6 +122,7 @@ export async function refill(
       const units = Math.min(capacity, Math.max(q - drained, chunkOf(capacity)));
       await carve(trx, allocation, units);
       fill = { units: drained + units - q, uncarved: capacity - units };
+      if (!store.transactional) await pools.recordUncarved(trx, allocation.id, fill.uncarved);
       row.slot = null;
       await record(trx);
       // Last before the commit: filling locks every slot row (`DatabaseSlotStore.fill`).
@@ -127,14 +131,30 @@ export async function refill(
     });
     owed = 0;
     const filled = fill as { units: number; uncarved: number } | null;
-    if (filled && !store.transactional) {
-      await store.fill(ctx.db, row.allocation_id, filled.units, filled.uncarved).catch(() => undefined);
-    }
+    if (filled && !store.transactional)
+      await fillAfterCommit(ctx, store, row.allocation_id, filled, generation);
     return taken;
   } catch (err) {
-    if (owed > 0) await store.put(ctx.db, row.allocation_id, null, owed).catch(() => undefined);
+    if (owed > 0) {
+      await store
+        .put(ctx.db, row.allocation_id, null, owed, generation)
+        .catch(() => store.markStale(ctx.db, row.allocation_id).catch(() => undefined));
+    }
     throw err;
   }
+}
+
+/** Redis: the carved units reach the copy after the carve committed; if they cannot, it is rebuilt. */
+async function fillAfterCommit(
+  ctx: AppContext,
+  store: SlotStore,
+  allocationId: string,
+  fill: { units: number; uncarved: number },
+  generation: number,
+) {
+  await store
+    .fill(ctx.db, allocationId, fill.units, fill.uncarved, generation)
+    .catch(() => store.markStale(ctx.db, allocationId).catch(() => undefined));
 }
 
 /**
@@ -160,13 +180,15 @@ async function topUp(ctx: AppContext, store: SlotStore, allocationId: string, sk
     const allocation = await requireAllocation(trx, allocationId, true);
     if (allocation.status !== 'active' || allocation.hot_drop !== 1) return null;
     await repo.ensurePool(trx, allocation.id);
+    const generation = await store.sync(trx, allocation.id);
     const capacity = await capacityOf(ctx, trx, allocation, skuId);
     const units = chunkOf(capacity);
     if (units === 0) return null;
     await carve(trx, allocation, units);
-    const filled = { units, uncarved: capacity - units };
+    const filled = { units, uncarved: capacity - units, generation };
+    if (!store.transactional) await pools.recordUncarved(trx, allocation.id, filled.uncarved);
     if (store.transactional) await store.fill(trx, allocation.id, filled.units, filled.uncarved);
     return filled;
   });
-  if (fill && !store.transactional) await store.fill(ctx.db, allocationId, fill.units, fill.uncarved);
+  if (fill && !store.transactional) await fillAfterCommit(ctx, store, allocationId, fill, fill.generation);
 }

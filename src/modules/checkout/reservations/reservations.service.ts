@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../../../context.js';
 import type { Executor } from '../../../db/database.js';
+import { isTransientStoreError } from '../../../db/transient-errors.js';
 import { fail } from '../../../http/errors.js';
 import { isoOf } from '../../../lib/clock.js';
 import { uuidv7 } from '../../../lib/ids.js';
@@ -196,11 +197,23 @@ async function admit(
   const taken = await store.take(ctx.db, row.allocation_id, row.quantity);
   if (!taken) return null;
   row.slot = taken.slot;
+  let recorded: boolean;
   try {
-    await recordReservation(ctx.db, row, event, versionToProve);
+    recorded = await recordReservation(ctx.db, row, event, versionToProve, taken.generation ?? 0);
   } catch (err) {
-    await store.put(ctx.db, row.allocation_id, taken.slot, row.quantity).catch(() => undefined);
+    // Written or not, nobody knows after a lost connection: the copy is rebuilt from the database.
+    if (isTransientStoreError(err)) await store.markStale(ctx.db, row.allocation_id).catch(() => undefined);
+    else await giveBack(store, ctx, row, taken);
     throw err;
   }
-  return taken;
+  if (recorded) return taken;
+  // The copy the units came from was rebuilt or is stale: the refill path syncs it.
+  await giveBack(store, ctx, row, taken);
+  return null;
+}
+
+async function giveBack(store: SlotStore, ctx: AppContext, row: NewReservation, taken: Taken) {
+  await store
+    .put(ctx.db, row.allocation_id, taken.slot, row.quantity, taken.generation)
+    .catch(() => store.markStale(ctx.db, row.allocation_id).catch(() => undefined));
 }

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /** `committing`: a commit is running (concurrent commits answer RESERVATION_COMMIT_IN_PROGRESS). */
 export type ReservationStatus = 'live' | 'committing' | 'consumed' | 'expired' | 'released';
 
@@ -29,6 +31,8 @@ export interface ReservationPoolsTable {
   carved: number;
   /** Capacity left uncarved when the pool was last refilled (for `remainingSlots`). */
   uncarved: number;
+  /** Generation of the free units in Redis; moved on by each rebuild from PostgreSQL (redis-slot-store.ts). */
+  generation: Generated<number>;
 }
 
 export interface ReservationSlotsTable {

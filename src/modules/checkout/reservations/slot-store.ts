@@ -15,6 +15,8 @@ export interface Taken {
   free: number;
   /** The capacity left uncarved at the last refill. */
   uncarved: number;
+  /** Redis: the generation of the copy the units came from (redis-slot-store.ts). */
+  generation?: number;
 }
 
 /** What a take leaves for the next reservations (`remainingSlots`): free in the store, and uncarved. */
@@ -26,20 +28,43 @@ export const slotsLeft = (levels: Pick<Taken, 'free' | 'uncarved'>) => levels.fr
  * commits or rolls back with it (`transactional`); Redis ignores it and applies at once, so
  * the caller orders its operations against the database transaction in the safe direction:
  * take and drain before (given back if the transaction fails), fill and put after it commits.
- * A crash in between strands units (sold later by nobody), never promises one twice.
+ * Redis writes name the generation of the copy they are meant for (`sync`): a crash or a Redis
+ * fault in between makes the copy stale, and it is rebuilt from the database; no unit is
+ * promised twice or stranded.
  */
 export interface SlotStore {
   readonly transactional: boolean;
   /** Takes `quantity` free units, or null when none are free. `wait`: queue behind busy slots. */
   take(ex: Executor, allocationId: string, quantity: number, wait?: boolean): Promise<Taken | null>;
+  /**
+   * Under the grant's lock: makes the store agree with the database (Redis: rebuilt when lost
+   * or stale) and returns the generation to write with.
+   */
+  sync(trx: Executor, allocationId: string): Promise<number>;
   /** Adds newly carved units, and records the capacity left uncarved. */
-  fill(ex: Executor, allocationId: string, units: number, uncarved: number): Promise<void>;
+  fill(
+    ex: Executor,
+    allocationId: string,
+    units: number,
+    uncarved: number,
+    generation?: number,
+  ): Promise<void>;
   /** Gives units back (a reservation ended, or a failed take). */
-  put(ex: Executor, allocationId: string, slot: number | null, units: number): Promise<void>;
+  put(
+    ex: Executor,
+    allocationId: string,
+    slot: number | null,
+    units: number,
+    generation?: number,
+  ): Promise<void>;
   /** Free units plus the capacity left uncarved at the last refill (`remainingSlots`). */
   remaining(ex: Executor, allocationId: string): Promise<number>;
   /** Empties the store of the allocation, in a transaction; returns the free units it held. */
-  drain(trx: Executor, allocationId: string): Promise<number>;
+  drain(trx: Executor, allocationId: string, generation?: number): Promise<number>;
+  /** Hot-drop mode off, under the grant's lock: the carved units no live reservation holds, freed. */
+  retire(trx: Executor, allocationId: string): Promise<number>;
+  /** A write to the store failed or its outcome is unknown: the copy is rebuilt before its next use. */
+  markStale(ex: Executor, allocationId: string): Promise<void>;
 }
 
 /** The admission store: Redis on PostgreSQL when REDIS_URL is set, else the database's slot rows. */
@@ -93,6 +118,17 @@ const remainingOf = compiledOnce(['allocationId'], (db, v) =>
  */
 export class DatabaseSlotStore implements SlotStore {
   readonly transactional = true;
+
+  /** The slot rows commit with the database: never out of step. */
+  async sync(): Promise<number> {
+    return 0;
+  }
+
+  retire(trx: Executor, allocationId: string): Promise<number> {
+    return this.drain(trx, allocationId);
+  }
+
+  async markStale(): Promise<void> {}
 
   async take(ex: Executor, allocationId: string, quantity: number, wait = false): Promise<Taken | null> {
     const values = { allocationId, quantity, start: Math.floor(Math.random() * SLOTS) };
