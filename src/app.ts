@@ -23,6 +23,7 @@ import { registerActivityRoutes } from './modules/finance/activity.routes.js';
 import { registerFinanceRoutes } from './modules/finance/finance.routes.js';
 import { registerReportRoutes } from './modules/finance/reports.routes.js';
 import { installUsageCounting } from './modules/finance/usage-counter.js';
+import { registerGeoAttestRoutes } from './modules/geo-attest/geo-attest.routes.js';
 import { registerIdentityRoutes } from './modules/identity/identity.routes.js';
 import { registerPartnerRoutes } from './modules/partners/partners.routes.js';
 import { registerPromotionRoutes } from './modules/promotions/promotions.routes.js';
@@ -55,6 +56,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       registerSnapshotRoutes(typed, ctx);
       registerExportRoutes(typed, ctx);
       registerCheckoutRoutes(typed, ctx);
+      registerGeoAttestRoutes(typed, ctx);
       registerHoldRoutes(typed, ctx);
       registerOrderReadRoutes(typed, ctx);
       registerPullRoutes(typed, ctx);

@@ -97,6 +97,11 @@ export const ERROR_CODES = {
     false,
     'The reservation expired, was consumed or never existed; reserve again.',
   ),
+  GEO_ATTESTATION_CLOSED: code(
+    409,
+    false,
+    'The attestation was captured already or expired; create a new one for the checkout.',
+  ),
   EXPORT_EXPIRED: code(410, false, 'The export artifact expired; start a new export.'),
   HOT_DROP_NOT_ENABLED: code(
     412,

@@ -139,6 +139,15 @@ export const SELLER_OPERATIONS: OperationTable = {
     'CONTRACT_NOT_ACTIVE',
     'FORBIDDEN',
   ]),
+  'POST /geo-attestations': op('createGeoAttestation', 'Create a checkout geo attestation'),
+  'GET /geo-attestations/{attestId}': op('getGeoAttestation', 'Get a checkout geo attestation', [
+    'NOT_FOUND',
+  ]),
+  'POST /geo-attestations/{attestId}/capture': op(
+    'captureGeoAttestation',
+    "Capture a geo attestation from the buyer's page",
+    ['NOT_FOUND', 'GEO_ATTESTATION_CLOSED', 'IP_NOT_RESOLVABLE'],
+  ),
   'POST /orders/recover-keys': op('recoverOrderKeys', 'Recover the keys of an order', ['NOT_FOUND']),
   'POST /keys/pull': op('pullKeys', 'Pull keys into custody', ORDER),
   'POST /keys/export': op('exportKeys', 'Pull keys as a ZIP file', ORDER),

@@ -12,6 +12,7 @@ import { inForceApiAgreement, sellerTerms } from '../../partners/seller-terms.se
 import { bestPromotion } from '../../promotions/promotions.service.js';
 import { committedPriceDrift, isMagicSkuCode } from '../../sandbox/fixtures.js';
 import type { IntegrationOrderContext } from '../checkout.schemas.js';
+import { attestedCountry } from '../../geo-attest/geo-attest.service.js';
 import { type BuyerGeo, resolveBuyerGeo } from './buyer-geo.js';
 import { type CheckoutSku, referenceRates } from './checkout.repo.js';
 import { checkChannel, checkCommercial, requireDeclarations, type Schedule } from './commercial-rules.js';
@@ -40,6 +41,8 @@ export interface LineInput {
   priceCommitmentToken?: string;
   consumerGeoAttestId?: string;
   integrationOrderContext?: IntegrationOrderContext;
+  /** The order's reference, when the line is an order's: an attestation spent on it may be reused. */
+  orderReference?: string;
 }
 
 export interface Warning {
@@ -237,8 +240,12 @@ async function judgeLine(
     if (p.countryCode === country) prices.set(p.currencyCode, p);
   const currency =
     (context?.currencyCode ?? input.currencyCode)?.toUpperCase() ?? [...prices.keys()].sort()[0] ?? null;
-  const geo = context ? resolveBuyerGeo(ctx, country, context.consumerIp, input.consumerGeoAttestId) : null;
-  const settlement = context && currency ? settle(context, currency, geo!) : null;
+  const attested = input.consumerGeoAttestId
+    ? await attestedCountry(ctx, actor, input.consumerGeoAttestId, input.orderReference)
+    : null;
+  const geo =
+    context || attested ? resolveBuyerGeo(ctx, country, context?.consumerIp, attested) : null;
+  const settlement = context && currency && geo ? settle(context, currency, geo) : null;
   const footprint = facts.footprint.updatedAt === null && !production ? null : facts.footprint;
   const { secondaryCurrency, listPrice } = checkCommercial({
     country,
@@ -298,7 +305,7 @@ async function judgeLine(
   if (geo?.countryMismatch) {
     warnings.push({
       code: 'COUNTRY_MISMATCH',
-      message: `The buyer's IP resolves to ${geo.detectedCountryCode}, not the declared ${country}.`,
+      message: `The buyer's ${geo.attested ? 'checkout page address' : 'IP'} resolves to ${geo.detectedCountryCode}, not the declared ${country}.`,
     });
   }
   const { consumerIp: _discarded, ...declaration } = context ?? {};

@@ -15,6 +15,7 @@ import {
 } from '../../allocations/allocations.service.js';
 import { emitEventList, type PendingEvent } from '../../events/outbox.service.js';
 import { recordActivity, recordSale, type SaleRecord } from '../../finance/finance.service.js';
+import { spendAttestation } from '../../geo-attest/geo-attest.service.js';
 import { type ClaimedKey, claimKeys, openKeys, stockUpTo } from '../../inventory/claims.service.js';
 import type { Delivery, OrderKind } from '../checkout.table.js';
 import { endLiveHold, findHold } from '../holds/holds.repo.js';
@@ -88,7 +89,7 @@ export async function fulfil(ctx: AppContext, trx: Executor, req: FulfilRequest)
   const now = ctx.clock.now();
   const order = orderRow(req, now);
   await repo.insertOrder(trx, order);
-  if (req.attestId) await spendAttestation(trx, req, now);
+  if (req.attestId) await spendAttestation(trx, req.actor, req.attestId, req.orderReference, now);
   const unpromised = await nothingPromised(trx, req, order.id, now);
 
   let keys: ClaimedKey[] = [];
@@ -268,21 +269,6 @@ export function orderRow(req: FulfilRequest, now: number): repo.OrderRow {
     created_at: now,
     updated_at: now,
   };
-}
-
-async function spendAttestation(trx: Executor, req: FulfilRequest, now: number) {
-  const spent = await repo.spendAttestation(trx, {
-    company_id: req.actor.sellerId,
-    environment: req.actor.environment,
-    attest_id: req.attestId!,
-    order_reference: req.orderReference,
-    created_at: now,
-  });
-  if (!spent) {
-    throw fail('VALIDATION_FAILED', 'consumerGeoAttestId was already spent on another order.', {
-      issues: [{ field: 'consumerGeoAttestId', in: 'body', message: 'already used', keyword: 'unique' }],
-    });
-  }
 }
 
 async function recordFinance(

@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import { compiledOnce } from '../../../db/compiled-once.js';
 import type { Executor } from '../../../db/database.js';
-import type { GeoAttestationUsesTable, OrdersTable, RedemptionsTable } from '../checkout.table.js';
+import type { OrdersTable, RedemptionsTable } from '../checkout.table.js';
 
 export type OrderRow = Selectable<OrdersTable>;
 
@@ -115,23 +115,6 @@ export function listOrders(ex: Executor, f: OrderListFilter) {
 
 export async function markRevealed(ex: Executor, id: string, now: number): Promise<void> {
   await ex.updateTable('orders').set({ revealed_at: now, updated_at: now }).where('id', '=', id).execute();
-}
-
-/** Spends an attestation on a reference; false when another reference already spent it. */
-export async function spendAttestation(
-  ex: Executor,
-  row: Insertable<GeoAttestationUsesTable>,
-): Promise<boolean> {
-  const existing = await ex
-    .selectFrom('geo_attestation_uses')
-    .select('order_reference')
-    .where('company_id', '=', row.company_id)
-    .where('environment', '=', row.environment)
-    .where('attest_id', '=', row.attest_id)
-    .executeTakeFirst();
-  if (existing) return existing.order_reference === row.order_reference;
-  await ex.insertInto('geo_attestation_uses').values(row).execute();
-  return true;
 }
 
 export async function insertRedemption(ex: Executor, row: Insertable<RedemptionsTable>): Promise<void> {

@@ -13,11 +13,10 @@ function geoOf(order: OrderRow): BuyerGeo {
     detectedCountryCode: order.detected_country_code,
     countryMismatch: mismatch,
     consumerIpHash: order.consumer_ip_hash,
-    evidenceRank: order.consumer_geo_attest_id
-      ? 1
-      : order.detected_country_code !== null && !mismatch
-        ? 2
-        : 3,
+    // An attestation that observed a country stored it as the detected one (see resolveBuyerGeo).
+    evidenceRank:
+      order.detected_country_code !== null && !mismatch ? (order.consumer_geo_attest_id ? 1 : 2) : 3,
+    attested: order.consumer_geo_attest_id !== null && order.detected_country_code !== null,
   };
 }
 
