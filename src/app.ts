@@ -16,6 +16,7 @@ import { registerCancelRoutes } from './modules/checkout/cancel.routes.js';
 import { registerCheckoutRoutes } from './modules/checkout/checkout.routes.js';
 import { registerHoldRoutes } from './modules/checkout/holds/holds.routes.js';
 import { registerOrderReadRoutes } from './modules/checkout/orders/order-reads.routes.js';
+import { registerRedemptionPage } from './modules/checkout/redemption/redemption-page.routes.js';
 import { registerPullRoutes } from './modules/checkout/pulls/pulls.routes.js';
 import { registerReservationRoutes } from './modules/checkout/reservations/reservations.routes.js';
 import { registerDocsPage, registerOpenApiRoute } from './modules/docs/docs.routes.js';
@@ -74,6 +75,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     { prefix: SELLER_PREFIX },
   );
   registerDocsPage(app, () => sellerDocument());
+  registerRedemptionPage(app, ctx);
 
   registerVersionRedirect(app);
   return app;

@@ -15,6 +15,7 @@ import { skuForCheckout } from '../line/checkout.repo.js';
 import { type LineInput, quoteLine, type SellerActor } from '../line/quote.service.js';
 import { isFastPathMissed } from './fast-commit.js';
 import { type Fulfilment, type FulfilRequest, fulfil, referenceOwner } from './fulfil.service.js';
+import { liveLinkOf } from '../redemption/links.js';
 import { fulfilInOneStatement, oneStatementPool } from './one-statement.pg.js';
 import { fulfilledView } from './order-view.js';
 import * as repo from './orders.repo.js';
@@ -48,7 +49,9 @@ export async function orderResponse(ctx: AppContext, order: repo.OrderRow, hold?
       countries: list(sku?.activation_countries ?? null),
     },
     hold,
-    redemption: redemption ? { fulfillmentId: redemption.id, expiresAt: redemption.expires_at } : null,
+    redemption: redemption
+      ? { fulfillmentId: redemption.id, expiresAt: redemption.expires_at, url: liveLinkOf(ctx, redemption) }
+      : null,
   });
 }
 

@@ -6,7 +6,7 @@ import { settle } from '../line/settlement.js';
 import type { OrderRow } from '../orders/orders.repo.js';
 
 /** The buyer evidence the order stored when it was accepted (SPEC 2.8 evidence rank). */
-function geoOf(order: OrderRow): BuyerGeo {
+export function geoOf(order: OrderRow): BuyerGeo {
   const mismatch = order.country_mismatch === 1;
   return {
     declaredCountry: order.country_code ?? '',
