@@ -102,6 +102,11 @@ export const ERROR_CODES = {
     false,
     'The attestation was captured already or expired; create a new one for the checkout.',
   ),
+  REDEMPTION_EXPIRED: code(
+    410,
+    false,
+    'The redemption record expired; refund the keys instead of issuing a new link.',
+  ),
   EXPORT_EXPIRED: code(410, false, 'The export artifact expired; start a new export.'),
   HOT_DROP_NOT_ENABLED: code(
     412,
@@ -118,6 +123,11 @@ export const ERROR_CODES = {
     422,
     false,
     "The allocation's refundPolicy refuses these keys (details.keys says why); a chargeback is not refused.",
+  ),
+  REPLACEMENT_NOT_ALLOWED: code(
+    422,
+    false,
+    "The grant's replacement policy refuses this one; see details.reason, or refund the key.",
   ),
   IDEMPOTENCY_KEY_MISMATCH: code(
     422,

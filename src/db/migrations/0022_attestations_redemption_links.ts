@@ -34,12 +34,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('redemptions').addColumn('token_sealed', 'text').execute();
   await db.schema.alterTable('redemptions').addColumn('revoked_at', 'bigint').execute();
   await db.schema.alterTable('redemptions').addColumn('revealed_at', 'bigint').execute();
-  await db.schema
-    .createIndex('redemptions_token')
-    .on('redemptions')
-    .column('token_hash')
-    .unique()
-    .execute();
+  await db.schema.createIndex('redemptions_token').on('redemptions').column('token_hash').unique().execute();
   await db.schema.createIndex('redemptions_order').on('redemptions').column('order_id').execute();
 
   await db.schema.alterTable('allocations').addColumn('replacement_policy', 'text').execute();

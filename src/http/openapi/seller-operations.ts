@@ -176,6 +176,21 @@ export const SELLER_OPERATIONS: OperationTable = {
   'GET /refunds': op('listRefunds', 'List refunds'),
   'GET /refunds/{refundId}': op('getRefund', 'Get a refund', ['NOT_FOUND']),
   'POST /keys/return': op('returnKeys', 'Return keys', ['NOT_FOUND', 'REFUND_NOT_ALLOWED']),
+  'POST /keys/replace': op('replaceKey', 'Replace a reported key', [
+    'REPLACEMENT_NOT_ALLOWED',
+    'NO_AVAILABLE_KEYS',
+    'ALLOCATION_NOT_AVAILABLE',
+  ]),
+  'POST /orders/{orderReference}/redemption/revoke': op(
+    'revokeRedemptionLink',
+    'Revoke a keyless redemption link',
+    ['NOT_FOUND'],
+  ),
+  'POST /orders/{orderReference}/redemption/regenerate': op(
+    'regenerateRedemptionLink',
+    'Regenerate a keyless redemption link',
+    ['NOT_FOUND', 'REDEMPTION_EXPIRED'],
+  ),
   'POST /webhooks': op('createWebhook', 'Create a webhook endpoint'),
   'GET /webhooks': op('listWebhooks', 'List webhook endpoints'),
   'PATCH /webhooks/{id}': op('updateWebhook', 'Edit a webhook endpoint', ['NOT_FOUND']),

@@ -32,7 +32,11 @@ const CORS = {
 
 /** Checkout-page geo attestations (docs/checkout.md). */
 export function registerGeoAttestRoutes(app: TypedApp, ctx: AppContext): void {
-  const seller = { auth: 'seller', scopes: ['seller:orders:preview', 'seller:keys:pull'], rateClass: 'orders' } as const;
+  const seller = {
+    auth: 'seller',
+    scopes: ['seller:orders:preview', 'seller:keys:pull'],
+    rateClass: 'orders',
+  } as const;
 
   app.post('/geo-attestations', {
     config: seller,

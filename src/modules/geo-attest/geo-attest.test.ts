@@ -132,7 +132,7 @@ describe(`checkout-page geo attestations (${ENGINE})`, () => {
     expect((await saleOf(s, body.orderReference)).settlement.evidenceRank).toBe(1);
   });
 
-  it("takes the attested country as the detected one: a buyer elsewhere is a mismatch, not rank 1", async () => {
+  it('takes the attested country as the detected one: a buyer elsewhere is a mismatch, not rank 1', async () => {
     const s = await productionScenario(t);
     const attestation = await createAttestation(s.seller.auth);
     expect((await capture(attestation.attestId, '80.128.0.1')).body.data.countryCode).toBe('DE');

@@ -5,6 +5,7 @@ import { computeSellability, sellabilityGateRows } from '../../allocations/sella
 import { territoryBlock } from '../../allocations/territory.js';
 import { type EffectivePrice, effectivePrices } from '../../catalog/pricing.js';
 import { priceRowsOfReleases } from '../../catalog/pricing.repo.js';
+import { attestedCountry } from '../../geo-attest/geo-attest.service.js';
 import { companyFacts } from '../../identity/identity.service.js';
 import type { PoolRow } from '../../inventory/inventory.repo.js';
 import { poolsOfSku } from '../../inventory/pools.service.js';
@@ -12,7 +13,6 @@ import { inForceApiAgreement, sellerTerms } from '../../partners/seller-terms.se
 import { bestPromotion } from '../../promotions/promotions.service.js';
 import { committedPriceDrift, isMagicSkuCode } from '../../sandbox/fixtures.js';
 import type { IntegrationOrderContext } from '../checkout.schemas.js';
-import { attestedCountry } from '../../geo-attest/geo-attest.service.js';
 import { type BuyerGeo, resolveBuyerGeo } from './buyer-geo.js';
 import { type CheckoutSku, referenceRates } from './checkout.repo.js';
 import { checkChannel, checkCommercial, requireDeclarations, type Schedule } from './commercial-rules.js';
@@ -243,8 +243,7 @@ async function judgeLine(
   const attested = input.consumerGeoAttestId
     ? await attestedCountry(ctx, actor, input.consumerGeoAttestId, input.orderReference)
     : null;
-  const geo =
-    context || attested ? resolveBuyerGeo(ctx, country, context?.consumerIp, attested) : null;
+  const geo = context || attested ? resolveBuyerGeo(ctx, country, context?.consumerIp, attested) : null;
   const settlement = context && currency && geo ? settle(context, currency, geo) : null;
   const footprint = facts.footprint.updatedAt === null && !production ? null : facts.footprint;
   const { secondaryCurrency, listPrice } = checkCommercial({

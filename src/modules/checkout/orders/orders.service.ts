@@ -13,9 +13,9 @@ import { effectiveStatus, type HoldOutcome, requireOwnHold } from '../holds/hold
 import { catalogVersion } from '../line/catalog-cache.js';
 import { skuForCheckout } from '../line/checkout.repo.js';
 import { type LineInput, quoteLine, type SellerActor } from '../line/quote.service.js';
+import { liveLinkOf } from '../redemption/links.js';
 import { isFastPathMissed } from './fast-commit.js';
 import { type Fulfilment, type FulfilRequest, fulfil, referenceOwner } from './fulfil.service.js';
-import { liveLinkOf } from '../redemption/links.js';
 import { fulfilInOneStatement, oneStatementPool } from './one-statement.pg.js';
 import { fulfilledView } from './order-view.js';
 import * as repo from './orders.repo.js';

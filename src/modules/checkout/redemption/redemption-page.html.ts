@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PageState, RedemptionRecord } from './redemption-page.service.js';
 
-const escape = (text: string) =>
+const escapeHtml = (text: string) =>
   text.replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
@@ -70,13 +70,16 @@ const PLATFORMS: Record<string, { name: string; steps: string[] }> = {
 const platformOf = (code: string) =>
   PLATFORMS[code.toLowerCase()] ?? {
     name: code,
-    steps: [`Open the ${code} store or launcher and sign in.`, 'Find the option to redeem a code and enter the key below.'],
+    steps: [
+      `Open the ${code} store or launcher and sign in.`,
+      'Find the option to redeem a code and enter the key below.',
+    ],
   };
 
 function activationNote(record: RedemptionRecord): string {
   if (record.activation_type !== 'countries' || !record.activation_countries) return '';
   const countries = (JSON.parse(record.activation_countries) as string[]).join(', ');
-  return `<p class="note">This key activates only in: ${escape(countries)}.</p>`;
+  return `<p class="note">This key activates only in: ${escapeHtml(countries)}.</p>`;
 }
 
 function layout(title: string, body: string): string {
@@ -87,7 +90,7 @@ function layout(title: string, body: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <meta name="referrer" content="no-referrer">
-<title>${escape(title)}</title>
+<title>${escapeHtml(title)}</title>
 <style>${STYLE}</style>
 </head>
 <body>
@@ -104,13 +107,13 @@ ${body}
 function header(record: RedemptionRecord): string {
   const platform = platformOf(record.platform_code);
   return `<p class="eyebrow">Your game key</p>
-<h1>${escape(record.product_name)}</h1>
-<p class="platform">Platform: ${escape(platform.name)}</p>`;
+<h1>${escapeHtml(record.product_name)}</h1>
+<p class="platform">Platform: ${escapeHtml(platform.name)}</p>`;
 }
 
 function instructions(record: RedemptionRecord): string {
   const steps = platformOf(record.platform_code)
-    .steps.map((step) => `<li>${escape(step)}</li>`)
+    .steps.map((step) => `<li>${escapeHtml(step)}</li>`)
     .join('');
   return `<h2>How to activate</h2>
 <ol>${steps}</ol>
@@ -144,14 +147,14 @@ export function renderRedemptionPage(state: PageState, revealAction: string): st
       `Redeem ${state.record.product_name}`,
       `${header(state.record)}
 ${instructions(state.record)}
-<form method="post" action="${escape(revealAction)}">
+<form method="post" action="${escapeHtml(revealAction)}">
 <button type="submit">Reveal my key${plural ? 's' : ''}</button>
 </form>
 <p class="note">Reveal the key when you are ready to activate it.</p>`,
     );
   }
   if (state.kind === 'revealed') {
-    const keys = state.keys.map((key) => `<code class="key">${escape(key)}</code>`).join('\n');
+    const keys = state.keys.map((key) => `<code class="key">${escapeHtml(key)}</code>`).join('\n');
     return layout(
       `Your key for ${state.record.product_name}`,
       `${header(state.record)}
@@ -163,7 +166,10 @@ ${instructions(state.record)}`,
     );
   }
   const closed = CLOSED[state.kind];
-  return layout(closed.title, `<p class="eyebrow">Game key</p>\n<h1>${escape(closed.title)}</h1>\n<p>${escape(closed.text)}</p>`);
+  return layout(
+    closed.title,
+    `<p class="eyebrow">Game key</p>\n<h1>${escapeHtml(closed.title)}</h1>\n<p>${escapeHtml(closed.text)}</p>`,
+  );
 }
 
 export const STATUS_OF: Record<PageState['kind'], number> = {

@@ -37,5 +37,16 @@ export async function markFirstReveal(ex: Executor, id: string, now: number): Pr
 
 /** The order's record, locked until the transaction ends (a revoke and a regenerate queue). */
 export function lockRecordOfOrder(ex: Executor, orderId: string) {
-  return lockRows(ex, ex.selectFrom('redemptions').selectAll().where('order_id', '=', orderId)).executeTakeFirst();
+  return lockRows(
+    ex,
+    ex.selectFrom('redemptions').selectAll().where('order_id', '=', orderId),
+  ).executeTakeFirst();
+}
+
+export async function updateLink(
+  ex: Executor,
+  id: string,
+  change: { token_hash?: string; token_sealed?: string; revoked_at: number | null },
+): Promise<void> {
+  await ex.updateTable('redemptions').set(change).where('id', '=', id).execute();
 }
