@@ -37,7 +37,8 @@ const list = (json: string | null): string[] | null => (json ? (JSON.parse(json)
 
 /** The response of an order as it was fulfilled: keys re-opened from the store, never kept in plaintext. */
 export async function orderResponse(ctx: AppContext, order: repo.OrderRow, hold?: HoldOutcome | null) {
-  const keys = await keysOfOrder(ctx.db, order.id);
+  // Keys taken out of circulation since (a replaced key, docs/after-sale.md) are never shown again.
+  const keys = (await keysOfOrder(ctx.db, order.id)).filter((k) => k.state !== 'quarantined');
   const sku = await skuForCheckout(ctx.db, order.environment, order.sku_code);
   const redemption =
     order.delivery === 'keyless' ? await repo.redemptionOfOrder(ctx.db, order.id) : undefined;

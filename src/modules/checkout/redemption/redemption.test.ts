@@ -192,7 +192,7 @@ describe(`hosted redemption of keyless keys (${ENGINE})`, () => {
     expect(JSON.stringify(events)).not.toContain(url.split('/').pop()!);
   });
 
-  it('refuses link changes on orders that are not keyless, or not the caller\'s', async () => {
+  it("refuses link changes on orders that are not keyless, or not the caller's", async () => {
     const seller = await keylessSeller();
     const stranger = await keylessSeller();
     const { data } = await keylessOrder(seller);
