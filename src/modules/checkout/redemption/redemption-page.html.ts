@@ -46,7 +46,7 @@ const PLATFORMS: Record<string, { name: string; steps: string[] }> = {
     steps: [
       'Open the Steam app and sign in.',
       'Choose Games, then Activate a Product on Steam.',
-      'Enter the key below and follow the prompts; the game appears in your library.',
+      'Enter your key and follow the prompts; the game appears in your library.',
     ],
   },
   ps5: {
@@ -54,14 +54,14 @@ const PLATFORMS: Record<string, { name: string; steps: string[] }> = {
     steps: [
       'On your console, open PlayStation Store.',
       'Open the menu, choose Redeem Codes and Add-Ons.',
-      'Enter the key below; the content downloads to your library.',
+      'Enter your key; the content downloads to your library.',
     ],
   },
   xbox: {
     name: 'Xbox',
     steps: [
       'On your console, open Microsoft Store.',
-      'Choose Redeem, then enter the key below.',
+      'Choose Redeem, then enter your key.',
       'Confirm; the game appears under My games & apps.',
     ],
   },
@@ -72,7 +72,7 @@ const platformOf = (code: string) =>
     name: code,
     steps: [
       `Open the ${code} store or launcher and sign in.`,
-      'Find the option to redeem a code and enter the key below.',
+      'Find the option to redeem a code and enter your key.',
     ],
   };
 
@@ -82,7 +82,7 @@ function activationNote(record: RedemptionRecord): string {
   return `<p class="note">This key activates only in: ${escapeHtml(countries)}.</p>`;
 }
 
-function layout(title: string, body: string): string {
+function layout(title: string, body: string, footer = true): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -98,7 +98,7 @@ function layout(title: string, body: string): string {
 <div class="card">
 ${body}
 </div>
-<footer>Keep this page private: anyone with its link can see your key.</footer>
+${footer ? '<footer>Keep this page private: anyone with its link can see your key.</footer>' : ''}
 </main>
 </body>
 </html>`;
@@ -169,6 +169,7 @@ ${instructions(state.record)}`,
   return layout(
     closed.title,
     `<p class="eyebrow">Game key</p>\n<h1>${escapeHtml(closed.title)}</h1>\n<p>${escapeHtml(closed.text)}</p>`,
+    false,
   );
 }
 
