@@ -5,8 +5,8 @@ import { uuidv7 } from '../../lib/ids.js';
 import { requireAllocation } from '../allocations/allocations.service.js';
 import { promisedOnAllocation } from '../checkout/line/promised-capacity.js';
 import type { SellerActor } from '../checkout/line/quote.service.js';
+import { activityEntryOf } from '../checkout/orders/order-activity.js';
 import { type AdjustableOrder, lockOrders } from '../checkout/orders/order-adjustments.service.js';
-import { geoOf } from '../checkout/preorders/preorder-finance.js';
 import { emit } from '../events/outbox.service.js';
 import { recordActivity } from '../finance/finance.service.js';
 import { claimKeys, openKeys, stockUpTo } from '../inventory/claims.service.js';
@@ -115,23 +115,7 @@ async function swap(ctx: AppContext, trx: Executor, order: AdjustableOrder, body
     reason,
     created_at: now,
   });
-  const geo = geoOf(order);
-  await recordActivity(trx, 'replacement', {
-    orderId: order.id,
-    orderReference: order.order_reference,
-    sellerId: order.seller_company_id,
-    environment: order.environment,
-    publisherId: order.publisher_company_id,
-    skuCode: order.sku_code,
-    quantity: 1,
-    promo: order.promo ? JSON.parse(order.promo) : null,
-    customerRegionCode: order.country_code ?? '',
-    detectedCountryCode: order.detected_country_code,
-    countryMismatch: order.country_mismatch === 1,
-    evidenceRank: geo.evidenceRank,
-    currencyCode: order.currency_code ?? undefined,
-    at: now,
-  });
+  await recordActivity(trx, 'replacement', activityEntryOf(order, 1, now));
   const data = {
     replacementId: id,
     orderReference: order.order_reference,

@@ -1,9 +1,9 @@
 import type { AppContext } from '../../../context.js';
 import { recordActivity } from '../../finance/finance.service.js';
 import { keysOfOrder, openKeys } from '../../inventory/claims.service.js';
+import { activityEntryOf } from '../orders/order-activity.js';
 import { lockOrders } from '../orders/order-adjustments.service.js';
 import { markRevealed } from '../orders/orders.repo.js';
-import { geoOf } from '../preorders/preorder-finance.js';
 import { tokenHash } from './links.js';
 import * as repo from './redemption.repo.js';
 
@@ -47,23 +47,7 @@ export async function revealOnPage(ctx: AppContext, token: string): Promise<Page
     const now = ctx.clock.now();
     if (await repo.markFirstReveal(trx, record.id, now)) {
       await markRevealed(trx, order.id, now);
-      const geo = geoOf(order);
-      await recordActivity(trx, 'reveal', {
-        orderId: order.id,
-        orderReference: order.order_reference,
-        sellerId: order.seller_company_id,
-        environment: order.environment,
-        publisherId: order.publisher_company_id,
-        skuCode: order.sku_code,
-        quantity: keys.length,
-        promo: order.promo ? JSON.parse(order.promo) : null,
-        customerRegionCode: order.country_code ?? '',
-        detectedCountryCode: order.detected_country_code,
-        countryMismatch: order.country_mismatch === 1,
-        evidenceRank: geo.evidenceRank,
-        currencyCode: order.currency_code ?? undefined,
-        at: now,
-      });
+      await recordActivity(trx, 'reveal', activityEntryOf(order, keys.length, now));
     }
     return { kind: 'revealed' as const, record, keys: openKeys(ctx, keys) };
   });
