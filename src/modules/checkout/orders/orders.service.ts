@@ -37,8 +37,12 @@ const list = (json: string | null): string[] | null => (json ? (JSON.parse(json)
 
 /** The response of an order as it was fulfilled: keys re-opened from the store, never kept in plaintext. */
 export async function orderResponse(ctx: AppContext, order: repo.OrderRow, hold?: HoldOutcome | null) {
-  // Keys taken out of circulation since (a replaced key, docs/after-sale.md) are never shown again.
-  const keys = (await keysOfOrder(ctx.db, order.id)).filter((k) => k.state !== 'quarantined');
+  // A key swapped by a replacement (docs/after-sale.md) is never shown again: its new key is.
+  const stored = await keysOfOrder(ctx.db, order.id);
+  const replaced = stored.some((k) => k.state === 'quarantined')
+    ? new Set(await repo.replacedKeysOfOrder(ctx.db, order.id))
+    : null;
+  const keys = replaced ? stored.filter((k) => !replaced.has(k.id)) : stored;
   const sku = await skuForCheckout(ctx.db, order.environment, order.sku_code);
   const redemption =
     order.delivery === 'keyless' ? await repo.redemptionOfOrder(ctx.db, order.id) : undefined;
