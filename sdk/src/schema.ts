@@ -5004,6 +5004,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "attestId": "gat_wz8JeKeqRE-yFFYzd8vrs1GgEa09qZ-l",
+                     *         "status": "pending",
+                     *         "captureUrl": "http://localhost:8080/api/seller/v1/geo-attestations/gat_wz8JeKeqRE-yFFYzd8vrs1GgEa09qZ-l/capture",
+                     *         "expiresAt": "2026-11-26T16:58:40.250Z",
+                     *         "capturedAt": null,
+                     *         "countryCode": null,
+                     *         "orderReference": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             attestId: string;
@@ -5156,6 +5169,7 @@ export interface operations {
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
+                /** @description Geo attestation id (`attestId` from POST /geo-attestations). */
                 attestId: string;
             };
             cookie?: never;
@@ -5168,6 +5182,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "attestId": "gat_wz8JeKeqRE-yFFYzd8vrs1GgEa09qZ-l",
+                     *         "status": "spent",
+                     *         "captureUrl": "http://localhost:8080/api/seller/v1/geo-attestations/gat_wz8JeKeqRE-yFFYzd8vrs1GgEa09qZ-l/capture",
+                     *         "expiresAt": "2026-11-26T16:58:40.250Z",
+                     *         "capturedAt": "2026-11-26T15:58:40.606Z",
+                     *         "countryCode": "US",
+                     *         "orderReference": "po-y61ovdm27c"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             attestId: string;
@@ -5303,6 +5330,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Geo attestation id (`attestId` from POST /geo-attestations). */
                 attestId: string;
             };
             cookie?: never;
@@ -5315,6 +5343,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "attestId": "gat_wz8JeKeqRE-yFFYzd8vrs1GgEa09qZ-l",
+                     *         "status": "captured",
+                     *         "countryCode": "US",
+                     *         "expiresAt": "2026-11-26T16:58:40.250Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             attestId: string;
@@ -7252,6 +7290,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "keyId": "01a21893-a22e-7000-8b55-443ce735c461",
+                 *       "reason": "buyer says already used"
+                 *     }
+                 */
                 "application/json": {
                     keyId: string;
                     /** @description Free-text reason, kept with the record. */
@@ -7266,6 +7310,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "replacementId": "01a21893-a3ce-7001-a51b-35d1df23b3e4",
+                     *         "orderReference": "ord-mwxqkim7-1",
+                     *         "skuCode": "SANDBOX-ALWAYS-001",
+                     *         "replacedKeyId": "01a21893-a22e-7000-8b55-443ce735c461",
+                     *         "keyId": "01a21893-a3ce-7000-a59b-250c32184692",
+                     *         "key": "SBX-ALWAYS-PFKGV78VABMM",
+                     *         "reason": "buyer says already used",
+                     *         "replacementsUsed": 1,
+                     *         "replacementPolicy": {
+                     *           "maxPerOrder": 1,
+                     *           "windowDays": 30
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @description The new key in plaintext: shown in this answer only. */
@@ -9064,7 +9126,7 @@ export interface operations {
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
-                /** @description Your order reference, unique per company (per API key in sandbox); repeating it with the same quantity replays the original keys. */
+                /** @description Your order reference of a keyless order (`orderReference`). */
                 orderReference: string;
             };
             cookie?: never;
@@ -9077,6 +9139,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "fulfillmentId": "01a2b313-ce25-7004-a296-38430a27a23b",
+                     *         "orderReference": "ord-mwxql7ql-6",
+                     *         "expiresAt": "2027-01-25T15:59:09.349Z",
+                     *         "url": "http://localhost:8080/redeem/Nk-ttcjg9Axbhw4XNd7F_dLXr1WJHqU9OkfdO4oAOGU",
+                     *         "revokedAt": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             expiresAt: string;
@@ -9252,7 +9325,7 @@ export interface operations {
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
-                /** @description Your order reference, unique per company (per API key in sandbox); repeating it with the same quantity replays the original keys. */
+                /** @description Your order reference of a keyless order (`orderReference`). */
                 orderReference: string;
             };
             cookie?: never;
@@ -9265,6 +9338,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "fulfillmentId": "01a21894-1790-7004-acd9-498fe72eae65",
+                     *         "orderReference": "ord-mwxql7ak-4",
+                     *         "expiresAt": "2026-12-26T15:58:08.272Z",
+                     *         "url": null,
+                     *         "revokedAt": "2026-11-26T15:58:08.312Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             expiresAt: string;
