@@ -38,7 +38,10 @@ const saleOf = async (s: ProductionScenario, reference: string) => {
   return { line, settlement: JSON.parse(line.settlement!) as { evidenceRank: number } };
 };
 
-const expectAttestRefused = (result: { status: number; body: any }, message: RegExp) => {
+const expectAttestRefused = (
+  result: { status: number; body: { details: { issues: unknown[] } } },
+  message: RegExp,
+) => {
   expectApiError(result, 422, 'VALIDATION_FAILED');
   expect(result.body.details.issues).toEqual([
     expect.objectContaining({ field: 'consumerGeoAttestId', message: expect.stringMatching(message) }),

@@ -26,7 +26,7 @@ export async function changeLink(
   change: 'revoke' | 'regenerate',
 ) {
   const order = await findByReference(ctx, actor, orderReference);
-  if (!order || order.delivery !== 'keyless') throw notKeyless(orderReference);
+  if (order?.delivery !== 'keyless') throw notKeyless(orderReference);
   return ctx.db.transaction().execute(async (trx) => {
     const record = await repo.lockRecordOfOrder(trx, order.id);
     if (!record) throw notKeyless(orderReference);
