@@ -6,6 +6,7 @@ import { createListenerApp, SELLER_PREFIX } from './http/listeners.js';
 import { openApiOptions } from './http/openapi/document.js';
 import { registerVersionRedirect } from './http/redirect.js';
 import { registerAfterSaleRoutes } from './modules/after-sale/after-sale.routes.js';
+import { registerReplacementRoutes } from './modules/after-sale/replacements.routes.js';
 import { registerAllocationRoutes } from './modules/allocations/allocations.routes.js';
 import { registerAvailabilityRoutes } from './modules/allocations/availability.routes.js';
 import { registerApiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
@@ -17,6 +18,7 @@ import { registerCheckoutRoutes } from './modules/checkout/checkout.routes.js';
 import { registerHoldRoutes } from './modules/checkout/holds/holds.routes.js';
 import { registerOrderReadRoutes } from './modules/checkout/orders/order-reads.routes.js';
 import { registerPullRoutes } from './modules/checkout/pulls/pulls.routes.js';
+import { registerRedemptionPage } from './modules/checkout/redemption/redemption-page.routes.js';
 import { registerReservationRoutes } from './modules/checkout/reservations/reservations.routes.js';
 import { registerConsole } from './modules/console/console.routes.js';
 import { registerDocsPage, registerOpenApiRoute } from './modules/docs/docs.routes.js';
@@ -24,6 +26,7 @@ import { registerActivityRoutes } from './modules/finance/activity.routes.js';
 import { registerFinanceRoutes } from './modules/finance/finance.routes.js';
 import { registerReportRoutes } from './modules/finance/reports.routes.js';
 import { installUsageCounting } from './modules/finance/usage-counter.js';
+import { registerGeoAttestRoutes } from './modules/geo-attest/geo-attest.routes.js';
 import { registerIdentityRoutes } from './modules/identity/identity.routes.js';
 import { registerPartnerRoutes } from './modules/partners/partners.routes.js';
 import { registerPromotionRoutes } from './modules/promotions/promotions.routes.js';
@@ -59,6 +62,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       registerSnapshotRoutes(typed, ctx);
       registerExportRoutes(typed, ctx);
       registerCheckoutRoutes(typed, ctx);
+      registerGeoAttestRoutes(typed, ctx);
       registerHoldRoutes(typed, ctx);
       registerOrderReadRoutes(typed, ctx);
       registerPullRoutes(typed, ctx);
@@ -69,6 +73,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       registerReportRoutes(typed, ctx);
       registerPromotionRoutes(typed, ctx);
       registerAfterSaleRoutes(typed, ctx);
+      registerReplacementRoutes(typed, ctx);
       registerWebhookRoutes(typed, ctx);
       registerRequestLogRoutes(typed, ctx, requestLog);
       registerOpenApiRoute(typed, () => seller.swagger());
@@ -78,6 +83,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   );
   registerDocsPage(app, () => sellerDocument());
   registerConsole(app, ctx, requestLog);
+  registerRedemptionPage(app, ctx);
 
   registerVersionRedirect(app);
   return app;

@@ -17,6 +17,7 @@ describe.skipIf(SANDBOX_SERVICE_SKIPPED)('the sample storefront, end to end agai
 
     expect(result.sale.keys).toHaveLength(1);
     expect(lines.some((l) => l.startsWith('hold: '))).toBe(true);
+    expect(lines.some((l) => l.startsWith('attest: '))).toBe(true);
     expect(result.fulfilled).toMatchObject({
       eventType: 'order.fulfilled',
       data: { orderReference: result.sale.orderReference, quantity: 1, pulled: 1 },
@@ -32,6 +33,12 @@ describe.skipIf(SANDBOX_SERVICE_SKIPPED)('the sample storefront, end to end agai
     });
     expect(orders.data.map((o) => o.id)).toEqual([recovered?.orderId]);
     expect(orders.data[0]?.pulled).toBe(2);
+
+    // The buyer's page captured the attestation; the order spent it on its reference.
+    const attestation = await api.GET('/api/seller/v1/geo-attestations/{attestId}', {
+      params: { path: { attestId: result.sale.attestId } },
+    });
+    expect(attestation.data).toMatchObject({ status: 'spent', orderReference: result.sale.orderReference });
 
     expect(new Journal(journalFile).pending()).toEqual([]);
     expect(result.payments.map((p) => p.state)).toEqual(['captured', 'captured']);

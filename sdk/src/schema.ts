@@ -344,6 +344,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/seller/v1/geo-attestations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a checkout geo attestation
+         * @description Creates a geo attestation for one checkout: the buyer's page captures it, the order spends it.
+         */
+        post: operations["createGeoAttestation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/seller/v1/geo-attestations/{attestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a checkout geo attestation
+         * @description One geo attestation: whether it was captured, the country observed, where it was spent.
+         */
+        get: operations["getGeoAttestation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/seller/v1/geo-attestations/{attestId}/capture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Capture a geo attestation from the buyer's page
+         * @description Called by the buyer's browser, not the seller: records the country of the address it calls from. No key; CORS open.
+         */
+        post: operations["captureGeoAttestation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/seller/v1/health": {
         parameters: {
             query?: never;
@@ -508,6 +568,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/seller/v1/keys/replace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a reported key
+         * @description Swaps a delivered key the buyer reports as not working for one new key of the same grant: no charge, within the grant's replacement policy.
+         */
+        post: operations["replaceKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/seller/v1/keys/return": {
         parameters: {
             query?: never;
@@ -610,6 +690,46 @@ export interface paths {
         get: operations["getOrder"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/seller/v1/orders/{orderReference}/redemption/regenerate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Regenerate a keyless redemption link
+         * @description Issues a new redemption link for a keyless order; the old link stops working. The new link is in this answer only.
+         */
+        post: operations["regenerateRedemptionLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/seller/v1/orders/{orderReference}/redemption/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a keyless redemption link
+         * @description Withdraws the buyer's redemption link of a keyless order: it answers a withdrawn page from now on.
+         */
+        post: operations["revokeRedemptionLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1242,7 +1362,7 @@ export interface components {
              * @description The error code (registry on /docs#errors); the status is fixed per code.
              * @enum {string}
              */
-            code: "BAD_REQUEST" | "UNSUPPORTED_API_VERSION" | "UNAUTHORIZED" | "FORBIDDEN" | "INSUFFICIENT_SCOPE" | "IP_NOT_ALLOWED" | "IP_NOT_RESOLVABLE" | "PRODUCTION_ACCESS_NOT_APPROVED" | "API_MODEL_AGREEMENT_REQUIRED" | "KEY_ENVIRONMENT_MISMATCH" | "CONTRACT_NOT_ACTIVE" | "NOT_FOUND" | "PRODUCT_NOT_SELLABLE" | "METHOD_NOT_ALLOWED" | "NO_AVAILABLE_KEYS" | "SOLD_OUT" | "ORDER_REFERENCE_CONFLICT" | "ORDER_NOT_CANCELLABLE" | "REFUND_REFERENCE_CONFLICT" | "ALLOCATION_NOT_AVAILABLE" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "RESERVATION_EXTEND_EXHAUSTED" | "RESERVATION_COMMIT_IN_PROGRESS" | "RESERVATION_GONE" | "EXPORT_EXPIRED" | "HOT_DROP_NOT_ENABLED" | "CHECKOUT_HOLD_DISABLED" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "EXPECTATION_FAILED" | "VALIDATION_FAILED" | "REFUND_NOT_ALLOWED" | "IDEMPOTENCY_KEY_MISMATCH" | "SANDBOX_MAGIC_VALUE_REJECTED" | "TAX_DECLARATION_REQUIRED" | "SALES_COUNTRY_REQUIRED" | "SALES_CHANNEL_REQUIRED" | "SALES_CHANNEL_NOT_PERMITTED" | "EXPECTED_UNIT_PRICE_REQUIRED" | "CATALOG_PRICE_MISMATCH" | "WHOLESALE_PRICE_MISMATCH" | "PRICE_COMMITMENT_INVALID" | "EXPECTED_PRICE_CONFLICT" | "CATALOG_PRICE_NOT_SET" | "FOOTPRINT_COUNTRY_NOT_DECLARED" | "FOOTPRINT_CURRENCY_NOT_DECLARED" | "CURRENCY_NOT_PRICED_FOR_COUNTRY" | "CURRENCY_NOT_PERMITTED_BY_TERM" | "SRP_MISMATCH_FOR_CURRENCY" | "CONSUMER_GEO_MISMATCH_POLICY_REFUSED" | "REGION_LOCKED" | "COUNTRY_RESTRICTED" | "TERRITORY_NOT_ALLOWED_FOR_SKU" | "TERRITORY_EXCLUDED_FOR_RELEASE" | "REGION_LOCKED_FOR_CONTRACT" | "REGION_LOCKED_FOR_SKU" | "SKU_REGION_UNRESOLVED" | "HOLD_MISMATCH" | "HOLD_NOT_FOUND" | "CURRENCY_MISMATCH" | "QUANTITY_INVALID" | "RATE_LIMIT_EXCEEDED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "HOT_PATH_TIMEOUT" | "STORE_UNAVAILABLE" | "PREORDER_STATE_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+            code: "BAD_REQUEST" | "UNSUPPORTED_API_VERSION" | "UNAUTHORIZED" | "FORBIDDEN" | "INSUFFICIENT_SCOPE" | "IP_NOT_ALLOWED" | "IP_NOT_RESOLVABLE" | "PRODUCTION_ACCESS_NOT_APPROVED" | "API_MODEL_AGREEMENT_REQUIRED" | "KEY_ENVIRONMENT_MISMATCH" | "CONTRACT_NOT_ACTIVE" | "NOT_FOUND" | "PRODUCT_NOT_SELLABLE" | "METHOD_NOT_ALLOWED" | "NO_AVAILABLE_KEYS" | "SOLD_OUT" | "ORDER_REFERENCE_CONFLICT" | "ORDER_NOT_CANCELLABLE" | "REFUND_REFERENCE_CONFLICT" | "ALLOCATION_NOT_AVAILABLE" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "RESERVATION_EXTEND_EXHAUSTED" | "RESERVATION_COMMIT_IN_PROGRESS" | "RESERVATION_GONE" | "GEO_ATTESTATION_CLOSED" | "REDEMPTION_EXPIRED" | "EXPORT_EXPIRED" | "HOT_DROP_NOT_ENABLED" | "CHECKOUT_HOLD_DISABLED" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "EXPECTATION_FAILED" | "VALIDATION_FAILED" | "REFUND_NOT_ALLOWED" | "REPLACEMENT_NOT_ALLOWED" | "IDEMPOTENCY_KEY_MISMATCH" | "SANDBOX_MAGIC_VALUE_REJECTED" | "TAX_DECLARATION_REQUIRED" | "SALES_COUNTRY_REQUIRED" | "SALES_CHANNEL_REQUIRED" | "SALES_CHANNEL_NOT_PERMITTED" | "EXPECTED_UNIT_PRICE_REQUIRED" | "CATALOG_PRICE_MISMATCH" | "WHOLESALE_PRICE_MISMATCH" | "PRICE_COMMITMENT_INVALID" | "EXPECTED_PRICE_CONFLICT" | "CATALOG_PRICE_NOT_SET" | "FOOTPRINT_COUNTRY_NOT_DECLARED" | "FOOTPRINT_CURRENCY_NOT_DECLARED" | "CURRENCY_NOT_PRICED_FOR_COUNTRY" | "CURRENCY_NOT_PERMITTED_BY_TERM" | "SRP_MISMATCH_FOR_CURRENCY" | "CONSUMER_GEO_MISMATCH_POLICY_REFUSED" | "REGION_LOCKED" | "COUNTRY_RESTRICTED" | "TERRITORY_NOT_ALLOWED_FOR_SKU" | "TERRITORY_EXCLUDED_FOR_RELEASE" | "REGION_LOCKED_FOR_CONTRACT" | "REGION_LOCKED_FOR_SKU" | "SKU_REGION_UNRESOLVED" | "HOLD_MISMATCH" | "HOLD_NOT_FOUND" | "CURRENCY_MISMATCH" | "QUANTITY_INVALID" | "RATE_LIMIT_EXCEEDED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "HOT_PATH_TIMEOUT" | "STORE_UNAVAILABLE" | "PREORDER_STATE_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
             /** @description Facts of this failure; `issues[]` lists every invalid or missing field. */
             details: {
                 [key: string]: unknown;
@@ -1426,7 +1546,7 @@ export interface operations {
                                 wholesaleMinor: number | null;
                             };
                             entryId: string;
-                            /** @description sale (+1), refund and chargeback (-1), pull (+1), reveal (0) */
+                            /** @description sale (+1), refund and chargeback (-1), pull (+1), reveal (0), replacement (0: a reported key swapped for a new one, no charge) */
                             kind: string;
                             orderId: string;
                             orderReference: string;
@@ -4884,6 +5004,498 @@ export interface operations {
             };
         };
     };
+    createGeoAttestation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Pins the contract date; the reply echoes the one applied. */
+                "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "attestId": "gat_wz8JeKeqRE-yFFYzd8vrs1GgEa09qZ-l",
+                     *         "status": "pending",
+                     *         "captureUrl": "http://localhost:8080/api/seller/v1/geo-attestations/gat_wz8JeKeqRE-yFFYzd8vrs1GgEa09qZ-l/capture",
+                     *         "expiresAt": "2026-11-26T16:58:40.250Z",
+                     *         "capturedAt": null,
+                     *         "countryCode": null,
+                     *         "orderReference": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            attestId: string;
+                            capturedAt: string | null;
+                            /** @description The URL the buyer's checkout page POSTs to, without a key. */
+                            captureUrl: string;
+                            countryCode: string | null;
+                            expiresAt: string;
+                            orderReference: string | null;
+                            status: "pending" | "captured" | "spent" | "expired";
+                        };
+                    };
+                };
+            };
+            /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST" | "UNSUPPORTED_API_VERSION";
+                    };
+                };
+            };
+            /** @description ApiError with code UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "INSUFFICIENT_SCOPE" | "IP_NOT_ALLOWED" | "IP_NOT_RESOLVABLE" | "KEY_ENVIRONMENT_MISMATCH" | "PRODUCTION_ACCESS_NOT_APPROVED";
+                    };
+                };
+            };
+            /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_REQUEST_IN_PROGRESS";
+                    };
+                };
+            };
+            /** @description ApiError with code PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description ApiError with code VALIDATION_FAILED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /** @description ApiError with code INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "HOT_PATH_TIMEOUT" | "SERVICE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getGeoAttestation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Pins the contract date; the reply echoes the one applied. */
+                "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
+            };
+            path: {
+                /** @description Geo attestation id (`attestId` from POST /geo-attestations). */
+                attestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "attestId": "gat_wz8JeKeqRE-yFFYzd8vrs1GgEa09qZ-l",
+                     *         "status": "spent",
+                     *         "captureUrl": "http://localhost:8080/api/seller/v1/geo-attestations/gat_wz8JeKeqRE-yFFYzd8vrs1GgEa09qZ-l/capture",
+                     *         "expiresAt": "2026-11-26T16:58:40.250Z",
+                     *         "capturedAt": "2026-11-26T15:58:40.606Z",
+                     *         "countryCode": "US",
+                     *         "orderReference": "po-y61ovdm27c"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            attestId: string;
+                            capturedAt: string | null;
+                            /** @description The URL the buyer's checkout page POSTs to, without a key. */
+                            captureUrl: string;
+                            countryCode: string | null;
+                            expiresAt: string;
+                            orderReference: string | null;
+                            status: "pending" | "captured" | "spent" | "expired";
+                        };
+                    };
+                };
+            };
+            /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST" | "UNSUPPORTED_API_VERSION";
+                    };
+                };
+            };
+            /** @description ApiError with code UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "INSUFFICIENT_SCOPE" | "IP_NOT_ALLOWED" | "IP_NOT_RESOLVABLE" | "KEY_ENVIRONMENT_MISMATCH" | "PRODUCTION_ACCESS_NOT_APPROVED";
+                    };
+                };
+            };
+            /** @description ApiError with code NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_REQUEST_IN_PROGRESS";
+                    };
+                };
+            };
+            /** @description ApiError with code VALIDATION_FAILED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /** @description ApiError with code INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "HOT_PATH_TIMEOUT" | "SERVICE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    captureGeoAttestation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Geo attestation id (`attestId` from POST /geo-attestations). */
+                attestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "attestId": "gat_wz8JeKeqRE-yFFYzd8vrs1GgEa09qZ-l",
+                     *         "status": "captured",
+                     *         "countryCode": "US",
+                     *         "expiresAt": "2026-11-26T16:58:40.250Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            attestId: string;
+                            countryCode: string | null;
+                            expiresAt: string;
+                            /** @enum {string} */
+                            status: "captured";
+                        };
+                    };
+                };
+            };
+            /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST" | "UNSUPPORTED_API_VERSION";
+                    };
+                };
+            };
+            /** @description ApiError with code IP_NOT_RESOLVABLE. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "IP_NOT_RESOLVABLE";
+                    };
+                };
+            };
+            /** @description ApiError with code NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description ApiError with code GEO_ATTESTATION_CLOSED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "GEO_ATTESTATION_CLOSED";
+                    };
+                };
+            };
+            /** @description ApiError with code PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description ApiError with code VALIDATION_FAILED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description ApiError with code INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description ApiError with code SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;
@@ -6216,6 +6828,7 @@ export interface operations {
                             redemption?: {
                                 expiresAt: string;
                                 fulfillmentId: string;
+                                url: string | null;
                             };
                             reserved?: {
                                 expectedReleaseAt: string | null;
@@ -6524,6 +7137,7 @@ export interface operations {
                             redemption?: {
                                 expiresAt: string;
                                 fulfillmentId: string;
+                                url: string | null;
                             };
                             reserved?: {
                                 expectedReleaseAt: string | null;
@@ -6675,6 +7289,210 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {string} */
                         code?: "HOT_PATH_TIMEOUT" | "PREORDER_STATE_UNAVAILABLE" | "SERVICE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    replaceKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable ASCII characters, unique per request. A repeat within 24 hours replays the stored reply with Idempotency-Replayed: true; the same key with another body answers IDEMPOTENCY_KEY_MISMATCH. */
+                "Idempotency-Key"?: string;
+                /** @description Pins the contract date; the reply echoes the one applied. */
+                "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "keyId": "01a21893-a22e-7000-8b55-443ce735c461",
+                 *       "reason": "buyer says already used"
+                 *     }
+                 */
+                "application/json": {
+                    keyId: string;
+                    /** @description Free-text reason, kept with the record. */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "replacementId": "01a21893-a3ce-7001-a51b-35d1df23b3e4",
+                     *         "orderReference": "ord-mwxqkim7-1",
+                     *         "skuCode": "SANDBOX-ALWAYS-001",
+                     *         "replacedKeyId": "01a21893-a22e-7000-8b55-443ce735c461",
+                     *         "keyId": "01a21893-a3ce-7000-a59b-250c32184692",
+                     *         "key": "SBX-ALWAYS-PFKGV78VABMM",
+                     *         "reason": "buyer says already used",
+                     *         "replacementsUsed": 1,
+                     *         "replacementPolicy": {
+                     *           "maxPerOrder": 1,
+                     *           "windowDays": 30
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description The new key in plaintext: shown in this answer only. */
+                            key: string;
+                            /** @description The new key, sold to the same order. */
+                            keyId: string;
+                            orderReference: string;
+                            reason: string | null;
+                            /** @description The reported key, now quarantined. */
+                            replacedKeyId: string;
+                            replacementId: string;
+                            replacementPolicy: {
+                                maxPerOrder: number;
+                                windowDays: number;
+                            };
+                            /** @description Replacements on this order, this one included. */
+                            replacementsUsed: number;
+                            skuCode: string;
+                        };
+                    };
+                };
+            };
+            /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST" | "UNSUPPORTED_API_VERSION";
+                    };
+                };
+            };
+            /** @description ApiError with code UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "INSUFFICIENT_SCOPE" | "IP_NOT_ALLOWED" | "IP_NOT_RESOLVABLE" | "KEY_ENVIRONMENT_MISMATCH" | "PRODUCTION_ACCESS_NOT_APPROVED";
+                    };
+                };
+            };
+            /** @description ApiError with code ALLOCATION_NOT_AVAILABLE, IDEMPOTENCY_REQUEST_IN_PROGRESS, NO_AVAILABLE_KEYS. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "ALLOCATION_NOT_AVAILABLE" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "NO_AVAILABLE_KEYS";
+                    };
+                };
+            };
+            /** @description ApiError with code PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, REPLACEMENT_NOT_ALLOWED, VALIDATION_FAILED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_KEY_MISMATCH" | "REPLACEMENT_NOT_ALLOWED" | "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /** @description ApiError with code INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "HOT_PATH_TIMEOUT" | "SERVICE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                     };
                 };
             };
@@ -7704,6 +8522,7 @@ export interface operations {
                             redemption?: {
                                 expiresAt: string;
                                 fulfillmentId: string;
+                                url: string | null;
                             };
                             reserved?: {
                                 expectedReleaseAt: string | null;
@@ -7946,6 +8765,7 @@ export interface operations {
                             redemption?: {
                                 expiresAt: string;
                                 fulfillmentId: string;
+                                url: string | null;
                             };
                             reserved?: {
                                 expectedReleaseAt: string | null;
@@ -8269,6 +9089,392 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"] & {
                         /** @enum {string} */
                         code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /** @description ApiError with code INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "HOT_PATH_TIMEOUT" | "SERVICE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    regenerateRedemptionLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable ASCII characters, unique per request. A repeat within 24 hours replays the stored reply with Idempotency-Replayed: true; the same key with another body answers IDEMPOTENCY_KEY_MISMATCH. */
+                "Idempotency-Key"?: string;
+                /** @description Pins the contract date; the reply echoes the one applied. */
+                "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
+            };
+            path: {
+                /** @description Your order reference of a keyless order (`orderReference`). */
+                orderReference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "fulfillmentId": "01a2b313-ce25-7004-a296-38430a27a23b",
+                     *         "orderReference": "ord-mwxql7ql-6",
+                     *         "expiresAt": "2027-01-25T15:59:09.349Z",
+                     *         "url": "http://localhost:8080/redeem/Nk-ttcjg9Axbhw4XNd7F_dLXr1WJHqU9OkfdO4oAOGU",
+                     *         "revokedAt": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            expiresAt: string;
+                            fulfillmentId: string;
+                            orderReference: string;
+                            revokedAt: string | null;
+                            url: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST" | "UNSUPPORTED_API_VERSION";
+                    };
+                };
+            };
+            /** @description ApiError with code UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "INSUFFICIENT_SCOPE" | "IP_NOT_ALLOWED" | "IP_NOT_RESOLVABLE" | "KEY_ENVIRONMENT_MISMATCH" | "PRODUCTION_ACCESS_NOT_APPROVED";
+                    };
+                };
+            };
+            /** @description ApiError with code NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_REQUEST_IN_PROGRESS";
+                    };
+                };
+            };
+            /** @description ApiError with code REDEMPTION_EXPIRED. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "REDEMPTION_EXPIRED";
+                    };
+                };
+            };
+            /** @description ApiError with code PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, VALIDATION_FAILED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_KEY_MISMATCH" | "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /** @description ApiError with code INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "HOT_PATH_TIMEOUT" | "SERVICE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    revokeRedemptionLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable ASCII characters, unique per request. A repeat within 24 hours replays the stored reply with Idempotency-Replayed: true; the same key with another body answers IDEMPOTENCY_KEY_MISMATCH. */
+                "Idempotency-Key"?: string;
+                /** @description Pins the contract date; the reply echoes the one applied. */
+                "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
+            };
+            path: {
+                /** @description Your order reference of a keyless order (`orderReference`). */
+                orderReference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "fulfillmentId": "01a21894-1790-7004-acd9-498fe72eae65",
+                     *         "orderReference": "ord-mwxql7ak-4",
+                     *         "expiresAt": "2026-12-26T15:58:08.272Z",
+                     *         "url": null,
+                     *         "revokedAt": "2026-11-26T15:58:08.312Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            expiresAt: string;
+                            fulfillmentId: string;
+                            orderReference: string;
+                            revokedAt: string | null;
+                            url: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST" | "UNSUPPORTED_API_VERSION";
+                    };
+                };
+            };
+            /** @description ApiError with code UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "INSUFFICIENT_SCOPE" | "IP_NOT_ALLOWED" | "IP_NOT_RESOLVABLE" | "KEY_ENVIRONMENT_MISMATCH" | "PRODUCTION_ACCESS_NOT_APPROVED";
+                    };
+                };
+            };
+            /** @description ApiError with code NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_REQUEST_IN_PROGRESS";
+                    };
+                };
+            };
+            /** @description ApiError with code PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, VALIDATION_FAILED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_KEY_MISMATCH" | "VALIDATION_FAILED";
                     };
                 };
             };
@@ -8735,6 +9941,7 @@ export interface operations {
                                     redemption?: {
                                         expiresAt: string;
                                         fulfillmentId: string;
+                                        url: string | null;
                                     };
                                     reserved?: {
                                         expectedReleaseAt: string | null;
@@ -9263,6 +10470,7 @@ export interface operations {
                             redemption?: {
                                 expiresAt: string;
                                 fulfillmentId: string;
+                                url: string | null;
                             };
                             reserved?: {
                                 expectedReleaseAt: string | null;
@@ -10402,6 +11610,7 @@ export interface operations {
                             redemption?: {
                                 expiresAt: string;
                                 fulfillmentId: string;
+                                url: string | null;
                             };
                             reserved?: {
                                 expectedReleaseAt: string | null;

@@ -2,7 +2,11 @@ import type {
   IdempotencyRecordsTable,
   ProcessHeartbeatsTable,
 } from '../http/idempotency/idempotency.table.js';
-import type { RefundKeysTable, RefundsTable } from '../modules/after-sale/after-sale.table.js';
+import type {
+  KeyReplacementsTable,
+  RefundKeysTable,
+  RefundsTable,
+} from '../modules/after-sale/after-sale.table.js';
 import type {
   AllocationRequestsTable,
   AllocationsTable,
@@ -23,7 +27,6 @@ import type { CatalogExportsTable } from '../modules/catalog/exports.table.js';
 import type {
   CatalogVersionTable,
   CheckoutHoldsTable,
-  GeoAttestationUsesTable,
   OrdersTable,
   RedemptionsTable,
 } from '../modules/checkout/checkout.table.js';
@@ -50,6 +53,7 @@ import type {
   SaleLinesTable,
   SaleTotalsTable,
 } from '../modules/finance/finance.table.js';
+import type { GeoAttestationsTable } from '../modules/geo-attest/geo-attest.table.js';
 import type { CompaniesTable, SellerFootprintsTable } from '../modules/identity/identity.table.js';
 import type { GameKeysTable, KeyPoolsTable, PoolStockTable } from '../modules/inventory/inventory.table.js';
 import type { TestClockTable } from '../modules/operator/test-clock.repo.js';
@@ -101,7 +105,8 @@ export interface Database {
   reservations: ReservationsTable;
   reservation_pools: ReservationPoolsTable;
   reservation_slots: ReservationSlotsTable;
-  geo_attestation_uses: GeoAttestationUsesTable;
+  geo_attestations: GeoAttestationsTable;
+  key_replacements: KeyReplacementsTable;
   redemptions: RedemptionsTable;
   sale_lines: SaleLinesTable;
   activity_entries: ActivityEntriesTable;

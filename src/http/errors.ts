@@ -97,6 +97,16 @@ export const ERROR_CODES = {
     false,
     'The reservation expired, was consumed or never existed; reserve again.',
   ),
+  GEO_ATTESTATION_CLOSED: code(
+    409,
+    false,
+    'The attestation was captured already or expired; create a new one for the checkout.',
+  ),
+  REDEMPTION_EXPIRED: code(
+    410,
+    false,
+    'The redemption record expired; refund the keys instead of issuing a new link.',
+  ),
   EXPORT_EXPIRED: code(410, false, 'The export artifact expired; start a new export.'),
   HOT_DROP_NOT_ENABLED: code(
     412,
@@ -113,6 +123,11 @@ export const ERROR_CODES = {
     422,
     false,
     "The allocation's refundPolicy refuses these keys (details.keys says why); a chargeback is not refused.",
+  ),
+  REPLACEMENT_NOT_ALLOWED: code(
+    422,
+    false,
+    "The grant's replacement policy refuses this one; see details.reason, or refund the key.",
   ),
   IDEMPOTENCY_KEY_MISMATCH: code(
     422,

@@ -3,6 +3,7 @@ import { archiveDueProducts } from '../modules/catalog/products.service.js';
 import { sweepRedemptions } from '../modules/checkout/orders/redemptions.service.js';
 import { registerPreorderJob } from '../modules/checkout/preorders/preorders.job.js';
 import { sweepReservations } from '../modules/checkout/reservations/lifecycle.service.js';
+import { clearCapturedAddresses } from '../modules/geo-attest/geo-attest.service.js';
 import { purgeOldRequests } from '../modules/request-log/request-log.service.js';
 import { registerWebhookJobs } from '../modules/webhooks/webhooks.jobs.js';
 import { eventRetentionJob } from './event-retention.js';
@@ -29,6 +30,14 @@ export function startProcessJobs(ctx: AppContext, log: { error(obj: object, msg:
     idleMs: SWEEP_INTERVAL_MS,
     run: async () => {
       await sweepRedemptions(ctx);
+      return false;
+    },
+  });
+  runner.add({
+    name: 'geo-address-clearing',
+    idleMs: SWEEP_INTERVAL_MS,
+    run: async () => {
+      await clearCapturedAddresses(ctx);
       return false;
     },
   });

@@ -72,6 +72,7 @@ export class Shop {
     const unitPriceCents = preview.data.unitPriceCents ?? 0;
     this.log(`preview: ${unitPriceCents} ${preview.data.currencyCode} per key, can fulfil`);
 
+    const attestId = await this.attestBuyerCountry();
     const holdId = await this.hold({ ...line, orderReference, integrationOrderContext }, unitPriceCents);
     const paymentId = this.payments.authorise(
       checkout.retailMinor * checkout.quantity,
@@ -87,12 +88,13 @@ export class Shop {
           orderReference,
           expectedUnitPriceCents: unitPriceCents,
           ...(holdId ? { checkoutHoldId: holdId } : {}),
+          consumerGeoAttestId: attestId,
           integrationOrderContext: { ...integrationOrderContext, paymentProcessorReference: paymentId },
         },
       });
       if (options.crashAfterSend) throw new SimulatedCrash(`crashed before delivering ${orderReference}`);
       this.deliver(orderReference, paymentId, order.data.orderId, order.data.keys);
-      return { orderReference, orderId: order.data.orderId, keys: order.data.keys, paymentId };
+      return { orderReference, orderId: order.data.orderId, keys: order.data.keys, paymentId, attestId };
     } catch (error) {
       // A refusal means no keys were sold: release the money. A crash or a lost reply does not.
       if (error instanceof ApiError) {
@@ -119,6 +121,22 @@ export class Shop {
       });
     }
     return recovered;
+  }
+
+  /**
+   * The checkout-page geo attestation (docs/checkout.md): our server creates it, the buyer's
+   * browser POSTs to its capture URL (no key, no body: the snippet in docs/checkout.md), and
+   * the order spends it. Here the "browser" is a plain fetch from this process.
+   */
+  private async attestBuyerCountry() {
+    const attestation = await this.api.POST(`${API}/geo-attestations`, {});
+    const captured = await fetch(attestation.data.captureUrl, { method: 'POST' });
+    if (!captured.ok) throw new Error(`the buyer's page could not capture: ${captured.status}`);
+    const { data } = (await captured.json()) as { data: { countryCode: string | null } };
+    this.log(
+      `attest: ${attestation.data.attestId} captured (country ${data.countryCode ?? 'not resolvable'})`,
+    );
+    return attestation.data.attestId;
   }
 
   /** A checkout hold where the seller may hold stock; otherwise the order runs without one. */

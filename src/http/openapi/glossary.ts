@@ -25,6 +25,8 @@ export const GLOSSARY: Readonly<Record<string, string>> = {
   'path:refundId': 'Refund or chargeback id (`refundId`).',
   'path:reservationId': 'Hot-drop reservation id (`reservationId` from POST /orders/reserve).',
   'path:currency': 'ISO 4217 currency code.',
+  'path:attestId': 'Geo attestation id (`attestId` from POST /geo-attestations).',
+  'path:orderReference': 'Your order reference of a keyless order (`orderReference`).',
   // Signed downloads
   expires: 'Expiry of the signed download URL (Unix seconds); part of the signature.',
   signature: 'HMAC signature of the download URL; the URL is the credential.',

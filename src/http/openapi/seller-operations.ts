@@ -139,6 +139,15 @@ export const SELLER_OPERATIONS: OperationTable = {
     'CONTRACT_NOT_ACTIVE',
     'FORBIDDEN',
   ]),
+  'POST /geo-attestations': op('createGeoAttestation', 'Create a checkout geo attestation'),
+  'GET /geo-attestations/{attestId}': op('getGeoAttestation', 'Get a checkout geo attestation', [
+    'NOT_FOUND',
+  ]),
+  'POST /geo-attestations/{attestId}/capture': op(
+    'captureGeoAttestation',
+    "Capture a geo attestation from the buyer's page",
+    ['NOT_FOUND', 'GEO_ATTESTATION_CLOSED', 'IP_NOT_RESOLVABLE'],
+  ),
   'POST /orders/recover-keys': op('recoverOrderKeys', 'Recover the keys of an order', ['NOT_FOUND']),
   'POST /keys/pull': op('pullKeys', 'Pull keys into custody', ORDER),
   'POST /keys/export': op('exportKeys', 'Pull keys as a ZIP file', ORDER),
@@ -167,6 +176,21 @@ export const SELLER_OPERATIONS: OperationTable = {
   'GET /refunds': op('listRefunds', 'List refunds'),
   'GET /refunds/{refundId}': op('getRefund', 'Get a refund', ['NOT_FOUND']),
   'POST /keys/return': op('returnKeys', 'Return keys', ['NOT_FOUND', 'REFUND_NOT_ALLOWED']),
+  'POST /keys/replace': op('replaceKey', 'Replace a reported key', [
+    'REPLACEMENT_NOT_ALLOWED',
+    'NO_AVAILABLE_KEYS',
+    'ALLOCATION_NOT_AVAILABLE',
+  ]),
+  'POST /orders/{orderReference}/redemption/revoke': op(
+    'revokeRedemptionLink',
+    'Revoke a keyless redemption link',
+    ['NOT_FOUND'],
+  ),
+  'POST /orders/{orderReference}/redemption/regenerate': op(
+    'regenerateRedemptionLink',
+    'Regenerate a keyless redemption link',
+    ['NOT_FOUND', 'REDEMPTION_EXPIRED'],
+  ),
   'POST /webhooks': op('createWebhook', 'Create a webhook endpoint'),
   'GET /webhooks': op('listWebhooks', 'List webhook endpoints'),
   'PATCH /webhooks/{id}': op('updateWebhook', 'Edit a webhook endpoint', ['NOT_FOUND']),

@@ -52,3 +52,18 @@ export interface RefundKeysTable {
   reinstated_at: number | null;
   created_at: number;
 }
+
+/** A delivered key the seller's buyer reported, swapped for one new key of the same grant. */
+export interface KeyReplacementsTable {
+  id: string;
+  seller_company_id: string;
+  environment: string;
+  order_id: string;
+  order_reference: string;
+  allocation_id: string;
+  /** Unique: a key is replaced once (its replacement may be replaced in turn). */
+  replaced_key_id: string;
+  key_id: string;
+  reason: string | null;
+  created_at: number;
+}

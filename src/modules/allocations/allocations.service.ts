@@ -23,6 +23,7 @@ export interface AllocationTerms {
   lowStockThreshold?: number | null;
   refundPolicy?: Record<string, unknown> | null;
   consumerGeoAttestRequired?: boolean;
+  replacementPolicy?: { maxPerOrder: number; windowDays: number } | null;
   requestPolicy?: 'none' | 'manual' | 'auto';
   autoApproveMax?: number | null;
 }
@@ -57,6 +58,12 @@ function termsToColumns(terms: AllocationTerms) {
           ? JSON.stringify(terms.refundPolicy)
           : null,
     consumer_geo_attest_required: bool(terms.consumerGeoAttestRequired),
+    replacement_policy:
+      terms.replacementPolicy === undefined
+        ? undefined
+        : terms.replacementPolicy
+          ? JSON.stringify(terms.replacementPolicy)
+          : null,
     request_policy: terms.requestPolicy,
     auto_approve_max: terms.autoApproveMax,
   };

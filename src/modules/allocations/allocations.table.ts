@@ -38,6 +38,8 @@ export interface AllocationsTable {
   low_stock_threshold: number | null;
   /** JSON RefundPolicy, or null for the platform default. */
   refund_policy: string | null;
+  /** JSON `{maxPerOrder, windowDays}` (docs/after-sale.md), or null for the platform's. */
+  replacement_policy: string | null;
   consumer_geo_attest_required: Generated<number>;
   /** `none`, `manual` or `auto` (requests up to auto_approve_max resolve at once). */
   request_policy: string;

@@ -145,7 +145,16 @@ export const FulfilledSchema = Type.Object({
   deferredReveal: Type.Optional(Type.Boolean()),
   redemption: Type.Optional(
     Type.Object(
-      { fulfillmentId: Type.String(), expiresAt: Type.String() },
+      {
+        fulfillmentId: Type.String(),
+        expiresAt: Type.String(),
+        url: Nullable(
+          Type.String({
+            description:
+              "The buyer's redemption page (docs/after-sale.md): a secret link, shown only in this answer; null once revoked.",
+          }),
+        ),
+      },
       { description: 'hosted redemption record (keyless delivery)' },
     ),
   ),

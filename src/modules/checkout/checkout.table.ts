@@ -73,15 +73,6 @@ export interface CheckoutHoldsTable {
   updated_at: number;
 }
 
-/** A consumer geo attestation spent on one order reference (SPEC 4.2 rule 9). */
-export interface GeoAttestationUsesTable {
-  company_id: string;
-  environment: string;
-  attest_id: string;
-  order_reference: string;
-  created_at: number;
-}
-
 /** A keyless fulfilment: the key stays with the service behind a hosted redemption record. */
 export interface RedemptionsTable {
   id: string;
@@ -95,6 +86,13 @@ export interface RedemptionsTable {
   expiring_notified_at: number | null;
   expired_notified_at: number | null;
   created_at: number;
+  /** SHA-256 (hex) of the link's token: how the hosted page finds the record. Null: no live link. */
+  token_hash: string | null;
+  /** The token sealed under the master key, so the order's replay can show the link again. */
+  token_sealed: string | null;
+  revoked_at: number | null;
+  /** The buyer's first reveal on the hosted page. */
+  revealed_at: number | null;
 }
 
 /** One row (id 1): bumped in the same transaction as every change checkout's quote caches. */

@@ -98,19 +98,4 @@ describe('production checkout', () => {
       fixItUrl: '/api/seller/v1/me/footprint',
     });
   });
-
-  it('spends a consumer geo attestation on one order reference only', async () => {
-    const s = await productionScenario(t);
-    const body = productionOrder(s, { consumerGeoAttestId: 'attest-1' });
-    expect((await order(s.seller.auth, body)).status).toBe(200);
-    expect((await order(s.seller.auth, body)).status).toBe(200);
-    const reused = await order(s.seller.auth, productionOrder(s, { consumerGeoAttestId: 'attest-1' }));
-    expectApiError(reused, 422, 'VALIDATION_FAILED');
-    const [sale] = await t.ctx.db
-      .selectFrom('sale_lines')
-      .selectAll()
-      .where('seller_company_id', '=', s.sellerId)
-      .execute();
-    expect(JSON.parse(sale!.settlement!)).toMatchObject({ evidenceRank: 1 });
-  });
 });

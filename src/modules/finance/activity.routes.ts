@@ -16,7 +16,7 @@ import { ROUTE_CLASSES, usage } from './usage.service.js';
 import type { UsageCounter } from './usage-counter.js';
 
 const read = { auth: 'seller', scopes: ['seller:products:read'], rateClass: 'finance' } as const;
-const KIND = '(sale|refund|chargeback|pull|reveal)';
+const KIND = '(sale|refund|chargeback|pull|reveal|replacement)';
 
 const SpanQuery = {
   from: Type.Optional(DateTime),

@@ -62,7 +62,10 @@ export const SaleLineSchema = Type.Object({
 
 export const ActivityEntrySchema = Type.Object({
   entryId: Type.String(),
-  kind: Type.String({ description: 'sale (+1), refund and chargeback (-1), pull (+1), reveal (0)' }),
+  kind: Type.String({
+    description:
+      'sale (+1), refund and chargeback (-1), pull (+1), reveal (0), replacement (0: a reported key swapped for a new one, no charge)',
+  }),
   sign: Type.Integer(),
   orderId: Type.String(),
   orderReference: Type.String(),

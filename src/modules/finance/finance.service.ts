@@ -31,7 +31,14 @@ export interface SaleRecord {
   at: number;
 }
 
-const SIGNS: Record<ActivityKind, number> = { sale: 1, pull: 1, refund: -1, chargeback: -1, reveal: 0 };
+const SIGNS: Record<ActivityKind, number> = {
+  sale: 1,
+  pull: 1,
+  refund: -1,
+  chargeback: -1,
+  reveal: 0,
+  replacement: 0,
+};
 
 /** The sale line of SPEC 2.8 and its `sale` activity entry, as rows. */
 export function saleRows(sale: SaleRecord) {

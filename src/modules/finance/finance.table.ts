@@ -40,7 +40,7 @@ export interface SaleLinesTable {
   created_at: number;
 }
 
-export type ActivityKind = 'sale' | 'refund' | 'chargeback' | 'pull' | 'reveal';
+export type ActivityKind = 'sale' | 'refund' | 'chargeback' | 'pull' | 'reveal' | 'replacement';
 
 /** Settlement activity (SPEC 2.8, GET /activity): one entry per movement, signed per kind. */
 export interface ActivityEntriesTable {
@@ -48,7 +48,7 @@ export interface ActivityEntriesTable {
   seller_company_id: string;
   environment: string;
   kind: ActivityKind;
-  /** +1 sale and pull, -1 refund and chargeback, 0 reveal. */
+  /** +1 sale and pull, -1 refund and chargeback, 0 reveal and replacement. */
   sign: number;
   order_id: string;
   order_reference: string;

@@ -13,6 +13,7 @@ const JSON_COLUMNS = new Set([
   'excluded_countries',
   'activation_countries',
   'refund_policy',
+  'replacement_policy',
 ]);
 const BOOLEAN_COLUMNS = new Set([
   'invoicing_enabled',

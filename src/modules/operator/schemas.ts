@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { CountryCode, CurrencyCode, DateTime, Nullable, OneOf, Uuid } from '../../http/schemas.js';
+import { ReplacementPolicySchema } from '../after-sale/replacement-policy.js';
 
 export const IdParams = Type.Object({ id: Uuid });
 
@@ -95,6 +96,7 @@ export const AllocationTermsBody = Type.Object({
   lowStockThreshold: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
   refundPolicy: Type.Optional(Nullable(Type.Record(Type.String(), Type.Unknown()))),
   consumerGeoAttestRequired: Type.Optional(Type.Boolean()),
+  replacementPolicy: Type.Optional(Nullable(ReplacementPolicySchema)),
   requestPolicy: Type.Optional(
     Type.Union([Type.Literal('none'), Type.Literal('manual'), Type.Literal('auto')]),
   ),

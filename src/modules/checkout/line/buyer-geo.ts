@@ -17,18 +17,23 @@ export interface BuyerGeo {
   consumerIpHash: string | null;
   /** SPEC 2.8: 1 checkout attestation, 2 IP agrees with the declaration, 3 declaration alone. */
   evidenceRank: 1 | 2 | 3;
+  /** The detected country is the one a checkout-page attestation observed. */
+  attested: boolean;
 }
 
 /**
  * Resolves the buyer's IP to a country at request time (docs/geo-ip.md) and keeps only the
  * country, whether it disagrees with the declaration, and a peppered truncated hash: the
- * address itself never leaves this function.
+ * address itself never leaves this function. A checkout-page attestation (already checked:
+ * the caller's, captured, live, unspent) that observed a country is the stronger evidence: its
+ * country is the detected one, and it ranks 1 when it agrees with the declaration. One that
+ * observed no country (a private address) leaves the evidence to the declared IP.
  */
 export function resolveBuyerGeo(
   ctx: AppContext,
   declaredCountry: string,
   consumerIp: string | undefined,
-  attestId: string | undefined,
+  attestation: { countryCode: string | null } | null,
 ): BuyerGeo {
   let detected: string | null = null;
   let hash: string | null = null;
@@ -49,13 +54,17 @@ export function resolveBuyerGeo(
     detected = ctx.geoIp.countryOf(ip);
     hash = ctx.config.ipPepper ? consumerIpHash(ctx.config.ipPepper, ip) : null;
   }
+  const attested = attestation?.countryCode != null;
+  if (attested) detected = attestation!.countryCode;
   const countryMismatch = detected !== null && detected !== declaredCountry;
-  const evidenceRank = attestId ? 1 : detected !== null && !countryMismatch ? 2 : 3;
+  const agrees = detected !== null && !countryMismatch;
+  const evidenceRank = agrees ? (attested ? 1 : 2) : 3;
   return {
     declaredCountry,
     detectedCountryCode: detected,
     countryMismatch,
     consumerIpHash: hash,
     evidenceRank,
+    attested,
   };
 }

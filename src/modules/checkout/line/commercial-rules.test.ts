@@ -125,6 +125,7 @@ describe('money and settlement arithmetic', () => {
       countryMismatch: false,
       consumerIpHash: null,
       evidenceRank: 2 as const,
+      attested: false,
     };
     expect(
       settle({ salesCountryCode: 'DE', salesTaxRatePercent: 19, salesPriceGrossMinor: 1190 }, 'EUR', geo),

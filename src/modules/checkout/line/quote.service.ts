@@ -5,6 +5,7 @@ import { computeSellability, sellabilityGateRows } from '../../allocations/sella
 import { territoryBlock } from '../../allocations/territory.js';
 import { type EffectivePrice, effectivePrices } from '../../catalog/pricing.js';
 import { priceRowsOfReleases } from '../../catalog/pricing.repo.js';
+import { attestedCountry } from '../../geo-attest/geo-attest.service.js';
 import { companyFacts } from '../../identity/identity.service.js';
 import type { PoolRow } from '../../inventory/inventory.repo.js';
 import { poolsOfSku } from '../../inventory/pools.service.js';
@@ -40,6 +41,8 @@ export interface LineInput {
   priceCommitmentToken?: string;
   consumerGeoAttestId?: string;
   integrationOrderContext?: IntegrationOrderContext;
+  /** The order's reference, when the line is an order's: an attestation spent on it may be reused. */
+  orderReference?: string;
 }
 
 export interface Warning {
@@ -237,8 +240,11 @@ async function judgeLine(
     if (p.countryCode === country) prices.set(p.currencyCode, p);
   const currency =
     (context?.currencyCode ?? input.currencyCode)?.toUpperCase() ?? [...prices.keys()].sort()[0] ?? null;
-  const geo = context ? resolveBuyerGeo(ctx, country, context.consumerIp, input.consumerGeoAttestId) : null;
-  const settlement = context && currency ? settle(context, currency, geo!) : null;
+  const attested = input.consumerGeoAttestId
+    ? await attestedCountry(ctx, actor, input.consumerGeoAttestId, input.orderReference)
+    : null;
+  const geo = context || attested ? resolveBuyerGeo(ctx, country, context?.consumerIp, attested) : null;
+  const settlement = context && currency && geo ? settle(context, currency, geo) : null;
   const footprint = facts.footprint.updatedAt === null && !production ? null : facts.footprint;
   const { secondaryCurrency, listPrice } = checkCommercial({
     country,
@@ -298,7 +304,7 @@ async function judgeLine(
   if (geo?.countryMismatch) {
     warnings.push({
       code: 'COUNTRY_MISMATCH',
-      message: `The buyer's IP resolves to ${geo.detectedCountryCode}, not the declared ${country}.`,
+      message: `The buyer's ${geo.attested ? 'checkout page address' : 'IP'} resolves to ${geo.detectedCountryCode}, not the declared ${country}.`,
     });
   }
   const { consumerIp: _discarded, ...declaration } = context ?? {};

@@ -15,6 +15,7 @@ import {
 } from '../../allocations/allocations.service.js';
 import { emitEventList, type PendingEvent } from '../../events/outbox.service.js';
 import { recordActivity, recordSale, type SaleRecord } from '../../finance/finance.service.js';
+import { spendAttestation } from '../../geo-attest/geo-attest.service.js';
 import { type ClaimedKey, claimKeys, openKeys, stockUpTo } from '../../inventory/claims.service.js';
 import type { Delivery, OrderKind } from '../checkout.table.js';
 import { endLiveHold, findHold } from '../holds/holds.repo.js';
@@ -22,6 +23,7 @@ import { type HoldOutcome, holdOutcome } from '../holds/holds.service.js';
 import { forgetLiveReads } from '../line/hot-reads.js';
 import { promisedOnAllocation } from '../line/promised-capacity.js';
 import type { Quote, SellerActor } from '../line/quote.service.js';
+import { issueLink, linkUrl } from '../redemption/links.js';
 import { type ConsumedReservation, consumeReservation, consumeReserved } from '../reservations/consume.js';
 import { pullAndEmitLast } from './fast-commit.js';
 import * as repo from './orders.repo.js';
@@ -57,7 +59,7 @@ export interface Fulfilment {
   /** Plaintext, in `keys` order; empty unless the keys travel in the response. */
   plaintext: string[];
   hold: HoldOutcome | null;
-  redemption: { fulfillmentId: string; expiresAt: number } | null;
+  redemption: { fulfillmentId: string; expiresAt: number; url: string | null } | null;
 }
 
 /** Sandboxed order references are per API key, production ones per company (SPEC 4.2 rule 1). */
@@ -88,7 +90,7 @@ export async function fulfil(ctx: AppContext, trx: Executor, req: FulfilRequest)
   const now = ctx.clock.now();
   const order = orderRow(req, now);
   await repo.insertOrder(trx, order);
-  if (req.attestId) await spendAttestation(trx, req, now);
+  if (req.attestId) await spendAttestation(trx, req.actor, req.attestId, req.orderReference, now);
   const unpromised = await nothingPromised(trx, req, order.id, now);
 
   let keys: ClaimedKey[] = [];
@@ -111,7 +113,7 @@ export async function fulfil(ctx: AppContext, trx: Executor, req: FulfilRequest)
   }
   const plaintext = req.delivery === 'keys' ? openKeys(ctx, keys) : [];
   await recordFinance(trx, req, order.id, quote.allocation, now);
-  const redemption = req.delivery === 'keyless' ? await openRedemption(trx, req, order.id, now) : null;
+  const redemption = req.delivery === 'keyless' ? await openRedemption(ctx, trx, req, order.id, now) : null;
 
   const delay = req.simulate === 'webhook_delay_30s' ? { deliverAfterMs: now + WEBHOOK_DELAY_MS } : {};
   if (unpromised && req.endsTransaction && isPostgres(trx)) {
@@ -270,21 +272,6 @@ export function orderRow(req: FulfilRequest, now: number): repo.OrderRow {
   };
 }
 
-async function spendAttestation(trx: Executor, req: FulfilRequest, now: number) {
-  const spent = await repo.spendAttestation(trx, {
-    company_id: req.actor.sellerId,
-    environment: req.actor.environment,
-    attest_id: req.attestId!,
-    order_reference: req.orderReference,
-    created_at: now,
-  });
-  if (!spent) {
-    throw fail('VALIDATION_FAILED', 'consumerGeoAttestId was already spent on another order.', {
-      issues: [{ field: 'consumerGeoAttestId', in: 'body', message: 'already used', keyword: 'unique' }],
-    });
-  }
-}
-
 async function recordFinance(
   trx: Executor,
   req: FulfilRequest,
@@ -349,9 +336,17 @@ export function financeOf(
   return { sale, entry };
 }
 
-async function openRedemption(trx: Executor, req: FulfilRequest, orderId: string, now: number) {
+/** The keyless record and its link (links.ts): the buyer's URL goes back in this answer only. */
+async function openRedemption(
+  ctx: AppContext,
+  trx: Executor,
+  req: FulfilRequest,
+  orderId: string,
+  now: number,
+) {
   const id = uuidv7(now);
   const expiresAt = now + REDEMPTION_TTL_MS;
+  const link = issueLink(ctx);
   await repo.insertRedemption(trx, {
     id,
     seller_company_id: req.actor.sellerId,
@@ -364,8 +359,12 @@ async function openRedemption(trx: Executor, req: FulfilRequest, orderId: string
     expiring_notified_at: null,
     expired_notified_at: null,
     created_at: now,
+    token_hash: link.token_hash,
+    token_sealed: link.token_sealed,
+    revoked_at: null,
+    revealed_at: null,
   });
-  return { fulfillmentId: id, expiresAt };
+  return { fulfillmentId: id, expiresAt, url: linkUrl(ctx, link.token) };
 }
 
 /** The order's own event: `order.reserved`, `order.fulfilled` or `keys.pulled`. */

@@ -7,7 +7,7 @@ export interface OrderViewExtras {
   keyIds: string[];
   activation: { type: string; countries: string[] | null };
   hold?: HoldOutcome | null;
-  redemption?: { fulfillmentId: string; expiresAt: number } | null;
+  redemption?: { fulfillmentId: string; expiresAt: number; url: string | null } | null;
 }
 
 /** The fulfilled response of SPEC 2.6 (also reserved pre-orders, deferred reveal and keyless). */
@@ -30,6 +30,7 @@ export function fulfilledView(order: OrderRow, extras: OrderViewExtras) {
           redemption: {
             fulfillmentId: extras.redemption.fulfillmentId,
             expiresAt: isoOf(extras.redemption.expiresAt),
+            url: extras.redemption.url,
           },
         }
       : {}),

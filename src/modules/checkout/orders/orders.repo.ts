@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import { compiledOnce } from '../../../db/compiled-once.js';
 import type { Executor } from '../../../db/database.js';
-import type { GeoAttestationUsesTable, OrdersTable, RedemptionsTable } from '../checkout.table.js';
+import type { OrdersTable, RedemptionsTable } from '../checkout.table.js';
 
 export type OrderRow = Selectable<OrdersTable>;
 
@@ -117,27 +117,20 @@ export async function markRevealed(ex: Executor, id: string, now: number): Promi
   await ex.updateTable('orders').set({ revealed_at: now, updated_at: now }).where('id', '=', id).execute();
 }
 
-/** Spends an attestation on a reference; false when another reference already spent it. */
-export async function spendAttestation(
-  ex: Executor,
-  row: Insertable<GeoAttestationUsesTable>,
-): Promise<boolean> {
-  const existing = await ex
-    .selectFrom('geo_attestation_uses')
-    .select('order_reference')
-    .where('company_id', '=', row.company_id)
-    .where('environment', '=', row.environment)
-    .where('attest_id', '=', row.attest_id)
-    .executeTakeFirst();
-  if (existing) return existing.order_reference === row.order_reference;
-  await ex.insertInto('geo_attestation_uses').values(row).execute();
-  return true;
-}
-
 export async function insertRedemption(ex: Executor, row: Insertable<RedemptionsTable>): Promise<void> {
   await ex.insertInto('redemptions').values(row).execute();
 }
 
 export function redemptionOfOrder(ex: Executor, orderId: string) {
   return ex.selectFrom('redemptions').selectAll().where('order_id', '=', orderId).executeTakeFirst();
+}
+
+/** Keys of the order that a replacement swapped out (docs/after-sale.md). */
+export async function replacedKeysOfOrder(ex: Executor, orderId: string): Promise<string[]> {
+  const rows = await ex
+    .selectFrom('key_replacements')
+    .select('replaced_key_id')
+    .where('order_id', '=', orderId)
+    .execute();
+  return rows.map((r) => r.replaced_key_id);
 }

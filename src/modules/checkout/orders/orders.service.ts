@@ -13,6 +13,7 @@ import { effectiveStatus, type HoldOutcome, requireOwnHold } from '../holds/hold
 import { catalogVersion } from '../line/catalog-cache.js';
 import { skuForCheckout } from '../line/checkout.repo.js';
 import { type LineInput, quoteLine, type SellerActor } from '../line/quote.service.js';
+import { liveLinkOf } from '../redemption/links.js';
 import { isFastPathMissed } from './fast-commit.js';
 import { type Fulfilment, type FulfilRequest, fulfil, referenceOwner } from './fulfil.service.js';
 import { fulfilInOneStatement, oneStatementPool } from './one-statement.pg.js';
@@ -36,7 +37,12 @@ const list = (json: string | null): string[] | null => (json ? (JSON.parse(json)
 
 /** The response of an order as it was fulfilled: keys re-opened from the store, never kept in plaintext. */
 export async function orderResponse(ctx: AppContext, order: repo.OrderRow, hold?: HoldOutcome | null) {
-  const keys = await keysOfOrder(ctx.db, order.id);
+  // A key swapped by a replacement (docs/after-sale.md) is never shown again: its new key is.
+  const stored = await keysOfOrder(ctx.db, order.id);
+  const replaced = stored.some((k) => k.state === 'quarantined')
+    ? new Set(await repo.replacedKeysOfOrder(ctx.db, order.id))
+    : null;
+  const keys = replaced ? stored.filter((k) => !replaced.has(k.id)) : stored;
   const sku = await skuForCheckout(ctx.db, order.environment, order.sku_code);
   const redemption =
     order.delivery === 'keyless' ? await repo.redemptionOfOrder(ctx.db, order.id) : undefined;
@@ -48,7 +54,9 @@ export async function orderResponse(ctx: AppContext, order: repo.OrderRow, hold?
       countries: list(sku?.activation_countries ?? null),
     },
     hold,
-    redemption: redemption ? { fulfillmentId: redemption.id, expiresAt: redemption.expires_at } : null,
+    redemption: redemption
+      ? { fulfillmentId: redemption.id, expiresAt: redemption.expires_at, url: liveLinkOf(ctx, redemption) }
+      : null,
   });
 }
 

@@ -6,18 +6,17 @@ import { settle } from '../line/settlement.js';
 import type { OrderRow } from '../orders/orders.repo.js';
 
 /** The buyer evidence the order stored when it was accepted (SPEC 2.8 evidence rank). */
-function geoOf(order: OrderRow): BuyerGeo {
+export function geoOf(order: OrderRow): BuyerGeo {
   const mismatch = order.country_mismatch === 1;
   return {
     declaredCountry: order.country_code ?? '',
     detectedCountryCode: order.detected_country_code,
     countryMismatch: mismatch,
     consumerIpHash: order.consumer_ip_hash,
-    evidenceRank: order.consumer_geo_attest_id
-      ? 1
-      : order.detected_country_code !== null && !mismatch
-        ? 2
-        : 3,
+    // An attestation that observed a country stored it as the detected one (see resolveBuyerGeo).
+    evidenceRank:
+      order.detected_country_code !== null && !mismatch ? (order.consumer_geo_attest_id ? 1 : 2) : 3,
+    attested: order.consumer_geo_attest_id !== null && order.detected_country_code !== null,
   };
 }
 
