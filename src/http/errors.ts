@@ -92,6 +92,11 @@ export const ERROR_CODES = {
     true,
     'Another commit of this reservation is running; retry with the same Idempotency-Key.',
   ),
+  ALLOCATION_REQUEST_RESOLVED: code(
+    409,
+    false,
+    'The increase request was already approved or declined; read it for the decision.',
+  ),
   RESERVATION_GONE: code(
     410,
     false,
