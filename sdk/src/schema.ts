@@ -1222,7 +1222,7 @@ export interface components {
              * @description The error code (registry on /docs#errors); the status is fixed per code.
              * @enum {string}
              */
-            code: "BAD_REQUEST" | "UNSUPPORTED_API_VERSION" | "UNAUTHORIZED" | "FORBIDDEN" | "INSUFFICIENT_SCOPE" | "IP_NOT_ALLOWED" | "IP_NOT_RESOLVABLE" | "PRODUCTION_ACCESS_NOT_APPROVED" | "API_MODEL_AGREEMENT_REQUIRED" | "KEY_ENVIRONMENT_MISMATCH" | "CONTRACT_NOT_ACTIVE" | "NOT_FOUND" | "PRODUCT_NOT_SELLABLE" | "METHOD_NOT_ALLOWED" | "NO_AVAILABLE_KEYS" | "SOLD_OUT" | "ORDER_REFERENCE_CONFLICT" | "ORDER_NOT_CANCELLABLE" | "REFUND_REFERENCE_CONFLICT" | "ALLOCATION_NOT_AVAILABLE" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "RESERVATION_EXTEND_EXHAUSTED" | "RESERVATION_COMMIT_IN_PROGRESS" | "RESERVATION_GONE" | "EXPORT_EXPIRED" | "HOT_DROP_NOT_ENABLED" | "CHECKOUT_HOLD_DISABLED" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "EXPECTATION_FAILED" | "VALIDATION_FAILED" | "REFUND_NOT_ALLOWED" | "IDEMPOTENCY_KEY_MISMATCH" | "SANDBOX_MAGIC_VALUE_REJECTED" | "TAX_DECLARATION_REQUIRED" | "SALES_COUNTRY_REQUIRED" | "SALES_CHANNEL_REQUIRED" | "SALES_CHANNEL_NOT_PERMITTED" | "EXPECTED_UNIT_PRICE_REQUIRED" | "CATALOG_PRICE_MISMATCH" | "WHOLESALE_PRICE_MISMATCH" | "PRICE_COMMITMENT_INVALID" | "EXPECTED_PRICE_CONFLICT" | "CATALOG_PRICE_NOT_SET" | "FOOTPRINT_COUNTRY_NOT_DECLARED" | "FOOTPRINT_CURRENCY_NOT_DECLARED" | "CURRENCY_NOT_PRICED_FOR_COUNTRY" | "CURRENCY_NOT_PERMITTED_BY_TERM" | "SRP_MISMATCH_FOR_CURRENCY" | "CONSUMER_GEO_MISMATCH_POLICY_REFUSED" | "REGION_LOCKED" | "COUNTRY_RESTRICTED" | "TERRITORY_NOT_ALLOWED_FOR_SKU" | "TERRITORY_EXCLUDED_FOR_RELEASE" | "REGION_LOCKED_FOR_CONTRACT" | "REGION_LOCKED_FOR_SKU" | "SKU_REGION_UNRESOLVED" | "HOLD_MISMATCH" | "HOLD_NOT_FOUND" | "CURRENCY_MISMATCH" | "QUANTITY_INVALID" | "RATE_LIMIT_EXCEEDED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "HOT_PATH_TIMEOUT" | "STORE_UNAVAILABLE" | "PREORDER_STATE_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+            code: "BAD_REQUEST" | "UNSUPPORTED_API_VERSION" | "UNAUTHORIZED" | "FORBIDDEN" | "INSUFFICIENT_SCOPE" | "IP_NOT_ALLOWED" | "IP_NOT_RESOLVABLE" | "PRODUCTION_ACCESS_NOT_APPROVED" | "API_MODEL_AGREEMENT_REQUIRED" | "KEY_ENVIRONMENT_MISMATCH" | "CONTRACT_NOT_ACTIVE" | "NOT_FOUND" | "PRODUCT_NOT_SELLABLE" | "METHOD_NOT_ALLOWED" | "NO_AVAILABLE_KEYS" | "SOLD_OUT" | "ORDER_REFERENCE_CONFLICT" | "ORDER_NOT_CANCELLABLE" | "REFUND_REFERENCE_CONFLICT" | "ALLOCATION_NOT_AVAILABLE" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "RESERVATION_EXTEND_EXHAUSTED" | "RESERVATION_COMMIT_IN_PROGRESS" | "ALLOCATION_REQUEST_RESOLVED" | "RESERVATION_GONE" | "EXPORT_EXPIRED" | "HOT_DROP_NOT_ENABLED" | "CHECKOUT_HOLD_DISABLED" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "EXPECTATION_FAILED" | "VALIDATION_FAILED" | "REFUND_NOT_ALLOWED" | "IDEMPOTENCY_KEY_MISMATCH" | "SANDBOX_MAGIC_VALUE_REJECTED" | "TAX_DECLARATION_REQUIRED" | "SALES_COUNTRY_REQUIRED" | "SALES_CHANNEL_REQUIRED" | "SALES_CHANNEL_NOT_PERMITTED" | "EXPECTED_UNIT_PRICE_REQUIRED" | "CATALOG_PRICE_MISMATCH" | "WHOLESALE_PRICE_MISMATCH" | "PRICE_COMMITMENT_INVALID" | "EXPECTED_PRICE_CONFLICT" | "CATALOG_PRICE_NOT_SET" | "FOOTPRINT_COUNTRY_NOT_DECLARED" | "FOOTPRINT_CURRENCY_NOT_DECLARED" | "CURRENCY_NOT_PRICED_FOR_COUNTRY" | "CURRENCY_NOT_PERMITTED_BY_TERM" | "SRP_MISMATCH_FOR_CURRENCY" | "CONSUMER_GEO_MISMATCH_POLICY_REFUSED" | "REGION_LOCKED" | "COUNTRY_RESTRICTED" | "TERRITORY_NOT_ALLOWED_FOR_SKU" | "TERRITORY_EXCLUDED_FOR_RELEASE" | "REGION_LOCKED_FOR_CONTRACT" | "REGION_LOCKED_FOR_SKU" | "SKU_REGION_UNRESOLVED" | "HOLD_MISMATCH" | "HOLD_NOT_FOUND" | "CURRENCY_MISMATCH" | "QUANTITY_INVALID" | "RATE_LIMIT_EXCEEDED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "HOT_PATH_TIMEOUT" | "STORE_UNAVAILABLE" | "PREORDER_STATE_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
             /** @description Facts of this failure; `issues[]` lists every invalid or missing field. */
             details: {
                 [key: string]: unknown;
@@ -1593,8 +1593,10 @@ export interface operations {
                      *             "countries": null
                      *           },
                      *           "refundPolicy": {
+                     *             "source": "publisher",
                      *             "refundableWithinDays": 7,
-                     *             "source": "publisher"
+                     *             "requiresUnrevealedOrUnredeemed": false,
+                     *             "chargebacksQuarantineKeys": true
                      *           },
                      *           "consumerGeoAttestRequired": false,
                      *           "hotDrop": false,
@@ -1643,11 +1645,11 @@ export interface operations {
                             recommendedAction: string | null;
                             refundPolicy: {
                                 chargebacksQuarantineKeys: boolean;
+                                /** @description Days after the order a refund is accepted. */
                                 refundableWithinDays: number;
+                                /** @description true: only keys whose plaintext never reached anyone may be refunded. */
                                 requiresUnrevealedOrUnredeemed: boolean;
-                                source: string;
-                            } | {
-                                [key: string]: unknown;
+                                source: "platform" | "publisher";
                             };
                             remaining: number;
                             reservationMaxQuantity: number;
@@ -6197,6 +6199,8 @@ export interface operations {
                                 expiresAt: string;
                                 fulfillmentId: string;
                             };
+                            /** @description Keys of this order a refund, chargeback or return took back since it was fulfilled: a replay (same orderReference or Idempotency-Key, recover-keys) names them here and leaves them out of keys and keyIds; their plaintext is never answered again. */
+                            refundedKeyIds?: string[];
                             reserved?: {
                                 expectedReleaseAt: string | null;
                                 quantity: number;
@@ -6505,6 +6509,8 @@ export interface operations {
                                 expiresAt: string;
                                 fulfillmentId: string;
                             };
+                            /** @description Keys of this order a refund, chargeback or return took back since it was fulfilled: a replay (same orderReference or Idempotency-Key, recover-keys) names them here and leaves them out of keys and keyIds; their plaintext is never answered again. */
+                            refundedKeyIds?: string[];
                             reserved?: {
                                 expectedReleaseAt: string | null;
                                 quantity: number;
@@ -7685,6 +7691,8 @@ export interface operations {
                                 expiresAt: string;
                                 fulfillmentId: string;
                             };
+                            /** @description Keys of this order a refund, chargeback or return took back since it was fulfilled: a replay (same orderReference or Idempotency-Key, recover-keys) names them here and leaves them out of keys and keyIds; their plaintext is never answered again. */
+                            refundedKeyIds?: string[];
                             reserved?: {
                                 expectedReleaseAt: string | null;
                                 quantity: number;
@@ -7927,6 +7935,8 @@ export interface operations {
                                 expiresAt: string;
                                 fulfillmentId: string;
                             };
+                            /** @description Keys of this order a refund, chargeback or return took back since it was fulfilled: a replay (same orderReference or Idempotency-Key, recover-keys) names them here and leaves them out of keys and keyIds; their plaintext is never answered again. */
+                            refundedKeyIds?: string[];
                             reserved?: {
                                 expectedReleaseAt: string | null;
                                 quantity: number;
@@ -8331,6 +8341,8 @@ export interface operations {
                      *         "expiresInSeconds": 120,
                      *         "remainingSlots": 4,
                      *         "orderReference": "hd-mwu40rc3-46",
+                     *         "unitPriceCents": 5999,
+                     *         "currencyCode": "USD",
                      *         "extended": true
                      *       }
                      *     }
@@ -8338,6 +8350,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             allocationId: string;
+                            currencyCode: string | null;
                             expiresAt: string;
                             expiresInSeconds: number;
                             extended?: boolean;
@@ -8348,6 +8361,8 @@ export interface operations {
                             skuCode: string;
                             /** @enum {string} */
                             type: "reservation";
+                            /** @description The price per key this reservation bound when it was made (the expectedUnitPriceCents sent, else the effective price quoted then); its commit sells at it. Null only for a reservation made before prices were bound. */
+                            unitPriceCents: number | null;
                         };
                     };
                 };
@@ -8716,6 +8731,8 @@ export interface operations {
                                         expiresAt: string;
                                         fulfillmentId: string;
                                     };
+                                    /** @description Keys of this order a refund, chargeback or return took back since it was fulfilled: a replay (same orderReference or Idempotency-Key, recover-keys) names them here and leaves them out of keys and keyIds; their plaintext is never answered again. */
+                                    refundedKeyIds?: string[];
                                     reserved?: {
                                         expectedReleaseAt: string | null;
                                         quantity: number;
@@ -9244,6 +9261,8 @@ export interface operations {
                                 expiresAt: string;
                                 fulfillmentId: string;
                             };
+                            /** @description Keys of this order a refund, chargeback or return took back since it was fulfilled: a replay (same orderReference or Idempotency-Key, recover-keys) names them here and leaves them out of keys and keyIds; their plaintext is never answered again. */
+                            refundedKeyIds?: string[];
                             reserved?: {
                                 expectedReleaseAt: string | null;
                                 quantity: number;
@@ -10383,6 +10402,8 @@ export interface operations {
                                 expiresAt: string;
                                 fulfillmentId: string;
                             };
+                            /** @description Keys of this order a refund, chargeback or return took back since it was fulfilled: a replay (same orderReference or Idempotency-Key, recover-keys) names them here and leaves them out of keys and keyIds; their plaintext is never answered again. */
+                            refundedKeyIds?: string[];
                             reserved?: {
                                 expectedReleaseAt: string | null;
                                 quantity: number;
@@ -10626,13 +10647,16 @@ export interface operations {
                      *         "expiresAt": "2026-11-24T03:04:06.030Z",
                      *         "expiresInSeconds": 60,
                      *         "remainingSlots": 0,
-                     *         "orderReference": "hd-mwu40sva-1"
+                     *         "orderReference": "hd-mwu40sva-1",
+                     *         "unitPriceCents": 5999,
+                     *         "currencyCode": "USD"
                      *       }
                      *     }
                      */
                     "application/json": {
                         data: {
                             allocationId: string;
+                            currencyCode: string | null;
                             expiresAt: string;
                             expiresInSeconds: number;
                             extended?: boolean;
@@ -10643,6 +10667,8 @@ export interface operations {
                             skuCode: string;
                             /** @enum {string} */
                             type: "reservation";
+                            /** @description The price per key this reservation bound when it was made (the expectedUnitPriceCents sent, else the effective price quoted then); its commit sells at it. Null only for a reservation made before prices were bound. */
+                            unitPriceCents: number | null;
                         };
                     };
                 };
@@ -15347,7 +15373,7 @@ export interface operations {
                      *         "refundPolicy": {
                      *           "source": "platform",
                      *           "refundableWithinDays": 14,
-                     *           "requiresUnrevealedOrUnredeemed": true,
+                     *           "requiresUnrevealedOrUnredeemed": false,
                      *           "chargebacksQuarantineKeys": true
                      *         }
                      *       }
@@ -15406,9 +15432,11 @@ export interface operations {
                             }[];
                             refundPolicy: {
                                 chargebacksQuarantineKeys: boolean;
+                                /** @description Days after the order a refund is accepted. */
                                 refundableWithinDays: number;
+                                /** @description true: only keys whose plaintext never reached anyone may be refunded. */
                                 requiresUnrevealedOrUnredeemed: boolean;
-                                source: string;
+                                source: "platform" | "publisher";
                             };
                             requiredDeclarations: string[];
                             requiredDeclarationsNote: string;
