@@ -4,7 +4,7 @@ import { alwaysOrder, post, US_SALE } from './checkout.js';
 import type { TestSeller } from './factories.js';
 import type { TestApp } from './harness.js';
 
-/** A refund policy that lets revealed keys be refunded (the platform default does not). */
+/** A grant's own policy with a longer window than the platform's 14 days (revealed keys refundable). */
 export const LENIENT_POLICY = { refundableWithinDays: 30, requiresUnrevealedOrUnredeemed: false };
 
 /** An order line of each sandbox currency: USD (1999 a key) and EUR (100 a key in DE). */

@@ -30,8 +30,8 @@ export async function placeSale(t: TestApp, seller: TestSeller, body: Record<str
 
 /**
  * Writes what after-sale (src/modules/after-sale) writes for a refund or chargeback of a whole sale line: a
- * `sale_reversal` row with negated amounts naming the sale, dated `at`, and an activity entry of
- * the kind with sign -1 and the sale's economics as magnitudes.
+ * `sale_reversal` row with negated amounts (settlement included) naming the sale, dated `at`, and
+ * an activity entry of the kind with sign -1 and the sale's economics negated.
  */
 export async function reverseSale(
   t: TestApp,
@@ -83,14 +83,33 @@ async function copyLine(
       sale_price_cents: magnitude(line.sale_price_cents)!,
       initial_sale_price_cents: magnitude(line.initial_sale_price_cents)!,
       wholesale_cents: magnitude(line.wholesale_cents),
+      settlement: signedJson(line.settlement, ['grossMinor', 'vatMinor', 'netMinor'], how.sign),
       created_at: at,
     })
     .execute();
   await db
     .insertInto('activity_entries')
-    .values({ ...activity, id: uuidv7(at), kind: how.kind, sign: how.sign, created_at: at })
+    .values({
+      ...activity,
+      id: uuidv7(at),
+      kind: how.kind,
+      sign: how.sign,
+      economics: signedJson(activity.economics, ['saleMinor', 'wholesaleMinor'], how.sign)!,
+      created_at: at,
+    })
     .execute();
   return id;
+}
+
+/** The JSON object with the named amounts given the sign (null stays null). */
+function signedJson(text: string | null, fields: string[], sign: number): string | null {
+  if (text === null) return null;
+  const value = JSON.parse(text) as Record<string, unknown>;
+  for (const f of fields) {
+    const v = value[f];
+    if (typeof v === 'number') value[f] = sign * Math.abs(v);
+  }
+  return JSON.stringify(value);
 }
 
 export const sellerGet = (t: TestApp, seller: TestSeller, path: string) =>

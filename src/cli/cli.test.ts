@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
@@ -165,6 +166,58 @@ describe('sdapi CLI (embedded SQLite)', () => {
       expect(failure?.stderr).not.toMatch(/\n\s+at /);
     }
   }, 60_000);
+
+  it('approves and declines allocation increase requests', async () => {
+    const seller = await json('company', 'create', '--name', 'Req Shop', '--country', 'DE');
+    const publisher = await json('company', 'create', '--name', 'Req Pub', '--kind', 'publisher');
+    const admin = async (method: string, path: string, body: unknown) =>
+      (await json('admin', method, path, '--data', JSON.stringify(body))).data;
+    const connection = await admin('POST', '/connections', {
+      sellerCompanyId: seller.id,
+      publisherCompanyId: publisher.id,
+    });
+    const product = await admin('POST', '/products', {
+      publisherCompanyId: publisher.id,
+      name: 'Req Game',
+      slug: 'req-game',
+    });
+    const release = await admin('POST', `/products/${product.id}/releases`, { name: 'Standard' });
+    const sku = await admin('POST', `/releases/${release.id}/skus`, { code: 'REQ-001', platform: 'steam' });
+    const grant = await admin('POST', `/connections/${connection.id}/allocations`, {
+      skuId: sku.id,
+      quantityLimit: 10,
+      requestPolicy: 'manual',
+    });
+    // Two pending requests, as POST /allocations/requests stores them (the seller API is not here).
+    const db = new Database(join(dataDir, 'cli.sqlite'));
+    const ids = ['0190a1b2-0000-7000-8000-00000000000a', '0190a1b2-0000-7000-8000-00000000000b'];
+    for (const [i, id] of ids.entries()) {
+      db.prepare(
+        `insert into allocation_requests (id, allocation_id, seller_company_id, environment,
+           requested_quantity, status, created_at) values (?, ?, ?, 'production', 20, 'pending', ?)`,
+      ).run(id, grant.id, seller.id, Date.now() + i);
+    }
+    db.close();
+    const pending = await json('requests', 'list', '--status', 'pending', '--company', seller.id);
+    expect(pending.data.map((r: { id: string }) => r.id)).toEqual([...ids].reverse());
+
+    const approved = await json('requests', 'approve', ids[0]!, '--quantity', '5');
+    expect(approved).toMatchObject({ status: 'approved', resolution: { approvedQuantity: 5 } });
+    const declined = await json('requests', 'decline', ids[1]!, '--reason', 'allocation is final');
+    expect(declined).toMatchObject({ status: 'rejected', resolution: { reason: 'allocation is final' } });
+    const [allocation] = (await json('allocations', 'list', '--company', seller.id)).data;
+    expect(allocation).toMatchObject({ id: grant.id, quantityLimit: 15 });
+
+    await expect(sdapi('requests', 'approve', ids[1]!)).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/^ALLOCATION_REQUEST_RESOLVED/),
+    });
+    await expect(sdapi('requests', 'decline', ids[0]!)).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/^VALIDATION_FAILED: --reason is required/),
+    });
+    expect((await json('requests', 'list', '--status', 'pending')).data).toEqual([]);
+  }, 180_000);
 
   it('answers an unknown command with usage and a non-zero exit', async () => {
     await expect(sdapi('frobnicate')).rejects.toMatchObject({ code: 2 });

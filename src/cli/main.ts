@@ -15,6 +15,12 @@ export const USAGE = `sdapi: operator CLI of the Seller Distribution API (uses D
   sdapi allocations list --company ID [--environment E] [--status active|paused|revoked]
   sdapi keys list --company ID [--environment E] [--include-revoked]
                                 a company's API keys (never the token)
+  sdapi requests list [--status pending|approved|rejected] [--company ID] [--environment E]
+                                sellers' allocation increase requests
+  sdapi requests approve REQUEST_ID [--quantity N] [--reason TEXT]
+                                grows the grant by N (default: the quantity requested)
+  sdapi requests decline REQUEST_ID --reason TEXT
+                                the seller sees the reason on GET /allocations/requests
       every list: [--limit 1-200] [--cursor C] [--json]; newest first, the next page's
       --cursor is printed under the table
   sdapi seed sandbox            the fixture catalog with every magic SKU (idempotent)
@@ -58,6 +64,8 @@ export const OPTIONS = {
   endpoint: { type: 'string' },
   email: { type: 'string' },
   role: { type: 'string' },
+  quantity: { type: 'string' },
+  reason: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -77,6 +85,9 @@ export const COMMANDS: Record<string, Option[]> = {
   'pools list': ['sku', 'environment', ...LIST],
   'allocations list': ['company', 'environment', 'status', ...LIST],
   'keys list': ['company', 'environment', 'include-revoked', ...LIST],
+  'requests list': ['status', 'company', 'environment', ...LIST],
+  'requests approve': ['quantity', 'reason', 'json'],
+  'requests decline': ['reason', 'json'],
   'seed sandbox': ['json'],
   'seed demo': ['allowed-ip', 'json'],
   'keys import': ['pool', 'file', 'format', 'json'],

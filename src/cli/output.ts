@@ -28,6 +28,7 @@ const COLUMNS: Record<string, string[]> = {
     'quantityPulled',
   ],
   'keys list': ['id', 'name', 'environment', 'keyHint', 'createdAt', 'revokedAt'],
+  'requests list': ['id', 'sellerCompanyId', 'skuCode', 'requestedQuantity', 'status', 'createdAt'],
   'webhooks deliveries': ['id', 'status', 'eventType', 'eventId', 'endpointUrl', 'attempts', 'nextAttemptAt'],
 };
 

@@ -17,7 +17,17 @@ const list = (value: string | undefined) =>
 
 function required(
   values: Values,
-  name: 'name' | 'company' | 'environment' | 'pool' | 'file' | 'event' | 'endpoint' | 'email' | 'role',
+  name:
+    | 'name'
+    | 'company'
+    | 'environment'
+    | 'pool'
+    | 'file'
+    | 'event'
+    | 'endpoint'
+    | 'email'
+    | 'role'
+    | 'reason',
 ): string {
   const value = values[name];
   if (!value) throw fail('VALIDATION_FAILED', `--${name} is required.`);
@@ -35,6 +45,25 @@ const webhookRoutes = async (): Promise<AdminRoutes> =>
   (await import('../modules/operator/webhooks.admin.js')).registerWebhookAdminRoutes;
 const companyRoutes = async (): Promise<AdminRoutes> =>
   (await import('../modules/operator/companies.admin.js')).registerCompanyAdminRoutes;
+const requestRoutes = async (): Promise<AdminRoutes> =>
+  (await import('../modules/operator/allocation-requests.admin.js')).registerAllocationRequestAdminRoutes;
+
+/** `requests approve|decline REQUEST_ID`: the id is the third word. */
+function requestIdOf(positionals: string[]): string {
+  const id = positionals[2];
+  if (!id || !UUID.test(id))
+    throw fail('VALIDATION_FAILED', 'usage: sdapi requests approve|decline REQUEST_ID');
+  return id;
+}
+
+/** `--quantity N`: a whole number of keys, or left to the request's. */
+function quantityOf(values: Values): number | undefined {
+  if (values.quantity === undefined) return undefined;
+  const n = Number(values.quantity);
+  if (!Number.isInteger(n) || n < 1)
+    throw fail('VALIDATION_FAILED', '--quantity must be a whole number >= 1.');
+  return n;
+}
 
 /**
  * The list commands: the admin list endpoint each reads, the query its options make, and the
@@ -66,6 +95,10 @@ const LISTS: Record<
   'keys list': (v) => ({
     path: `/companies/${encodeURIComponent(required(v, 'company'))}/keys`,
     query: { environment: v.environment, includeRevoked: v['include-revoked'] ? 'true' : undefined },
+  }),
+  'requests list': (v) => ({
+    path: '/allocation-requests',
+    query: { status: v.status, companyId: v.company, environment: v.environment },
   }),
   'webhooks deliveries': (v) => ({
     path: '/webhooks/deliveries',
@@ -126,6 +159,21 @@ async function run(ctx: AppContext, command: string, positionals: string[], valu
           eventId: required(values, 'event'),
           endpointId: required(values, 'endpoint'),
         }),
+      });
+      return printResult(reply.data as Record<string, unknown>, values.json);
+    }
+    case 'requests approve':
+    case 'requests decline': {
+      const register = await requestRoutes();
+      const approve = command === 'requests approve';
+      const reply = await operatorCall(ctx, (admin) => register(admin, ctx), {
+        method: 'POST',
+        path: `/allocation-requests/${requestIdOf(positionals)}/${approve ? 'approve' : 'decline'}`,
+        payload: JSON.stringify(
+          approve
+            ? { approvedQuantity: quantityOf(values), reason: values.reason }
+            : { reason: required(values, 'reason') },
+        ),
       });
       return printResult(reply.data as Record<string, unknown>, values.json);
     }

@@ -70,7 +70,7 @@ export function installContractHooks(app: FastifyInstance, ctx: AppContext): voi
       ...[route.preValidation ?? []].flat(),
       // A replay found before parsing is answered here: no validation, and `done` not called.
       (request, reply, done) => {
-        if (request.rememberedReplay) replayRemembered(ctx, request.rememberedReplay, reply);
+        if (request.rememberedReplay) replayRemembered(ctx, request.rememberedReplay, reply).catch(done);
         else done();
       },
     ];

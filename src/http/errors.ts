@@ -92,6 +92,11 @@ export const ERROR_CODES = {
     true,
     'Another commit of this reservation is running; retry with the same Idempotency-Key.',
   ),
+  ALLOCATION_REQUEST_RESOLVED: code(
+    409,
+    false,
+    'The increase request was already approved or declined; read it for the decision.',
+  ),
   RESERVATION_GONE: code(
     410,
     false,
@@ -180,7 +185,7 @@ export const ERROR_CODES = {
   SKU_REGION_UNRESOLVED: code(422, true, 'The SKU region could not be resolved; contact the publisher.'),
   HOLD_MISMATCH: code(422, true, 'Post the order without checkoutHoldId, or match the hold exactly.'),
   HOLD_NOT_FOUND: code(422, true, 'Post the order without checkoutHoldId.'),
-  CURRENCY_MISMATCH: code(422, false, 'Use the currency of the active checkout hold.'),
+  CURRENCY_MISMATCH: code(422, false, 'Use the currency of the active checkout hold or reservation.'),
   QUANTITY_INVALID: code(422, false, 'Send a quantity within the allowed range.'),
   RATE_LIMIT_EXCEEDED: code(429, true, 'Wait Retry-After seconds; production keys are never rate limited.'),
   HEADERS_TOO_LARGE: code(431, false, 'Keep the request line and headers under 16 KiB together.'),

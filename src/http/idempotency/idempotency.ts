@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { sha256Hex } from '../../lib/crypto.js';
+import { replayWithoutTakenBackKeys } from '../../modules/checkout/orders/taken-back-keys.js';
 import { fail } from '../errors.js';
 import { MAX_JSON_DEPTH, tooDeep } from '../input-limits.js';
 import { principalOf } from '../request-context.js';
@@ -106,13 +107,15 @@ function openedBody(ctx: AppContext, entry: Remembered, now: number): string {
   return entry.opened;
 }
 
-function sendReplay(ctx: AppContext, reply: FastifyReply, entry: Remembered, now: number) {
+/** A stored reply as sent again: game keys taken back since it was stored are left out. */
+async function sendReplay(ctx: AppContext, reply: FastifyReply, entry: Remembered, now: number) {
   const { record } = entry;
+  const body = await replayWithoutTakenBackKeys(ctx.db, openedBody(ctx, entry, now));
   return reply
     .code(record.status_code!)
     .header('Idempotency-Replayed', 'true')
     .type(record.content_type ?? 'application/json; charset=utf-8')
-    .send(openedBody(ctx, entry, now));
+    .send(body);
 }
 
 /** The request as sent, when its body came as JSON text: the same text is the same request. */
@@ -150,8 +153,8 @@ export function isRememberedReplay(ctx: AppContext, request: FastifyRequest, tex
 }
 
 /** preValidation: answers a replay `isRememberedReplay` found. */
-export function replayRemembered(ctx: AppContext, entry: Remembered, reply: FastifyReply): void {
-  sendReplay(ctx, reply, entry, ctx.clock.now());
+export async function replayRemembered(ctx: AppContext, entry: Remembered, reply: FastifyReply) {
+  await sendReplay(ctx, reply, entry, ctx.clock.now());
 }
 
 /**

@@ -93,6 +93,24 @@ export const ADMIN_OPERATIONS: OperationTable = {
   'PUT /reference-rates/{currency}': op('adminSetReferenceRate', 'Set a reference rate'),
   'POST /connections/{id}/allocations': op('adminCreateAllocation', 'Grant an allocation', NF),
   'PATCH /allocations/{id}': op('adminUpdateAllocation', 'Edit an allocation', NF),
+  'GET /allocation-requests': op(
+    'adminListAllocationRequests',
+    'List allocation increase requests',
+    [],
+    "Sellers' allocation increase requests, newest first; status=pending lists the ones waiting for a decision.",
+  ),
+  'POST /allocation-requests/{id}/approve': op(
+    'adminApproveAllocationRequest',
+    'Approve an allocation increase request',
+    [...NF, 'ALLOCATION_REQUEST_RESOLVED', 'ALLOCATION_NOT_AVAILABLE'],
+    'Marks a pending request approved and grows its grant by approvedQuantity (default: the quantity requested), sending allocation.updated.',
+  ),
+  'POST /allocation-requests/{id}/decline': op(
+    'adminDeclineAllocationRequest',
+    'Decline an allocation increase request',
+    [...NF, 'ALLOCATION_REQUEST_RESOLVED'],
+    'Marks a pending request rejected with the reason given; the seller sees it on GET /allocations/requests.',
+  ),
   'POST /pools': op('adminCreatePool', 'Create a key pool', NF),
   'GET /pools': op('adminListPools', 'List key pools'),
   'GET /pools/{id}': op(

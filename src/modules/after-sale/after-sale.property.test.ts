@@ -5,7 +5,11 @@ import { LENIENT_POLICY, order, SANDBOX_LINES, setPolicy } from '../../../test/a
 import { post, ref } from '../../../test/checkout.js';
 import { makeSeller, type TestSeller } from '../../../test/factories.js';
 import { ENGINE, useTestApp } from '../../../test/harness.js';
-import { statementBuckets } from '../finance/totals.js';
+import { listActivity } from '../finance/activity.repo.js';
+import { activityCsv, activityView } from '../finance/activity.service.js';
+import { saleLineView } from '../finance/api-sales.service.js';
+import { listSaleLines } from '../finance/sales-read.repo.js';
+import { financeTotals, statementBuckets } from '../finance/totals.js';
 
 const t = useTestApp();
 
@@ -121,6 +125,7 @@ async function checkLedger(sellerId: string, model: Model) {
     expect(sales - reversals).toBe(model.net[currency]);
     expect(mine.reduce((s, l) => s + l.sale_price_cents, 0)).toBe(model.net[currency]);
   }
+  await checkExactReversals(sellerId);
   for (const bucket of await statementBuckets(t.ctx.db, { sellerId: sellerId, environment: 'sandbox' })) {
     const currency = bucket.currencyCode as Currency;
     expect(bucket.netSalesCents).toBe(model.net[currency]);
@@ -146,6 +151,127 @@ async function checkLedger(sellerId: string, model: Model) {
     expect(k.state === 'available' && inQuarantine.has(k.id)).toBe(false);
     expect(inQuarantine.has(k.id)).toBe(k.state === 'quarantined');
   }
+}
+
+/** `part` keys' share of a whole line's amount, negated: exact, a line is unit x quantity. */
+const negatedShare = (amount: number | null, quantity: number, part: number) =>
+  amount === null ? null : 0 - (amount / quantity) * part;
+
+/**
+ * Every row that undoes another, as the seller reads it (GET /finance/api-sales, GET /activity
+ * and its CSV): each money field the negation of the row it undoes (its share of the keys), and
+ * each statement bucket the sum of its rows, to the cent.
+ */
+async function checkExactReversals(sellerId: string) {
+  const scope = { sellerId, environment: 'sandbox' };
+  const rows = (await listSaleLines(t.ctx.db, { ...scope, limit: 1000 })).map(saleLineView);
+  const byId = new Map(rows.map((r) => [r.transactionId, r]));
+  for (const row of rows) {
+    if (!row.reversesTransactionId) continue;
+    const undone = byId.get(row.reversesTransactionId)!;
+    expect(Math.sign(row.quantity)).toBe(-Math.sign(undone.quantity));
+    const part = Math.abs(row.quantity);
+    const q = Math.abs(undone.quantity);
+    expect(row.salePriceCents).toBe(negatedShare(undone.salePriceCents, q, part));
+    expect(row.initialSalePriceCents).toBe(negatedShare(undone.initialSalePriceCents, q, part));
+    expect(row.wholesaleCents).toBe(negatedShare(undone.wholesaleCents, q, part));
+    expect(row.unitPriceCents).toBe(undone.unitPriceCents);
+    for (const field of ['grossMinor', 'vatMinor', 'netMinor'] as const) {
+      const mine = row.settlement?.[field] as number | null;
+      const theirs = undone.settlement?.[field] as number | null;
+      expect(mine, field).toBe(theirs === null || theirs === undefined ? theirs : 0 - theirs);
+    }
+  }
+  const sum = (pick: (r: (typeof rows)[number]) => boolean, value: (r: (typeof rows)[number]) => number) =>
+    rows.filter(pick).reduce((total, r) => total + value(r), 0);
+  for (const bucket of await financeTotals(t.ctx.db, scope, 0, Number.MAX_SAFE_INTEGER)) {
+    const mine = (r: (typeof rows)[number]) => r.currencyCode === bucket.currencyCode;
+    const sales = (r: (typeof rows)[number]) => mine(r) && r.entryType === 'sale';
+    expect(bucket.grossSalesCents).toBe(
+      sum(
+        (r) => sales(r) && !r.reversesTransactionId,
+        (r) => r.salePriceCents,
+      ),
+    );
+    expect(bucket.reinstatedCents).toBe(
+      sum(
+        (r) => sales(r) && !!r.reversesTransactionId,
+        (r) => r.salePriceCents,
+      ),
+    );
+    expect(bucket.refundedCents).toBe(
+      0 -
+        sum(
+          (r) => mine(r) && r.entryType === 'sale_reversal',
+          (r) => r.salePriceCents,
+        ),
+    );
+    expect(bucket.netSalesCents).toBe(sum(mine, (r) => r.salePriceCents));
+    expect(bucket.keysReversed).toBe(
+      0 -
+        sum(
+          (r) => mine(r) && r.quantity < 0,
+          (r) => r.quantity,
+        ),
+    );
+    for (const owed of bucket.wholesaleOwed) {
+      expect(owed.amountCents).toBe(
+        sum(
+          (r) => mine(r) && r.wholesaleCurrencyCode === owed.currencyCode,
+          (r) => r.wholesaleCents ?? 0,
+        ),
+      );
+    }
+  }
+  // Activity: a refund's or chargeback's economics are the negation of the sale's, in the view
+  // and in the CSV alike, and the signed sale amounts sum to the net of the rows.
+  const entries = (await listActivity(t.ctx.db, scope, 1000)).map(activityView);
+  for (const e of entries) {
+    if (e.kind !== 'refund' && e.kind !== 'chargeback') continue;
+    const sale = entries.find((s) => s.kind === 'sale' && s.orderId === e.orderId)!;
+    const perKey = (sale.economics.saleMinor ?? 0) / sale.quantity;
+    expect(e.economics.saleMinor).toBe(0 - perKey * e.quantity);
+    expect(e.economics.signedSaleMinor).toBe(e.economics.saleMinor);
+    expect(e.economics.wholesaleMinor).toBe(
+      sale.economics.wholesaleMinor === null
+        ? null
+        : -(sale.economics.wholesaleMinor / sale.quantity) * e.quantity,
+    );
+  }
+  const csv = await text(activityCsv(t.ctx, scope));
+  const [header, ...records] = csv.trim().split('\r\n');
+  const column = (name: string) => cellsOf(header!).indexOf(name);
+  for (const record of records) {
+    const cells = cellsOf(record);
+    const entry = entries.find((e) => e.entryId === cells[column('entryId')])!;
+    expect(cells[column('saleMinor')]).toBe(String(entry.economics.saleMinor ?? ''));
+    expect(cells[column('signedSaleMinor')]).toBe(String(entry.economics.signedSaleMinor ?? ''));
+    expect(cells[column('wholesaleMinor')]).toBe(String(entry.economics.wholesaleMinor ?? ''));
+  }
+  for (const currency of new Set(rows.map((r) => r.currencyCode))) {
+    expect(
+      entries
+        .filter((e) => e.economics.currencyCode === currency && e.kind !== 'pull')
+        .reduce((total, e) => total + (e.economics.signedSaleMinor ?? 0), 0),
+    ).toBe(
+      sum(
+        (r) => r.currencyCode === currency,
+        (r) => r.salePriceCents,
+      ),
+    );
+  }
+}
+
+/** The fields of one RFC 4180 record (quoted fields may hold commas and doubled quotes). */
+const cellsOf = (record: string) =>
+  [...record.matchAll(/(?:^|,)("(?:[^"]|"")*"|[^,]*)/g)].map((m) =>
+    m[1]!.startsWith('"') ? m[1]!.slice(1, -1).replaceAll('""', '"') : m[1]!,
+  );
+
+async function text(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 describe(`after-sale ledger property (${ENGINE})`, () => {

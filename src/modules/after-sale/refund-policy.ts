@@ -2,33 +2,15 @@ import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import { isoOf } from '../../lib/clock.js';
 import { requireAllocation } from '../allocations/allocations.service.js';
-import { refundPolicyOf } from '../allocations/allocations-read.service.js';
-import { PLATFORM_REFUND_POLICY } from '../identity/whoami.service.js';
+import { type RefundPolicy, refundPolicyOf } from '../allocations/allocations-read.service.js';
 import type { OwnedKey } from './key-checks.js';
 
 const DAY_MS = 86_400_000;
 
-export interface RefundPolicy {
-  source: string;
-  refundableWithinDays: number;
-  requiresUnrevealedOrUnredeemed: boolean;
-}
-
 /** The grant's policy (SPEC 2.3), fields the publisher left out taken from the platform's. */
 export async function policyOfAllocation(ex: Executor, allocationId: string): Promise<RefundPolicy> {
-  const allocation = await requireAllocation(ex, allocationId);
-  const stored = refundPolicyOf(allocation.refund_policy) as Partial<RefundPolicy>;
-  return {
-    source: String(stored.source ?? PLATFORM_REFUND_POLICY.source),
-    refundableWithinDays:
-      typeof stored.refundableWithinDays === 'number'
-        ? stored.refundableWithinDays
-        : PLATFORM_REFUND_POLICY.refundableWithinDays,
-    requiresUnrevealedOrUnredeemed:
-      typeof stored.requiresUnrevealedOrUnredeemed === 'boolean'
-        ? stored.requiresUnrevealedOrUnredeemed
-        : PLATFORM_REFUND_POLICY.requiresUnrevealedOrUnredeemed,
-  };
+  const { refund_policy } = await requireAllocation(ex, allocationId);
+  return refundPolicyOf(refund_policy);
 }
 
 /**

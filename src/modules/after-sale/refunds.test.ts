@@ -137,7 +137,8 @@ describe('POST /refunds: a refund within the policy', () => {
     await refund(t, seller, { type: 'refund', refundReference: ref('rf'), keyIds: [placed.keyIds[0]] });
     const replay = await post(t, seller, '/orders', body);
     expect(replay.body.data.orderId).toBe(placed.orderId);
-    expect(replay.body.data.keyIds).toEqual(placed.keyIds);
+    expect(replay.body.data.keyIds).toEqual([placed.keyIds[1]]);
+    expect(replay.body.data.refundedKeyIds).toEqual([placed.keyIds[0]]);
     expectApiError(
       await post(t, seller, '/orders', { ...body, quantity: 1 }),
       409,

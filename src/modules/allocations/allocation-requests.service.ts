@@ -45,6 +45,65 @@ export async function listRequests(
   return repo.findRequests(ctx.db, sellerId, environment, after, limit + 1);
 }
 
+const alreadyResolved = (row: RequestRow) =>
+  fail('ALLOCATION_REQUEST_RESOLVED', `Allocation request ${row.id} was already ${row.status}.`, {
+    requestId: row.id,
+    status: row.status,
+    resolvedAt: isoOrNull(row.resolved_at),
+    reason: row.resolution_reason,
+  });
+
+/** The operator's decision on a pending request (docs/seller-reads.md, "Increase requests"). */
+export type RequestDecision =
+  | { decision: 'approve'; approvedQuantity?: number; reason?: string }
+  | { decision: 'decline'; reason: string };
+
+/**
+ * Approves (the grant grows by the approved quantity, `allocation.updated` with it) or declines
+ * a pending increase request, in one transaction; the seller's `GET /allocations/requests`
+ * then shows the status, the decision time and the reason. A request already resolved, or
+ * whose grant was revoked, is refused and nothing changes.
+ */
+export async function resolveRequest(ctx: AppContext, id: string, decision: RequestDecision) {
+  const now = ctx.clock.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    const request = await repo.findRequest(trx, id);
+    if (!request) throw fail('NOT_FOUND', `No allocation request ${id}.`);
+    if (request.status !== 'pending') throw alreadyResolved(request);
+    // The grant's row lock first: the decision and the grant's new limit move together.
+    const allocation = await findAllocation(trx, request.allocation_id, true);
+    if (decision.decision === 'approve' && allocation?.status === 'revoked') {
+      throw fail('ALLOCATION_NOT_AVAILABLE', 'The grant was revoked: decline the request instead.', {
+        allocationId: request.allocation_id,
+        reason: 'revoked',
+      });
+    }
+    const approvedQuantity =
+      decision.decision === 'approve' ? (decision.approvedQuantity ?? request.requested_quantity) : null;
+    const resolved = await repo.resolvePending(trx, id, {
+      status: decision.decision === 'approve' ? 'approved' : 'rejected',
+      approvedQuantity,
+      reason: decision.reason ?? 'approved_by_publisher',
+      at: now,
+    });
+    // Another decision landed between the read and the update.
+    if (!resolved) throw alreadyResolved((await repo.findRequest(trx, id)) ?? request);
+    if (approvedQuantity !== null && allocation) {
+      await updateAllocation(ctx, trx, allocation.id, {
+        quantityLimit: allocation.quantity_limit + approvedQuantity,
+      });
+    }
+  });
+  return operatorRequestView((await repo.findRequest(ctx.db, id))!);
+}
+
+/** A request as the operator sees it: the seller's view, with whose it is. */
+export const operatorRequestView = (row: RequestRow) => ({
+  ...requestView(row),
+  sellerCompanyId: row.seller_company_id,
+  environment: row.environment,
+});
+
 /** Whether the publisher's `requestPolicy` takes increase requests at all: `none` rejects them. */
 export const policyAllowsRequests = (policy: string): boolean => policy !== 'none';
 

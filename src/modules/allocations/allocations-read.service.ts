@@ -19,10 +19,35 @@ export function activationOf(row: { activation_type: string; activation_countrie
   };
 }
 
-export const refundPolicyOf = (stored: string | null) =>
-  stored
-    ? { ...(JSON.parse(stored) as Record<string, unknown>), source: 'publisher' }
-    : PLATFORM_REFUND_POLICY;
+/**
+ * The grant's effective refund policy (SPEC 2.3): the fields its publisher set, the platform's
+ * for the rest. `source` says whose rules apply: `publisher` once the grant sets any.
+ */
+export function refundPolicyOf(stored: string | null): RefundPolicy {
+  if (!stored) return PLATFORM_REFUND_POLICY;
+  const own = JSON.parse(stored) as Partial<RefundPolicyTerms>;
+  return {
+    ...PLATFORM_REFUND_POLICY,
+    source: 'publisher',
+    ...(typeof own.refundableWithinDays === 'number'
+      ? { refundableWithinDays: own.refundableWithinDays }
+      : {}),
+    ...(typeof own.requiresUnrevealedOrUnredeemed === 'boolean'
+      ? { requiresUnrevealedOrUnredeemed: own.requiresUnrevealedOrUnredeemed }
+      : {}),
+  };
+}
+
+/** What a publisher may set on a grant (the operator's `refundPolicy` body). */
+export interface RefundPolicyTerms {
+  refundableWithinDays: number;
+  requiresUnrevealedOrUnredeemed: boolean;
+}
+
+export interface RefundPolicy extends RefundPolicyTerms {
+  source: 'platform' | 'publisher';
+  chargebacksQuarantineKeys: boolean;
+}
 
 /** One allocation as GET /allocations shows it (SPEC 2.3). */
 async function allocationItems(

@@ -34,7 +34,7 @@ export const AllocationSchema = Type.Object({
   recommendedAction: Nullable(Type.String()),
   updatedAt: DateTime,
   activation: ActivationSchema,
-  refundPolicy: Type.Union([RefundPolicySchema, Type.Record(Type.String(), Type.Unknown())]),
+  refundPolicy: RefundPolicySchema,
   consumerGeoAttestRequired: Type.Boolean(),
   hotDrop: Type.Boolean(),
   reservationMaxQuantity: Type.Integer(),

@@ -7,6 +7,7 @@ import { cancelHoldsOfAllocation, retireHotDrop } from '../checkout/line/promise
 import { emit, emitEventList, type PendingEvent, recordCatalogChange } from '../events/outbox.service.js';
 import * as repo from './allocations.repo.js';
 import type { AllocationStatus } from './allocations.table.js';
+import type { RefundPolicyTerms } from './allocations-read.service.js';
 import { refreshSellability } from './sellability.service.js';
 import { requireSkuOfConnection } from './shares.service.js';
 
@@ -21,7 +22,7 @@ export interface AllocationTerms {
   reservationMaxQuantity?: number;
   holdsEnabled?: boolean;
   lowStockThreshold?: number | null;
-  refundPolicy?: Record<string, unknown> | null;
+  refundPolicy?: Partial<RefundPolicyTerms> | null;
   consumerGeoAttestRequired?: boolean;
   replacementPolicy?: { maxPerOrder: number; windowDays: number } | null;
   requestPolicy?: 'none' | 'manual' | 'auto';

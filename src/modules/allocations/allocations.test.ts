@@ -81,7 +81,12 @@ describe('GET /allocations', () => {
         readinessBlockers: [],
         recommendedAction: null,
         activation: { type: 'worldwide', countries: null },
-        refundPolicy: { refundableWithinDays: 7, source: 'publisher' },
+        refundPolicy: {
+          refundableWithinDays: 7,
+          source: 'publisher',
+          requiresUnrevealedOrUnredeemed: false,
+          chargebacksQuarantineKeys: true,
+        },
         consumerGeoAttestRequired: false,
       }),
     ]);

@@ -139,6 +139,12 @@ export const FulfilledSchema = Type.Object({
   quantity: Type.Integer(),
   keys: Type.Array(Type.String()),
   keyIds: Type.Array(Type.String()),
+  refundedKeyIds: Type.Optional(
+    Type.Array(Type.String(), {
+      description:
+        'Keys of this order a refund, chargeback or return took back since it was fulfilled: a replay (same orderReference or Idempotency-Key, recover-keys) names them here and leaves them out of keys and keyIds; their plaintext is never answered again.',
+    }),
+  ),
   pulled: Type.Integer(),
   orderReference: Type.String(),
   activation: ActivationSchema,

@@ -12,7 +12,10 @@ interface Economics {
   wholesaleCurrencyCode: string | null;
 }
 
-/** Amounts in `economics` are magnitudes; the entry's sign says which way they move. */
+/**
+ * `signedSaleMinor` / `signedWholesaleMinor`: the amount in the entry's direction. Rows written
+ * before reversal amounts were stored negated hold magnitudes; this reads both the same.
+ */
 const signed = (sign: number, amount: number | null) => (amount === null ? null : sign * Math.abs(amount));
 
 /** A settlement activity entry (SPEC 2.8): signed kind, counterparty, promo, buyer-country evidence, economics. */

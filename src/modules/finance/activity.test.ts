@@ -117,7 +117,7 @@ describe('GET /activity', () => {
       counterparty: { companyId: SANDBOX_PUBLISHER_ID, name: expect.any(String) },
       promoId: null,
       buyerCountry: { declaredCountry: 'US', countryMismatch: false, evidenceRank: 3 },
-      economics: { currencyCode: 'USD', saleMinor: 3998, signedSaleMinor: -3998 },
+      economics: { currencyCode: 'USD', saleMinor: -3998, signedSaleMinor: -3998 },
     });
     expect(all.body.data[1]).toMatchObject({ kind: 'pull', sign: 1, quantity: 3 });
 
@@ -180,7 +180,11 @@ describe('GET /activity', () => {
     );
     expect(records).toEqual(expected);
     expect(records[2]![column('orderReference')]).toBe(awkward);
-    expect(records[0]).toMatchObject({ [column('kind')]: 'refund', [column('signedSaleMinor')]: '-1999' });
+    expect(records[0]).toMatchObject({
+      [column('kind')]: 'refund',
+      [column('saleMinor')]: '-1999',
+      [column('signedSaleMinor')]: '-1999',
+    });
     expect(records[1]).toMatchObject({
       [column('kind')]: 'sale',
       [column('currencyCode')]: 'EUR',

@@ -102,7 +102,12 @@ type ActivityEntry = Pick<
     Pick<SaleRecord, 'currencyCode' | 'unitPriceCents' | 'wholesaleUnitCents' | 'wholesaleCurrencyCode'>
   >;
 
+/**
+ * `economics` amounts carry the entry's direction: a refund's or chargeback's are the negation
+ * of the sale's (SPEC 2.8), a sale's and a pull's positive.
+ */
 function activityRow(kind: ActivityKind, entry: ActivityEntry) {
+  const direction = SIGNS[kind] < 0 ? -1 : 1;
   return {
     id: uuidv7(entry.at),
     seller_company_id: entry.sellerId,
@@ -123,8 +128,10 @@ function activityRow(kind: ActivityKind, entry: ActivityEntry) {
     }),
     economics: JSON.stringify({
       currencyCode: entry.currencyCode ?? null,
-      saleMinor: entry.unitPriceCents === undefined ? null : entry.unitPriceCents * entry.quantity,
-      wholesaleMinor: entry.wholesaleUnitCents == null ? null : entry.wholesaleUnitCents * entry.quantity,
+      saleMinor:
+        entry.unitPriceCents === undefined ? null : direction * entry.unitPriceCents * entry.quantity,
+      wholesaleMinor:
+        entry.wholesaleUnitCents == null ? null : direction * entry.wholesaleUnitCents * entry.quantity,
       wholesaleCurrencyCode: entry.wholesaleCurrencyCode ?? null,
     }),
     created_at: entry.at,

@@ -13,6 +13,23 @@ function perKey(total: number, quantity: number): number {
   return total / quantity;
 }
 
+/**
+ * The settlement object of a row that undoes another: its amounts negated (SPEC 2.8, a
+ * reversal row carries the sale's amounts negated; a reinstatement negates them back). The
+ * amounts are per key, as declared, so a partial reversal negates them whole.
+ */
+function negatedSettlement(settlement: string | null): string | null {
+  if (settlement === null) return null;
+  const s = JSON.parse(settlement) as Record<string, unknown>;
+  const negate = (v: unknown) => (typeof v === 'number' ? -v : v);
+  return JSON.stringify({
+    ...s,
+    grossMinor: negate(s.grossMinor ?? null),
+    vatMinor: negate(s.vatMinor ?? null),
+    netMinor: negate(s.netMinor ?? null),
+  });
+}
+
 /** What a reversal (or its reinstatement) moved, in minor units, positive. */
 export interface MovedAmounts {
   lineId: string;
@@ -77,6 +94,7 @@ export async function recordReversal(
     sale_price_cents: -gross,
     initial_sale_price_cents: -perKey(sale.initial_sale_price_cents, sale.quantity) * count,
     wholesale_cents: wholesale === null ? null : -wholesale,
+    settlement: negatedSettlement(sale.settlement),
     created_at: at,
   });
   await activityOf(trx, kind, sale, count, at);
@@ -112,6 +130,7 @@ export async function recordReinstatement(
       sale_price_cents: -reversal.sale_price_cents,
       initial_sale_price_cents: -reversal.initial_sale_price_cents,
       wholesale_cents: reversal.wholesale_cents === null ? null : -reversal.wholesale_cents,
+      settlement: negatedSettlement(reversal.settlement),
       created_at: at,
     };
     await repo.insertSaleLine(trx, line);

@@ -5,11 +5,14 @@ import { isoOrNull } from '../../lib/clock.js';
 import { whoamiTerms } from '../partners/seller-terms.service.js';
 import { companyFacts } from './identity.service.js';
 
-/** The platform's refund policy, reported wherever no publisher policy overrides it. */
+/**
+ * The platform's refund policy, reported wherever no publisher policy overrides it: a delivered
+ * key, revealed or not, may be refunded within 14 days of its order (docs/after-sale.md).
+ */
 export const PLATFORM_REFUND_POLICY = {
   source: 'platform',
   refundableWithinDays: 14,
-  requiresUnrevealedOrUnredeemed: true,
+  requiresUnrevealedOrUnredeemed: false,
   chargebacksQuarantineKeys: true,
 } as const;
 

@@ -5,6 +5,8 @@ import { decodeCursor, LimitQuery, nextPageUrl, page } from '../../http/paginati
 import { ApiErrorRef, CountryCode, OneOf, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { isoOrNull } from '../../lib/clock.js';
+import { findRequests } from '../allocations/allocation-requests.repo.js';
+import { operatorRequestView } from '../allocations/allocation-requests.service.js';
 import { keyView } from '../api-keys/key-management.service.js';
 import { findCompany } from '../identity/identity.repo.js';
 import { companyView, toCompany } from '../identity/identity.service.js';
@@ -118,6 +120,35 @@ export function registerListAdminRoutes(app: TypedApp, ctx: AppContext): void {
       );
       const paged = page(rows, request.query.limit, repo.positionOf, nextPageUrl(request.url));
       return { ...paged, data: paged.data.map((row) => adminView(row)) };
+    },
+  });
+
+  app.get('/allocation-requests', {
+    config: admin,
+    schema: {
+      tags: ['allocations'],
+      summary:
+        "Sellers' allocation increase requests, newest first; filter by status (pending: the ones waiting for a decision), seller and environment.",
+      querystring: listQuery({
+        status: Type.Optional(OneOf(['pending', 'approved', 'rejected'])),
+        companyId: Type.Optional(Uuid),
+        environment: Type.Optional(Environment),
+      }),
+      response: listResponses,
+    },
+    handler: async (request) => {
+      const { status, companyId, environment } = request.query;
+      const { after, take } = windowOf(request.query);
+      const rows = await findRequests(
+        ctx.db,
+        companyId ?? null,
+        environment ?? null,
+        after ?? undefined,
+        take,
+        status,
+      );
+      const paged = page(rows, request.query.limit, repo.positionOf, nextPageUrl(request.url));
+      return { ...paged, data: paged.data.map(operatorRequestView) };
     },
   });
 

@@ -6,6 +6,7 @@ import type { TypedApp } from '../../http/typed-app.js';
 import { isoOf } from '../../lib/clock.js';
 import { adminErrors } from './admin-view.js';
 import { registerAfterSaleAdminRoutes } from './after-sale.admin.js';
+import { registerAllocationRequestAdminRoutes } from './allocation-requests.admin.js';
 import { registerCatalogAdminRoutes } from './catalog.admin.js';
 import { registerCompanyAdminRoutes } from './companies.admin.js';
 import { registerFinanceAdminRoutes } from './finance.admin.js';
@@ -22,6 +23,7 @@ export function registerOperatorRoutes(app: TypedApp, ctx: AppContext, openApi: 
   registerPartnerAdminRoutes(app, ctx);
   registerCatalogAdminRoutes(app, ctx);
   registerSupplyAdminRoutes(app, ctx);
+  registerAllocationRequestAdminRoutes(app, ctx);
   registerFinanceAdminRoutes(app, ctx);
   registerAfterSaleAdminRoutes(app, ctx);
   registerWebhookAdminRoutes(app, ctx);

@@ -83,6 +83,22 @@ export const PriceBody = Type.Object({
   effectiveAt: Type.Optional(DateTime),
 });
 
+/**
+ * A grant's own refund policy: each field left out follows the platform's (14 days; revealed
+ * keys refundable). null puts the grant back on the platform policy.
+ */
+export const RefundPolicyBody = Type.Object(
+  {
+    refundableWithinDays: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 365, description: 'Days after the order a refund is accepted.' }),
+    ),
+    requiresUnrevealedOrUnredeemed: Type.Optional(
+      Type.Boolean({ description: 'true: only keys whose plaintext never reached anyone may be refunded.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const AllocationTermsBody = Type.Object({
   quantityLimit: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
   pricePerKeyCents: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
@@ -94,7 +110,7 @@ export const AllocationTermsBody = Type.Object({
   reservationMaxQuantity: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
   holdsEnabled: Type.Optional(Type.Boolean()),
   lowStockThreshold: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
-  refundPolicy: Type.Optional(Nullable(Type.Record(Type.String(), Type.Unknown()))),
+  refundPolicy: Type.Optional(Nullable(RefundPolicyBody)),
   consumerGeoAttestRequired: Type.Optional(Type.Boolean()),
   replacementPolicy: Type.Optional(Nullable(ReplacementPolicySchema)),
   requestPolicy: Type.Optional(

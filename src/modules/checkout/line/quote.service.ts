@@ -43,6 +43,11 @@ export interface LineInput {
   integrationOrderContext?: IntegrationOrderContext;
   /** The order's reference, when the line is an order's: an attestation spent on it may be reused. */
   orderReference?: string;
+  /**
+   * The price a hot-drop reservation bound when it was made (docs/hot-drops.md): its commit
+   * sells at it, whatever the catalog says now. Never read from a request body.
+   */
+  reservedPrice?: PriceQuote;
 }
 
 export interface Warning {
@@ -215,7 +220,10 @@ async function judgeLine(
   }
 
   const context = input.integrationOrderContext;
-  const priceBound = input.expectedUnitPriceCents !== undefined || input.priceCommitmentToken !== undefined;
+  const priceBound =
+    input.expectedUnitPriceCents !== undefined ||
+    input.priceCommitmentToken !== undefined ||
+    input.reservedPrice !== undefined;
   if (mode === 'order') requireDeclarations(context, production, priceBound);
   const given = input.countryCode?.toUpperCase();
   const declared = context?.salesCountryCode?.toUpperCase();
@@ -285,20 +293,26 @@ async function judgeLine(
     throw issue('consumerGeoAttestId', 'is required by this allocation');
   }
 
-  const price = quotePrice(
-    secondaryCurrency ? null : listPrice.listPriceCents,
-    saleCurrency,
-    promotion,
-    input.expectedUnitPriceCents,
-  );
-  bindPrice(ctx, actor, input, mode, {
-    sku,
-    country,
-    currency: saleCurrency,
-    price,
-    secondaryCurrency,
-    allocation,
-  });
+  const price =
+    input.reservedPrice ??
+    quotePrice(
+      secondaryCurrency ? null : listPrice.listPriceCents,
+      saleCurrency,
+      promotion,
+      input.expectedUnitPriceCents,
+    );
+  if (input.reservedPrice) {
+    checkReservedCurrency(input.reservedPrice, saleCurrency);
+  } else {
+    bindPrice(ctx, actor, input, mode, {
+      sku,
+      country,
+      currency: saleCurrency,
+      price,
+      secondaryCurrency,
+      allocation,
+    });
+  }
 
   const warnings: Warning[] = [];
   if (geo?.countryMismatch) {
@@ -332,6 +346,16 @@ async function judgeLine(
     storedContext: context ? { ...declaration, consumerIpHash: geo?.consumerIpHash ?? null } : null,
     versionToProve,
   };
+}
+
+/** A reservation's commit sells in the currency its price was bound in, or not at all. */
+function checkReservedCurrency(reserved: PriceQuote, currency: string): void {
+  if (reserved.currencyCode === currency) return;
+  throw fail(
+    'CURRENCY_MISMATCH',
+    `The reservation's price is in ${reserved.currencyCode}, not ${currency}.`,
+    { reservationCurrencyCode: reserved.currencyCode, currencyCode: currency },
+  );
 }
 
 /** SPEC 4.2 rule 6: the expected price (or the preview's commitment) must equal the effective price now. */

@@ -8,6 +8,8 @@ export interface OrderViewExtras {
   activation: { type: string; countries: string[] | null };
   hold?: HoldOutcome | null;
   redemption?: { fulfillmentId: string; expiresAt: number; url: string | null } | null;
+  /** Keys of the order a refund, chargeback, return or replacement took back: named, never answered. */
+  refundedKeyIds?: string[];
 }
 
 /** The fulfilled response of SPEC 2.6 (also reserved pre-orders, deferred reveal and keyless). */
@@ -21,6 +23,7 @@ export function fulfilledView(order: OrderRow, extras: OrderViewExtras) {
     quantity: order.quantity,
     keys: order.delivery === 'keys' ? extras.keys : [],
     keyIds: extras.keyIds,
+    ...(extras.refundedKeyIds?.length ? { refundedKeyIds: extras.refundedKeyIds } : {}),
     pulled: order.pulled,
     orderReference: order.order_reference,
     activation: extras.activation,

@@ -124,13 +124,3 @@ export async function insertRedemption(ex: Executor, row: Insertable<Redemptions
 export function redemptionOfOrder(ex: Executor, orderId: string) {
   return ex.selectFrom('redemptions').selectAll().where('order_id', '=', orderId).executeTakeFirst();
 }
-
-/** Keys of the order that a replacement swapped out (docs/after-sale.md). */
-export async function replacedKeysOfOrder(ex: Executor, orderId: string): Promise<string[]> {
-  const rows = await ex
-    .selectFrom('key_replacements')
-    .select('replaced_key_id')
-    .where('order_id', '=', orderId)
-    .execute();
-  return rows.map((r) => r.replaced_key_id);
-}

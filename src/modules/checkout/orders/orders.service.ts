@@ -19,6 +19,7 @@ import { type Fulfilment, type FulfilRequest, fulfil, referenceOwner } from './f
 import { fulfilInOneStatement, oneStatementPool } from './one-statement.pg.js';
 import { fulfilledView } from './order-view.js';
 import * as repo from './orders.repo.js';
+import { takenBackKeys } from './taken-back-keys.js';
 
 /**
  * One-statement orders in flight per grant in this process. The grant's row lock admits one
@@ -35,20 +36,24 @@ export interface RequestFacts {
 
 const list = (json: string | null): string[] | null => (json ? (JSON.parse(json) as string[]) : null);
 
-/** The response of an order as it was fulfilled: keys re-opened from the store, never kept in plaintext. */
+/**
+ * The response of an order as it was fulfilled: keys re-opened from the store, never kept in
+ * plaintext. Keys taken back since (refund, chargeback, return) are left out and named in
+ * `refundedKeyIds`: a replay never answers their plaintext, and never pulls others instead.
+ */
 export async function orderResponse(ctx: AppContext, order: repo.OrderRow, hold?: HoldOutcome | null) {
-  // A key swapped by a replacement (docs/after-sale.md) is never shown again: its new key is.
-  const stored = await keysOfOrder(ctx.db, order.id);
-  const replaced = stored.some((k) => k.state === 'quarantined')
-    ? new Set(await repo.replacedKeysOfOrder(ctx.db, order.id))
-    : null;
-  const keys = replaced ? stored.filter((k) => !replaced.has(k.id)) : stored;
+  const [all, takenBack] = await Promise.all([
+    keysOfOrder(ctx.db, order.id),
+    takenBackKeys(ctx.db, [order.id]).then((byOrder) => byOrder.get(order.id) ?? new Set<string>()),
+  ]);
+  const keys = all.filter((k) => !takenBack.has(k.id));
   const sku = await skuForCheckout(ctx.db, order.environment, order.sku_code);
   const redemption =
     order.delivery === 'keyless' ? await repo.redemptionOfOrder(ctx.db, order.id) : undefined;
   return fulfilledView(order, {
     keys: order.delivery === 'keys' ? openKeys(ctx, keys) : [],
     keyIds: keys.map((k) => k.id),
+    refundedKeyIds: [...takenBack].sort(),
     activation: {
       type: sku?.activation_type ?? 'unknown',
       countries: list(sku?.activation_countries ?? null),

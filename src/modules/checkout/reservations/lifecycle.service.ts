@@ -5,7 +5,7 @@ import { emit } from '../../events/outbox.service.js';
 import type { SellerActor } from '../line/quote.service.js';
 import { returnUnits } from './pool.js';
 import * as repo from './reservations.repo.js';
-import { RESERVATION_TTL_MS } from './reservations.service.js';
+import { RESERVATION_TTL_MS, reservedPriceOfRow } from './reservations.service.js';
 import { slotStoreOf } from './slot-store.js';
 
 /** How many expired reservations one sweep round ends. */
@@ -55,6 +55,7 @@ export async function extendReservation(ctx: AppContext, actor: SellerActor, id:
     throw await notLive(ctx, id, now);
   }
   const expiresAt = row.expires_at + RESERVATION_TTL_MS;
+  const price = reservedPriceOfRow(row);
   return {
     type: 'reservation' as const,
     reservationId: id,
@@ -65,6 +66,8 @@ export async function extendReservation(ctx: AppContext, actor: SellerActor, id:
     expiresInSeconds: Math.round((expiresAt - now) / 1000),
     remainingSlots: Math.max(0, await slotStoreOf(ctx).remaining(ctx.db, row.allocation_id)),
     orderReference: row.order_reference,
+    unitPriceCents: price?.unitPriceCents ?? null,
+    currencyCode: price?.currencyCode ?? null,
     extended: true,
   };
 }

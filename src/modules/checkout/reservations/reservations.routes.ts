@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../context.js';
 import { principalOf } from '../../../http/request-context.js';
-import { errorResponses, Uuid } from '../../../http/schemas.js';
+import { errorResponses, Nullable, Uuid } from '../../../http/schemas.js';
 import type { TypedApp } from '../../../http/typed-app.js';
 import { actorOf, factsOf } from '../checkout.routes.js';
 import { FulfilledSchema, HoldBody, IntegrationOrderContext } from '../checkout.schemas.js';
@@ -29,6 +29,11 @@ const ReservationSchema = Type.Object({
   expiresInSeconds: Type.Integer(),
   remainingSlots: Type.Integer(),
   orderReference: Type.String(),
+  unitPriceCents: Type.Union([Type.Integer(), Type.Null()], {
+    description:
+      'The price per key this reservation bound when it was made (the expectedUnitPriceCents sent, else the effective price quoted then); its commit sells at it. Null only for a reservation made before prices were bound.',
+  }),
+  currencyCode: Nullable(Type.String()),
   extended: Type.Optional(Type.Boolean()),
 });
 

@@ -7,6 +7,7 @@ import { isoOf } from '../../../lib/clock.js';
 import { uuidv7 } from '../../../lib/ids.js';
 import { emitEventList, outboxRowsOf } from '../../events/outbox.service.js';
 import type { HoldBody } from '../checkout.schemas.js';
+import type { PriceQuote } from '../line/price-quote.js';
 import { type Quote, quoteLine, type SellerActor } from '../line/quote.service.js';
 import { isFastPathMissed } from '../orders/fast-commit.js';
 import { recordReservation, takeAndRecord } from './admission.pg.js';
@@ -32,7 +33,14 @@ function rowOf(actor: SellerActor, body: ReserveBody, quote: Quote, now: number)
     sku_code: quote.sku.code,
     quantity: body.quantity,
     order_reference: body.orderReference,
-    line: JSON.stringify({ ...line, countryCode: quote.country, currencyCode: quote.currency }),
+    line: JSON.stringify({
+      ...line,
+      countryCode: quote.country,
+      currencyCode: quote.currency,
+      // The price the reservation binds (docs/hot-drops.md): the expectedUnitPriceCents sent
+      // (the quote proved it equal to the effective price) or the effective price quoted now.
+      reservedPrice: quote.price,
+    }),
     slot: null as number | null,
     status: 'live' as const,
     extended: 0,
@@ -42,6 +50,10 @@ function rowOf(actor: SellerActor, body: ReserveBody, quote: Quote, now: number)
   };
 }
 type NewReservation = ReturnType<typeof rowOf>;
+
+/** The price a stored reservation bound, if it was made by a release that binds one. */
+export const reservedPriceOfRow = (row: { line: string }): PriceQuote | undefined =>
+  (JSON.parse(row.line) as { reservedPrice?: PriceQuote }).reservedPrice;
 
 const reservedEvent = (actor: SellerActor, row: NewReservation) => ({
   recipients: recipientsOf(actor),
@@ -98,7 +110,16 @@ async function quoteReservation(ctx: AppContext, actor: SellerActor, body: Reser
   return quote;
 }
 
-function checkReservable({ allocation, sku }: Quote, quantity: number) {
+function checkReservable({ allocation, sku, price, currency }: Quote, quantity: number) {
+  if (price.unitPriceCents === null) {
+    // A secondary-currency sale has no catalog price to quote: it names its price here, since
+    // the commit has no field for one.
+    throw fail(
+      'EXPECTED_UNIT_PRICE_REQUIRED',
+      `The catalog has no ${currency} price to bind: send expectedUnitPriceCents with the reservation.`,
+      { currencyCode: currency, unitPriceCents: null },
+    );
+  }
   if (allocation.hot_drop !== 1) {
     throw fail('HOT_DROP_NOT_ENABLED', `The allocation on ${sku.code} is not in hot-drop mode.`, {
       allocationId: allocation.id,
@@ -118,6 +139,7 @@ function checkReservable({ allocation, sku }: Quote, quantity: number) {
 }
 
 function answer(row: NewReservation, taken: Taken) {
+  const price = reservedPriceOfRow(row);
   return {
     type: 'reservation' as const,
     reservationId: row.id,
@@ -128,6 +150,8 @@ function answer(row: NewReservation, taken: Taken) {
     expiresInSeconds: Math.round(RESERVATION_TTL_MS / 1000),
     remainingSlots: Math.max(0, slotsLeft(taken)),
     orderReference: row.order_reference,
+    unitPriceCents: price?.unitPriceCents ?? null,
+    currencyCode: price?.currencyCode ?? null,
   };
 }
 

@@ -238,4 +238,46 @@ describe('hot-drop reservations (SPEC 3.2)', () => {
     expectApiError(await post(s, `/orders/${r.reservationId}/extend`, undefined), 410, 'RESERVATION_GONE');
     expectApiError(await post(s, '/orders/commit', commitBody(s, r.reservationId)), 410, 'RESERVATION_GONE');
   });
+
+  it('binds the effective price at reserve when none is sent, and commits at it', async () => {
+    const s = await hotDropScenario(t);
+    const r = await reserve(s, { expectedUnitPriceCents: undefined });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.data).toMatchObject({ unitPriceCents: 5999, currencyCode: 'USD' });
+    const committed = await post(s, '/orders/commit', commitBody(s, r.body.data.reservationId));
+    expect(committed.status, JSON.stringify(committed.body)).toBe(200);
+    expect(committed.body.data).toMatchObject({ type: 'fulfilled', unitPriceCents: 5999 });
+    expect(committed.body.data.keys).toHaveLength(1);
+    const order = await t.ctx.db
+      .selectFrom('orders')
+      .select(['unit_price_cents', 'currency_code'])
+      .where('order_reference', '=', r.body.data.orderReference)
+      .executeTakeFirstOrThrow();
+    expect(order).toEqual({ unit_price_cents: 5999, currency_code: 'USD' });
+  });
+
+  it("keeps the reservation's price when the catalog price moves before the commit", async () => {
+    const s = await hotDropScenario(t);
+    const sent = (await reserve(s)).body.data;
+    const quoted = (await reserve(s, { expectedUnitPriceCents: undefined })).body.data;
+    expect(sent.unitPriceCents).toBe(5999);
+    await admin(
+      t,
+      'PUT',
+      `/releases/${s.releaseId}/prices`,
+      { countryCode: 'US', currencyCode: 'USD', listPriceCents: 7999 },
+      200,
+    );
+    for (const r of [sent, quoted]) {
+      const committed = await post(s, '/orders/commit', commitBody(s, r.reservationId));
+      expect(committed.status, JSON.stringify(committed.body)).toBe(200);
+      expect(committed.body.data.unitPriceCents).toBe(5999);
+    }
+    const extended = await post(
+      s,
+      `/orders/${(await reserve(s, { expectedUnitPriceCents: undefined })).body.data.reservationId}/extend`,
+      undefined,
+    );
+    expect(extended.body.data).toMatchObject({ unitPriceCents: 7999, currencyCode: 'USD' });
+  });
 });
