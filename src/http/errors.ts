@@ -32,7 +32,7 @@ export const ERROR_CODES = {
   IP_NOT_ALLOWED: code(
     403,
     false,
-    "Call from an address in the key's allowlist, or update it via PATCH /keys/{id}/allowed-ips.",
+    "Call from an address in the key's allowlist; to add this one, call PATCH /keys/{id}/allowed-ips from an allowed address or with another key of your company.",
   ),
   IP_NOT_RESOLVABLE: code(
     403,
