@@ -567,7 +567,7 @@ export interface paths {
         put?: never;
         /**
          * Place an order
-         * @description Places an all-or-nothing order and returns its plaintext keys (SPEC 4.2 rules 1-10); a known orderReference replays.
+         * @description Places an all-or-nothing order and returns its plaintext keys, after every checkout rule passes; a known orderReference replays.
          */
         post: operations["createOrder"];
         delete?: never;
@@ -1272,7 +1272,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -1537,7 +1537,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Page size; the default applies when omitted. */
                 limit?: number;
-                /** @description Only items the key can sell now (SPEC 3.5). */
+                /** @description Only items the key can sell now (shared, allocated, live and in stock). */
                 sellableOnly?: boolean;
                 /** @description Only records changed after this instant (RFC 3339). */
                 updatedSince?: string;
@@ -1545,7 +1545,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -1789,7 +1789,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -1969,7 +1969,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -2202,7 +2202,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -2439,7 +2439,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -2626,7 +2626,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -2776,7 +2776,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -2936,7 +2936,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -3246,7 +3246,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -3389,7 +3389,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -3564,7 +3564,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -3796,7 +3796,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -4025,7 +4025,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -4231,7 +4231,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -4449,7 +4449,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -4670,7 +4670,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -4958,7 +4958,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -5189,7 +5189,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -5381,7 +5381,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -5567,7 +5567,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -5733,7 +5733,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -5914,7 +5914,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -6099,7 +6099,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -6123,7 +6123,7 @@ export interface operations {
                      * @default true
                      */
                     immediateFulfilment?: boolean;
-                    /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp (SPEC 4.2 rule 2). */
+                    /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp; sandbox checkout all but consumerIp. */
                     integrationOrderContext?: {
                         /** @description Your checkout session id. */
                         checkoutSessionId?: string;
@@ -6361,7 +6361,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -6400,7 +6400,7 @@ export interface operations {
                      * @default true
                      */
                     immediateFulfilment?: boolean;
-                    /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp (SPEC 4.2 rule 2). */
+                    /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp; sandbox checkout all but consumerIp. */
                     integrationOrderContext?: {
                         /** @description Your checkout session id. */
                         checkoutSessionId?: string;
@@ -6668,7 +6668,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -6938,7 +6938,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -7086,7 +7086,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -7289,7 +7289,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -7536,7 +7536,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -7546,19 +7546,17 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "skuCode": "SKU-PQEXKBD3",
+                 *       "skuCode": "SANDBOX-ALWAYS-001",
                  *       "quantity": 2,
-                 *       "orderReference": "po-xooq2r6kd6f",
-                 *       "expectedUnitPriceCents": 5999,
+                 *       "orderReference": "order-1001",
+                 *       "expectedUnitPriceCents": 1999,
                  *       "integrationOrderContext": {
                  *         "salesCountryCode": "US",
                  *         "currencyCode": "USD",
                  *         "salesTaxRatePercent": 0,
-                 *         "salesPriceGrossMinor": 6999,
-                 *         "salesChannel": "web",
-                 *         "consumerIp": "8.8.8.8"
-                 *       },
-                 *       "immediateFulfilment": true
+                 *         "salesPriceGrossMinor": 2499,
+                 *         "salesChannel": "web"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -7582,7 +7580,7 @@ export interface operations {
                      * @default true
                      */
                     immediateFulfilment?: boolean;
-                    /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp (SPEC 4.2 rule 2). */
+                    /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp; sandbox checkout all but consumerIp. */
                     integrationOrderContext?: {
                         /** @description Your checkout session id. */
                         checkoutSessionId?: string;
@@ -7633,25 +7631,25 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "type": "fulfilled",
-                     *         "orderId": "01a20b81-c5a0-7000-b277-3a670084b822",
-                     *         "orderReadableId": "ord_g9p8xp7m2m30zfa1",
-                     *         "skuCode": "SKU-PQEXKBD3",
+                     *         "orderId": "01a21893-df54-7000-b759-d6231946f6b2",
+                     *         "orderReadableId": "ord_cf8rgm20nsw43mb3",
+                     *         "skuCode": "SANDBOX-ALWAYS-001",
                      *         "quantity": 2,
                      *         "keys": [
-                     *           "PROD-SKU-PQEXKBD3-2",
-                     *           "PROD-SKU-PQEXKBD3-3"
+                     *           "SBX-ALWAYS-38WD9ZSRX1B6",
+                     *           "SBX-ALWAYS-TQF3A2PPM0CB"
                      *         ],
                      *         "keyIds": [
-                     *           "01a20b81-c576-7002-a487-777a12e288f5",
-                     *           "01a20b81-c576-7003-bd8d-e967df614887"
+                     *           "01a21893-df55-7000-af5a-c383b2686a1e",
+                     *           "01a21893-df55-7001-a945-536f98e631fb"
                      *         ],
                      *         "pulled": 2,
-                     *         "orderReference": "po-xooq2r6kd6f",
+                     *         "orderReference": "order-1001",
                      *         "activation": {
                      *           "type": "worldwide",
                      *           "countries": null
                      *         },
-                     *         "unitPriceCents": 5999,
+                     *         "unitPriceCents": 1999,
                      *         "currencyCode": "USD",
                      *         "countryCode": "US",
                      *         "warnings": []
@@ -7848,7 +7846,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -8088,7 +8086,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -8302,7 +8300,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -8500,7 +8498,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -8565,7 +8563,7 @@ export interface operations {
                          * @default true
                          */
                         immediateFulfilment?: boolean;
-                        /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp (SPEC 4.2 rule 2). */
+                        /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp; sandbox checkout all but consumerIp. */
                         integrationOrderContext?: {
                             /** @description Your checkout session id. */
                             checkoutSessionId?: string;
@@ -8902,7 +8900,7 @@ export interface operations {
                 "Idempotency-Key": string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -9125,7 +9123,7 @@ export interface operations {
                 "Idempotency-Key": string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -9147,7 +9145,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp (SPEC 4.2 rule 2). */
+                    /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp; sandbox checkout all but consumerIp. */
                     integrationOrderContext: {
                         /** @description Your checkout session id. */
                         checkoutSessionId?: string;
@@ -9419,7 +9417,7 @@ export interface operations {
                 "Idempotency-Key": string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -9429,10 +9427,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "skuCode": "SKU-985J4ARZ",
+                 *       "skuCode": "SANDBOX-ALWAYS-001",
                  *       "quantity": 2,
                  *       "countryCode": "US",
-                 *       "orderReference": "h-1"
+                 *       "orderReference": "hold-1001"
                  *     }
                  */
                 "application/json": {
@@ -9440,7 +9438,7 @@ export interface operations {
                     countryCode: string;
                     /** @description integer minor units */
                     expectedUnitPriceCents?: number;
-                    /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp (SPEC 4.2 rule 2). */
+                    /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp; sandbox checkout all but consumerIp. */
                     integrationOrderContext?: {
                         /** @description Your checkout session id. */
                         checkoutSessionId?: string;
@@ -9491,18 +9489,18 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "type": "checkout_hold",
-                     *         "holdId": "01a20b81-c553-7000-ae6b-7e92d74aaac5",
-                     *         "expiresAt": "2026-11-24T03:33:03.763Z",
+                     *         "holdId": "01a21893-dfe9-7000-9669-cfc9f0e4bd01",
+                     *         "expiresAt": "2026-11-26T16:27:54.025Z",
                      *         "expiresInSeconds": 1800,
-                     *         "allocationId": "01a20b81-c547-7000-ae8d-bf56e7fa90cf",
+                     *         "allocationId": "01a21893-de2a-7000-9211-4a39a36aa8c8",
                      *         "maxFulfillableQuantity": 2,
                      *         "quantity": 2,
-                     *         "skuCode": "SKU-985J4ARZ",
-                     *         "orderReference": "h-1",
+                     *         "skuCode": "SANDBOX-ALWAYS-001",
+                     *         "orderReference": "hold-1001",
                      *         "countryCode": "US",
                      *         "currencyCode": "USD",
-                     *         "unitPriceCents": 5999,
-                     *         "initialUnitPriceCents": 5999,
+                     *         "unitPriceCents": 1999,
+                     *         "initialUnitPriceCents": 1999,
                      *         "promo": null,
                      *         "promoResolution": "none"
                      *       }
@@ -9697,7 +9695,7 @@ export interface operations {
                 "Idempotency-Key": string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -9890,7 +9888,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -9921,7 +9919,7 @@ export interface operations {
                     expectedUnitPriceCents?: number;
                     /** @description integer minor units */
                     expectedWholesaleUnitPriceCents?: number;
-                    /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp (SPEC 4.2 rule 2). */
+                    /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp; sandbox checkout all but consumerIp. */
                     integrationOrderContext?: {
                         /** @description Your checkout session id. */
                         checkoutSessionId?: string;
@@ -10301,7 +10299,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -10548,7 +10546,7 @@ export interface operations {
                 "Idempotency-Key": string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -10558,11 +10556,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "skuCode": "SKU-1FWEW0NM",
+                 *       "skuCode": "SANDBOX-HOTDROP-001",
                  *       "quantity": 2,
                  *       "countryCode": "US",
-                 *       "orderReference": "hd-mwu40sva-1",
-                 *       "expectedUnitPriceCents": 5999
+                 *       "orderReference": "drop-1001",
+                 *       "expectedUnitPriceCents": 1999
                  *     }
                  */
                 "application/json": {
@@ -10570,7 +10568,7 @@ export interface operations {
                     countryCode: string;
                     /** @description integer minor units */
                     expectedUnitPriceCents?: number;
-                    /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp (SPEC 4.2 rule 2). */
+                    /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp; sandbox checkout all but consumerIp. */
                     integrationOrderContext?: {
                         /** @description Your checkout session id. */
                         checkoutSessionId?: string;
@@ -10619,14 +10617,14 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "type": "reservation",
-                     *         "reservationId": "01a20b81-ce2e-7000-8865-8b74db3ca0ee",
-                     *         "allocationId": "01a20b81-ce1c-7000-b7ab-0d3a9da42a82",
-                     *         "skuCode": "SKU-1FWEW0NM",
+                     *         "reservationId": "01a21893-e020-7000-ac4b-96c4bf7515e3",
+                     *         "allocationId": "01a21893-dee9-7000-a694-800dab4d50d8",
+                     *         "skuCode": "SANDBOX-HOTDROP-001",
                      *         "quantity": 2,
-                     *         "expiresAt": "2026-11-24T03:04:06.030Z",
+                     *         "expiresAt": "2026-11-26T15:58:54.080Z",
                      *         "expiresInSeconds": 60,
-                     *         "remainingSlots": 0,
-                     *         "orderReference": "hd-mwu40sva-1"
+                     *         "remainingSlots": 999998,
+                     *         "orderReference": "drop-1001"
                      *       }
                      *     }
                      */
@@ -10805,7 +10803,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -11016,7 +11014,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -11236,7 +11234,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -11543,7 +11541,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -11738,7 +11736,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -11926,7 +11924,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -12152,7 +12150,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -12397,7 +12395,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -12615,7 +12613,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -12857,7 +12855,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -13052,7 +13050,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -13249,7 +13247,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -13575,7 +13573,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -13766,7 +13764,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -13969,7 +13967,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -14137,7 +14135,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -14154,7 +14152,7 @@ export interface operations {
                 "application/json": {
                     /** @description A free-text note. */
                     description?: string;
-                    /** @description Event types delivered to the endpoint (SPEC part 6). */
+                    /** @description Event types delivered to the endpoint (all when omitted). */
                     eventTypes?: string[];
                     /** @description HTTPS URL of the endpoint (no loopback or private addresses). */
                     url: string;
@@ -14334,7 +14332,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -14500,7 +14498,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -14519,7 +14517,7 @@ export interface operations {
                 "application/json": {
                     /** @description A free-text note. */
                     description?: string | null;
-                    /** @description Event types delivered to the endpoint (SPEC part 6). */
+                    /** @description Event types delivered to the endpoint (all when omitted). */
                     eventTypes?: string[];
                     /** @description Issue a new signing secret (answered once); the old one keeps signing for 24 h. */
                     rotateSecret?: boolean;
@@ -14723,7 +14721,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -14909,7 +14907,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -15108,7 +15106,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -15285,7 +15283,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -15412,6 +15410,13 @@ export interface operations {
                             };
                             requiredDeclarations: string[];
                             requiredDeclarationsNote: string;
+                            sandboxNotes: {
+                                docUrl: string;
+                                magicSkus: {
+                                    behaviour: string;
+                                    skuCode: string;
+                                }[];
+                            } | null;
                             scopes: string[];
                             settlement: {
                                 invoiceWithinDays: null;
