@@ -8,7 +8,6 @@ interface ObjectSchema {
   items?: unknown;
   anyOf?: unknown[];
   oneOf?: unknown[];
-  allOf?: unknown[];
 }
 
 /**
@@ -24,8 +23,8 @@ export function closeObjects(schema: unknown): void {
   }
   for (const child of Object.values(node.properties ?? {})) closeObjects(child);
   closeObjects(node.items);
-  for (const list of [node.anyOf, node.oneOf, node.allOf])
-    for (const child of list ?? []) closeObjects(child);
+  // Not into allOf: each member closed would refuse the other members' fields.
+  for (const list of [node.anyOf, node.oneOf]) for (const child of list ?? []) closeObjects(child);
 }
 
 /** A query string that admits no parameter: for the authenticated routes that declare none. */
