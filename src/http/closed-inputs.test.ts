@@ -44,7 +44,12 @@ describe('unknown body fields and query parameters are refused, never ignored', 
         walk(child, `${where}.${name}`);
       walk(schema.items, `${where}[]`);
     };
-    for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+    for (const [path, methods] of Object.entries(
+      doc.paths as Record<
+        string,
+        Record<string, { requestBody?: { content?: Record<string, { schema?: unknown }> } }>
+      >,
+    )) {
       for (const [method, op] of Object.entries(methods)) {
         walk(op.requestBody?.content?.['application/json']?.schema, `${method} ${path}`);
       }
