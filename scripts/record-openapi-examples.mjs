@@ -16,8 +16,18 @@ const cut = (value) =>
       ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, cut(v)]))
       : value;
 
-/** The fullest example that stays readable: the longest under RICH_ENOUGH, else the shortest. */
-function pick(candidates) {
+/** A request naming a SKU must name a sandbox magic SKU, so the sample works when pasted. */
+const pasteable = (c) => {
+  const sku = c.request && typeof c.request === 'object' ? c.request.skuCode : undefined;
+  return sku === undefined || String(sku).startsWith('SANDBOX-');
+};
+
+/**
+ * The fullest example that stays readable, among those that work when pasted into the sandbox
+ * (all, when none does): the longest under RICH_ENOUGH, else the shortest.
+ */
+function pick(all) {
+  const candidates = all.some(pasteable) ? all.filter(pasteable) : all;
   const sized = candidates
     .map((c) => ({ c, size: JSON.stringify(c).length }))
     .sort((a, b) => a.size - b.size);

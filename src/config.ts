@@ -19,6 +19,8 @@ const EnvSchema = Type.Object({
   SDAPI_TRUST_PROXY: Type.String({ default: 'loopback' }),
   SDAPI_SEED_ON_START: Type.Boolean({ default: true }),
   SDAPI_ALLOW_INSECURE_WEBHOOKS: Type.Boolean({ default: false }),
+  SDAPI_DEV_LOOPBACK_ALLOWLIST: Type.Boolean({ default: false }),
+  NODE_ENV: Type.Optional(Type.String()),
   PUBLIC_URL: Type.Optional(Type.String()),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
@@ -57,6 +59,12 @@ export interface Config {
   seedOnStart: boolean;
   /** Admits http:// and loopback webhook URLs (development and tests only; docs/events.md). */
   allowInsecureWebhooks: boolean;
+  /**
+   * Development only: a caller on this machine (loopback peer and loopback client address)
+   * passes any key's IP allowlist, so `sdapi seed demo`'s production key works locally.
+   * Refused at start with PostgreSQL or NODE_ENV=production (devLoopbackProblem).
+   */
+  devLoopbackAllowlist: boolean;
   publicUrl: string;
   logLevel: Env['LOG_LEVEL'];
 }
@@ -73,6 +81,18 @@ export function databaseConfigFrom(
   throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got ${url.split(':')[0]}:)`);
 }
 
+/**
+ * SDAPI_DEV_LOOPBACK_ALLOWLIST belongs to a developer's machine: a configuration that looks
+ * like production (PostgreSQL, or NODE_ENV=production as the Dockerfile sets) cannot start with it.
+ */
+function devLoopbackProblem(env: Env): string | null {
+  if (!env.SDAPI_DEV_LOOPBACK_ALLOWLIST) return null;
+  const production = env.NODE_ENV === 'production';
+  const postgres = /^postgres(ql)?:/.test(env.DATABASE_URL ?? '');
+  if (!production && !postgres) return null;
+  return `SDAPI_DEV_LOOPBACK_ALLOWLIST is a development setting (embedded SQLite, NODE_ENV not production); it cannot be used with ${production ? 'NODE_ENV=production' : 'PostgreSQL'}. Unset it.`;
+}
+
 /** Parses the environment once against its schema; an invalid value stops start-up with a clear message. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const raw = Value.Convert(EnvSchema, Value.Default(EnvSchema, { ...source }));
@@ -82,6 +102,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid environment:\n${lines.join('\n')}`);
   }
   const env = raw as Env;
+  const problem = devLoopbackProblem(env);
+  if (problem) throw new Error(problem);
   return {
     port: env.PORT,
     host: env.HOST,
@@ -99,6 +121,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.SDAPI_TRUST_PROXY,
     seedOnStart: env.SDAPI_SEED_ON_START,
     allowInsecureWebhooks: env.SDAPI_ALLOW_INSECURE_WEBHOOKS,
+    devLoopbackAllowlist: env.SDAPI_DEV_LOOPBACK_ALLOWLIST,
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
     logLevel: env.LOG_LEVEL,
   };

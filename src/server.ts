@@ -17,10 +17,10 @@ async function main(): Promise<void> {
   // The GeoIP database loads at its first lookup: do it now, so a bad SDAPI_GEOIP_DB fails the start.
   ctx.geoIp.countryOf('192.0.2.1');
   await migrateToLatest(ctx.db, schemaOf(config));
-  let demoToken: string | null = null;
+  let demo: Awaited<ReturnType<typeof createDemoSellerIfEmpty>> = null;
   if (config.seedOnStart) {
     await seedSandboxCatalog(ctx);
-    demoToken = await createDemoSellerIfEmpty(ctx);
+    demo = await createDemoSellerIfEmpty(ctx);
   }
 
   let draining = false;
@@ -46,10 +46,10 @@ async function main(): Promise<void> {
 
   await seller.listen({ port: config.port, host: config.host });
   await operator.listen({ port: config.adminPort, host: config.adminHost });
-  if (demoToken) process.stdout.write(demoKeyBanner(demoToken, config));
+  if (demo) process.stdout.write(demoKeyBanner(demo, config));
   else {
-    const demo = await findDemoSeller(ctx);
-    if (demo) process.stdout.write(demoKeyRecoveryLine(demo));
+    const existing = await findDemoSeller(ctx);
+    if (existing) process.stdout.write(demoKeyRecoveryLine(existing));
   }
 }
 

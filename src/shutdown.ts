@@ -46,24 +46,36 @@ export interface ShutdownLog {
 }
 
 /**
+ * Signals this close to the first are the same request to stop: Ctrl-C in a terminal reaches
+ * every process of the foreground group, so `npm start` delivers SIGINT to the server twice
+ * (once from the terminal, once forwarded by npm) within a few milliseconds.
+ */
+export const SAME_SIGNAL_WINDOW_MS = 1_000;
+
+/**
  * On SIGTERM or SIGINT runs `steps` in order (stop routing, stop background work, drain the
  * listeners, close the database) and exits 0 once all finished. If they have not finished
- * within `deadlineSeconds`, or a step fails, or a second signal arrives, it exits 1 at once.
+ * within `deadlineSeconds`, or a step fails, it exits 1 at once; so does a second signal sent
+ * later than SAME_SIGNAL_WINDOW_MS after the first (someone pressing Ctrl-C again to force).
  */
 export function exitGracefullyOnSignal(
   steps: ShutdownStep[],
   deadlineSeconds: number,
   log: ShutdownLog,
 ): void {
-  let started = false;
+  let firstAt: number | undefined;
   const shutdown = async (signal: string) => {
-    if (started) {
+    if (firstAt !== undefined) {
+      if (performance.now() - firstAt < SAME_SIGNAL_WINDOW_MS) {
+        log.info({ signal }, 'signal repeated while the shutdown starts: already draining');
+        return;
+      }
       log.error({ signal }, 'second signal during shutdown: exiting now');
       process.exit(1);
     }
-    started = true;
-    const begun = performance.now();
-    log.info({ signal, deadlineSeconds }, 'shutting down: draining');
+    firstAt = performance.now();
+    const begun = firstAt;
+    log.info({ signal, deadlineSeconds }, 'shutting down: draining (send the signal again to force)');
     const deadline = setTimeout(() => {
       log.error({ deadlineSeconds }, 'shutdown deadline passed: exiting with work unfinished');
       process.exit(1);

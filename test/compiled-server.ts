@@ -37,6 +37,8 @@ export interface CompiledServer {
 export async function startCompiledServer(
   env: Record<string, string> = {},
   command: string[] = [process.execPath, 'dist/server.js'],
+  /** Its own process group, as a terminal's foreground job: `process.kill(-pid)` reaches all of it. */
+  options: { detached?: boolean } = {},
 ): Promise<CompiledServer> {
   const [port, adminPort] = [await freePort(), await freePort()];
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'sdapi-compiled-'));
@@ -56,6 +58,7 @@ export async function startCompiledServer(
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
   });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));

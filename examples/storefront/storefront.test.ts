@@ -1,8 +1,10 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSdapiClient } from '@sdapi/sdk';
 import { describe, expect, it } from 'vitest';
+import { freePort } from '../../test/compiled-server.js';
 import { SANDBOX_SERVICE_SKIPPED, useSandboxService } from '../../test/sandbox-service.js';
 import { Journal } from './src/journal.js';
 import { runStorefront } from './src/storefront.js';
@@ -43,4 +45,37 @@ describe.skipIf(SANDBOX_SERVICE_SKIPPED)('the sample storefront, end to end agai
     expect(new Journal(journalFile).pending()).toEqual([]);
     expect(result.payments.map((p) => p.state)).toEqual(['captured', 'captured']);
   });
+});
+
+/** `npm run storefront` as the README prints it, with the given environment. */
+function npmRunStorefront(env: Record<string, string>) {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      'npm',
+      ['run', '--silent', 'storefront'],
+      { env: { ...process.env, ...env }, timeout: 120_000 },
+      (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe.skipIf(SANDBOX_SERVICE_SKIPPED)('npm run storefront, the README command, on any port', () => {
+  const service = useSandboxService();
+
+  it('sells against a service on a random port named by SDAPI_BASE_URL', async () => {
+    expect(service.baseUrl).not.toContain(':8080');
+    const run = await npmRunStorefront({ SDAPI_BASE_URL: service.baseUrl, SDAPI_API_KEY: service.apiKey });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^done: sold 1 key\(s\), recovered 2 after the crash$/m);
+  }, 150_000);
+
+  it('says in one line, without a stack trace, when no service answers at the address', async () => {
+    const nowhere = `http://127.0.0.1:${await freePort()}`;
+    const run = await npmRunStorefront({ SDAPI_BASE_URL: nowhere, SDAPI_API_KEY: service.apiKey });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `storefront: no service answers at ${nowhere}: start it (npm start) or set SDAPI_BASE_URL to its address, e.g. http://localhost:3000 for PORT=3000\n`,
+    );
+  }, 60_000);
 });

@@ -647,7 +647,7 @@ export interface paths {
         put?: never;
         /**
          * Place an order
-         * @description Places an all-or-nothing order and returns its plaintext keys (SPEC 4.2 rules 1-10); a known orderReference replays.
+         * @description Places an all-or-nothing order and returns its plaintext keys, after every checkout rule passes; a known orderReference replays.
          */
         post: operations["createOrder"];
         delete?: never;
@@ -1412,7 +1412,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -1677,7 +1677,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Page size; the default applies when omitted. */
                 limit?: number;
-                /** @description Only items the key can sell now (SPEC 3.5). */
+                /** @description Only items the key can sell now (shared, allocated, live and in stock). */
                 sellableOnly?: boolean;
                 /** @description Only records changed after this instant (RFC 3339). */
                 updatedSince?: string;
@@ -1685,7 +1685,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -1929,7 +1929,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -2109,7 +2109,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -2342,7 +2342,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -2579,7 +2579,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -2766,7 +2766,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -2916,7 +2916,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -3076,7 +3076,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -3386,7 +3386,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -3529,7 +3529,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -3704,7 +3704,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -3936,7 +3936,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -4165,7 +4165,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -4371,7 +4371,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -4589,7 +4589,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -4810,7 +4810,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -5590,7 +5590,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -5821,7 +5821,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -6013,7 +6013,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -6199,7 +6199,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -6365,7 +6365,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -6546,7 +6546,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -6731,7 +6731,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -6755,7 +6755,7 @@ export interface operations {
                      * @default true
                      */
                     immediateFulfilment?: boolean;
-                    /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp (SPEC 4.2 rule 2). */
+                    /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp; sandbox checkout all but consumerIp. */
                     integrationOrderContext?: {
                         /** @description Your checkout session id. */
                         checkoutSessionId?: string;
@@ -6994,7 +6994,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -7033,7 +7033,7 @@ export interface operations {
                      * @default true
                      */
                     immediateFulfilment?: boolean;
-                    /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp (SPEC 4.2 rule 2). */
+                    /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp; sandbox checkout all but consumerIp. */
                     integrationOrderContext?: {
                         /** @description Your checkout session id. */
                         checkoutSessionId?: string;
@@ -7506,7 +7506,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -7776,7 +7776,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -7924,7 +7924,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -8127,7 +8127,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -8374,7 +8374,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -8384,19 +8384,17 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "skuCode": "SKU-PQEXKBD3",
+                 *       "skuCode": "SANDBOX-ALWAYS-001",
                  *       "quantity": 2,
-                 *       "orderReference": "po-xooq2r6kd6f",
-                 *       "expectedUnitPriceCents": 5999,
+                 *       "orderReference": "order-1001",
+                 *       "expectedUnitPriceCents": 1999,
                  *       "integrationOrderContext": {
                  *         "salesCountryCode": "US",
                  *         "currencyCode": "USD",
                  *         "salesTaxRatePercent": 0,
-                 *         "salesPriceGrossMinor": 6999,
-                 *         "salesChannel": "web",
-                 *         "consumerIp": "8.8.8.8"
-                 *       },
-                 *       "immediateFulfilment": true
+                 *         "salesPriceGrossMinor": 2499,
+                 *         "salesChannel": "web"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -8420,7 +8418,7 @@ export interface operations {
                      * @default true
                      */
                     immediateFulfilment?: boolean;
-                    /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp (SPEC 4.2 rule 2). */
+                    /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp; sandbox checkout all but consumerIp. */
                     integrationOrderContext?: {
                         /** @description Your checkout session id. */
                         checkoutSessionId?: string;
@@ -8471,25 +8469,25 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "type": "fulfilled",
-                     *         "orderId": "01a20b81-c5a0-7000-b277-3a670084b822",
-                     *         "orderReadableId": "ord_g9p8xp7m2m30zfa1",
-                     *         "skuCode": "SKU-PQEXKBD3",
+                     *         "orderId": "01a21893-df54-7000-b759-d6231946f6b2",
+                     *         "orderReadableId": "ord_cf8rgm20nsw43mb3",
+                     *         "skuCode": "SANDBOX-ALWAYS-001",
                      *         "quantity": 2,
                      *         "keys": [
-                     *           "PROD-SKU-PQEXKBD3-2",
-                     *           "PROD-SKU-PQEXKBD3-3"
+                     *           "SBX-ALWAYS-38WD9ZSRX1B6",
+                     *           "SBX-ALWAYS-TQF3A2PPM0CB"
                      *         ],
                      *         "keyIds": [
-                     *           "01a20b81-c576-7002-a487-777a12e288f5",
-                     *           "01a20b81-c576-7003-bd8d-e967df614887"
+                     *           "01a21893-df55-7000-af5a-c383b2686a1e",
+                     *           "01a21893-df55-7001-a945-536f98e631fb"
                      *         ],
                      *         "pulled": 2,
-                     *         "orderReference": "po-xooq2r6kd6f",
+                     *         "orderReference": "order-1001",
                      *         "activation": {
                      *           "type": "worldwide",
                      *           "countries": null
                      *         },
-                     *         "unitPriceCents": 5999,
+                     *         "unitPriceCents": 1999,
                      *         "currencyCode": "USD",
                      *         "countryCode": "US",
                      *         "warnings": []
@@ -8687,7 +8685,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -8928,7 +8926,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -9528,7 +9526,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -9726,7 +9724,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -9791,7 +9789,7 @@ export interface operations {
                          * @default true
                          */
                         immediateFulfilment?: boolean;
-                        /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp (SPEC 4.2 rule 2). */
+                        /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp; sandbox checkout all but consumerIp. */
                         integrationOrderContext?: {
                             /** @description Your checkout session id. */
                             checkoutSessionId?: string;
@@ -10129,7 +10127,7 @@ export interface operations {
                 "Idempotency-Key": string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -10352,7 +10350,7 @@ export interface operations {
                 "Idempotency-Key": string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -10374,7 +10372,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp (SPEC 4.2 rule 2). */
+                    /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp; sandbox checkout all but consumerIp. */
                     integrationOrderContext: {
                         /** @description Your checkout session id. */
                         checkoutSessionId?: string;
@@ -10647,7 +10645,7 @@ export interface operations {
                 "Idempotency-Key": string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -10657,10 +10655,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "skuCode": "SKU-985J4ARZ",
+                 *       "skuCode": "SANDBOX-ALWAYS-001",
                  *       "quantity": 2,
                  *       "countryCode": "US",
-                 *       "orderReference": "h-1"
+                 *       "orderReference": "hold-1001"
                  *     }
                  */
                 "application/json": {
@@ -10668,7 +10666,7 @@ export interface operations {
                     countryCode: string;
                     /** @description integer minor units */
                     expectedUnitPriceCents?: number;
-                    /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp (SPEC 4.2 rule 2). */
+                    /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp; sandbox checkout all but consumerIp. */
                     integrationOrderContext?: {
                         /** @description Your checkout session id. */
                         checkoutSessionId?: string;
@@ -10719,18 +10717,18 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "type": "checkout_hold",
-                     *         "holdId": "01a20b81-c553-7000-ae6b-7e92d74aaac5",
-                     *         "expiresAt": "2026-11-24T03:33:03.763Z",
+                     *         "holdId": "01a21893-dfe9-7000-9669-cfc9f0e4bd01",
+                     *         "expiresAt": "2026-11-26T16:27:54.025Z",
                      *         "expiresInSeconds": 1800,
-                     *         "allocationId": "01a20b81-c547-7000-ae8d-bf56e7fa90cf",
+                     *         "allocationId": "01a21893-de2a-7000-9211-4a39a36aa8c8",
                      *         "maxFulfillableQuantity": 2,
                      *         "quantity": 2,
-                     *         "skuCode": "SKU-985J4ARZ",
-                     *         "orderReference": "h-1",
+                     *         "skuCode": "SANDBOX-ALWAYS-001",
+                     *         "orderReference": "hold-1001",
                      *         "countryCode": "US",
                      *         "currencyCode": "USD",
-                     *         "unitPriceCents": 5999,
-                     *         "initialUnitPriceCents": 5999,
+                     *         "unitPriceCents": 1999,
+                     *         "initialUnitPriceCents": 1999,
                      *         "promo": null,
                      *         "promoResolution": "none"
                      *       }
@@ -10925,7 +10923,7 @@ export interface operations {
                 "Idempotency-Key": string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -11118,7 +11116,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -11149,7 +11147,7 @@ export interface operations {
                     expectedUnitPriceCents?: number;
                     /** @description integer minor units */
                     expectedWholesaleUnitPriceCents?: number;
-                    /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp (SPEC 4.2 rule 2). */
+                    /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp; sandbox checkout all but consumerIp. */
                     integrationOrderContext?: {
                         /** @description Your checkout session id. */
                         checkoutSessionId?: string;
@@ -11529,7 +11527,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -11777,7 +11775,7 @@ export interface operations {
                 "Idempotency-Key": string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -11787,11 +11785,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "skuCode": "SKU-1FWEW0NM",
+                 *       "skuCode": "SANDBOX-HOTDROP-001",
                  *       "quantity": 2,
                  *       "countryCode": "US",
-                 *       "orderReference": "hd-mwu40sva-1",
-                 *       "expectedUnitPriceCents": 5999
+                 *       "orderReference": "drop-1001",
+                 *       "expectedUnitPriceCents": 1999
                  *     }
                  */
                 "application/json": {
@@ -11799,7 +11797,7 @@ export interface operations {
                     countryCode: string;
                     /** @description integer minor units */
                     expectedUnitPriceCents?: number;
-                    /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp (SPEC 4.2 rule 2). */
+                    /** @description The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp; sandbox checkout all but consumerIp. */
                     integrationOrderContext?: {
                         /** @description Your checkout session id. */
                         checkoutSessionId?: string;
@@ -11848,14 +11846,14 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "type": "reservation",
-                     *         "reservationId": "01a20b81-ce2e-7000-8865-8b74db3ca0ee",
-                     *         "allocationId": "01a20b81-ce1c-7000-b7ab-0d3a9da42a82",
-                     *         "skuCode": "SKU-1FWEW0NM",
+                     *         "reservationId": "01a21893-e020-7000-ac4b-96c4bf7515e3",
+                     *         "allocationId": "01a21893-dee9-7000-a694-800dab4d50d8",
+                     *         "skuCode": "SANDBOX-HOTDROP-001",
                      *         "quantity": 2,
-                     *         "expiresAt": "2026-11-24T03:04:06.030Z",
+                     *         "expiresAt": "2026-11-26T15:58:54.080Z",
                      *         "expiresInSeconds": 60,
-                     *         "remainingSlots": 0,
-                     *         "orderReference": "hd-mwu40sva-1"
+                     *         "remainingSlots": 999998,
+                     *         "orderReference": "drop-1001"
                      *       }
                      *     }
                      */
@@ -12034,7 +12032,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -12245,7 +12243,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -12465,7 +12463,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -12772,7 +12770,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -12967,7 +12965,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -13155,7 +13153,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -13381,7 +13379,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -13626,7 +13624,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -13844,7 +13842,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -14086,7 +14084,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -14281,7 +14279,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -14478,7 +14476,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -15013,7 +15011,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -15204,7 +15202,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -15407,7 +15405,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -15575,7 +15573,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -15592,7 +15590,7 @@ export interface operations {
                 "application/json": {
                     /** @description A free-text note. */
                     description?: string;
-                    /** @description Event types delivered to the endpoint (SPEC part 6). */
+                    /** @description Event types delivered to the endpoint (all when omitted). */
                     eventTypes?: string[];
                     /** @description HTTPS URL of the endpoint (no loopback or private addresses). */
                     url: string;
@@ -15772,7 +15770,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -15938,7 +15936,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -15957,7 +15955,7 @@ export interface operations {
                 "application/json": {
                     /** @description A free-text note. */
                     description?: string | null;
-                    /** @description Event types delivered to the endpoint (SPEC part 6). */
+                    /** @description Event types delivered to the endpoint (all when omitted). */
                     eventTypes?: string[];
                     /** @description Issue a new signing secret (answered once); the old one keeps signing for 24 h. */
                     rotateSecret?: boolean;
@@ -16161,7 +16159,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -16347,7 +16345,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -16546,7 +16544,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -16723,7 +16721,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -16850,6 +16848,13 @@ export interface operations {
                             };
                             requiredDeclarations: string[];
                             requiredDeclarationsNote: string;
+                            sandboxNotes: {
+                                docUrl: string;
+                                magicSkus: {
+                                    behaviour: string;
+                                    skuCode: string;
+                                }[];
+                            } | null;
                             scopes: string[];
                             settlement: {
                                 invoiceWithinDays: null;

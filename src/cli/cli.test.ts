@@ -219,7 +219,40 @@ describe('sdapi CLI (embedded SQLite)', () => {
     expect((await json('requests', 'list', '--status', 'pending')).data).toEqual([]);
   }, 180_000);
 
-  it('answers an unknown command with usage and a non-zero exit', async () => {
-    await expect(sdapi('frobnicate')).rejects.toMatchObject({ code: 2 });
+  it('answers an unknown command with a non-zero exit, suggesting the nearest command when one is close', async () => {
+    await expect(sdapi('frobnicate')).rejects.toMatchObject({
+      code: 2,
+      stderr: "sdapi: unknown command 'frobnicate'\nRun sdapi --help for every command.\n",
+    });
+    for (const [typed, meant] of [
+      [['compnay', 'list'], 'companies list'],
+      [['pool', 'list'], 'pools list'],
+      [['seed', 'demoo'], 'seed demo'],
+      [['migarte'], 'migrate'],
+    ] as const) {
+      await expect(sdapi(...typed)).rejects.toMatchObject({
+        code: 2,
+        stderr: expect.stringContaining(`Did you mean 'sdapi ${meant}'?`),
+      });
+    }
+  }, 60_000);
+
+  it('says the database is up to date when migrate has nothing to apply', async () => {
+    await sdapi('migrate');
+    expect((await sdapi('migrate')).stdout).toBe('Database up to date: no migration to apply.\n');
+    expect(await json('migrate')).toEqual({ applied: [] });
   }, 30_000);
+
+  it('shows a replenished pool as replenished, with a footnote saying what that is', async () => {
+    await sdapi('seed', 'sandbox');
+    const { stdout } = await sdapi('pools', 'list', '--sku', 'SANDBOX-ALWAYS-001');
+    expect(stdout).toMatch(/SANDBOX-ALWAYS-001 .* replenished\*/);
+    expect(stdout).toContain('* replenished: a sandbox pool that stores no keys and mints a synthetic one');
+    const pinned = await sdapi('pools', 'list', '--sku', 'SANDBOX-LOWSTOCK-001');
+    expect(pinned.stdout).toMatch(/3 \(pinned\)\*/);
+    expect((await json('pools', 'list', '--sku', 'SANDBOX-ALWAYS-001')).data[0]).toMatchObject({
+      replenishMode: 'infinite',
+      availableKeys: 0,
+    });
+  }, 60_000);
 });

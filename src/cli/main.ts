@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { nearestCommand } from './nearest.js';
 
 // Only the argument parser is loaded up front: `sdapi --help` and a mistyped option answer
 // without loading the service; a command loads what it needs (run.ts).
@@ -103,6 +104,17 @@ function mistake(message: string): number {
   return 2;
 }
 
+/** An unknown command: what was typed, the nearest command when one is close, where the list is. */
+function unknownCommand(positionals: string[]): number {
+  const typed = positionals.slice(0, 2).join(' ');
+  const nearest = nearestCommand(typed, Object.keys(COMMANDS));
+  process.stderr.write(
+    `sdapi: unknown command '${typed}'${nearest ? `. Did you mean 'sdapi ${nearest}'?` : ''}\n` +
+      'Run sdapi --help for every command.\n',
+  );
+  return 2;
+}
+
 export function commandOf(positionals: string[]): string {
   if (positionals[0] === 'migrate' || positionals[0] === 'admin') return positionals[0];
   return positionals.slice(0, 2).join(' ');
@@ -124,7 +136,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = commandOf(positionals);
   const allowed = COMMANDS[command];
-  if (!allowed) return mistake(`unknown command '${positionals.join(' ')}'`);
+  if (!allowed) return unknownCommand(positionals);
   const stray = (Object.keys(values) as Option[]).find((name) => !allowed.includes(name));
   if (stray) return mistake(`'${command}' takes no --${stray}`);
   const { runCommand } = await import('./run.js');

@@ -32,6 +32,27 @@ const COLUMNS: Record<string, string[]> = {
   'webhooks deliveries': ['id', 'status', 'eventType', 'eventId', 'endpointUrl', 'attempts', 'nextAttemptAt'],
 };
 
+/**
+ * A pool's stock as an operator reads it: a replenished (sandbox) pool stores no keys and mints
+ * one per pull, so its stored count (0) would read as empty; a pinned one always shows its pin.
+ */
+const POOL_STOCK: Record<string, (row: Record<string, unknown>) => string> = {
+  infinite: () => 'replenished*',
+  pinned: (row) => `${String(row.pinnedAvailable)} (pinned)*`,
+};
+const POOL_FOOTNOTE =
+  '* replenished: a sandbox pool that stores no keys and mints a synthetic one on every pull, so it never runs out.\n' +
+  '  pinned: a sandbox pool that always reports the same stock, whatever is pulled.\n';
+
+/** Rows as the table shows them (the JSON output keeps the stored fields). */
+function displayRows(command: string, rows: Record<string, unknown>[]): Record<string, unknown>[] {
+  if (command !== 'pools list') return rows;
+  return rows.map((row) => {
+    const stock = POOL_STOCK[String(row.replenishMode)];
+    return stock ? { ...row, availableKeys: stock(row) } : row;
+  });
+}
+
 const cell = (value: unknown) =>
   value === null || value === undefined
     ? '-'
@@ -45,7 +66,7 @@ export function printList(command: string, reply: OperatorReply, json: boolean):
     process.stdout.write(`${JSON.stringify({ data: reply.data, meta: reply.meta }, null, 2)}\n`);
     return;
   }
-  const rows = reply.data as Record<string, unknown>[];
+  const rows = displayRows(command, reply.data as Record<string, unknown>[]);
   const columns = COLUMNS[command] ?? Object.keys(rows[0] ?? {});
   const table = [columns, ...rows.map((row) => columns.map((c) => cell(row[c])))];
   const widths = columns.map((_, i) => Math.max(...table.map((line) => line[i]?.length ?? 0)));
@@ -57,6 +78,7 @@ export function printList(command: string, reply: OperatorReply, json: boolean):
         .trimEnd()}\n`,
     );
   }
+  if (rows.some((row) => String(row.availableKeys).endsWith('*'))) process.stdout.write(POOL_FOOTNOTE);
   const next = reply.meta?.nextCursor;
   process.stdout.write(
     next ? `(${rows.length} shown; next page: --cursor ${String(next)})\n` : `(${rows.length} in all)\n`,

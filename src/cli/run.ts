@@ -177,8 +177,16 @@ async function run(ctx: AppContext, command: string, positionals: string[], valu
       });
       return printResult(reply.data as Record<string, unknown>, values.json);
     }
-    case 'migrate':
-      return printResult({ applied: await migrateToLatest(ctx.db, schemaOf(ctx.config)) }, values.json);
+    case 'migrate': {
+      const applied = await migrateToLatest(ctx.db, schemaOf(ctx.config));
+      if (values.json) return printResult({ applied }, true);
+      process.stdout.write(
+        applied.length === 0
+          ? 'Database up to date: no migration to apply.\n'
+          : `Applied ${applied.length} migration${applied.length === 1 ? '' : 's'}: ${applied.join(', ')}\n`,
+      );
+      return;
+    }
     case 'company create': {
       const register = await companyRoutes();
       const reply = await operatorCall(ctx, (admin) => register(admin, ctx), {

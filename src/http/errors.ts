@@ -1,8 +1,11 @@
 /**
- * The one registry of ApiError codes: every code SPEC part 7 names, with its HTTP status,
- * whether a retry can succeed (`recoverable`: as-is after waiting, or after the seller fixes
- * account or commercial state), and a hint. Codes whose status SPEC leaves open carry the
- * status chosen here; docs/errors.md records why.
+ * The one registry of ApiError codes, with each code's HTTP status, `recoverable` and hint;
+ * docs/errors.md is generated from it (`npm run docs:errors`).
+ *
+ * `recoverable: true` means the same request, sent again unchanged, can succeed later: after
+ * waiting (a retry, stock, a running request), or once state outside the request changes (the
+ * seller's account or footprint, an agreement, the publisher's catalog). `false` means the
+ * request as sent fails again: the caller must change it (or its key) first.
  */
 interface CodeInfo {
   status: number;
@@ -29,7 +32,7 @@ export const ERROR_CODES = {
   IP_NOT_ALLOWED: code(
     403,
     false,
-    "Call from an address in the key's allowlist, or update it via PATCH /keys/{id}/allowed-ips.",
+    "Call from an address in the key's allowlist; to add this one, call PATCH /keys/{id}/allowed-ips from an allowed address or with another key of your company.",
   ),
   IP_NOT_RESOLVABLE: code(
     403,
@@ -142,20 +145,24 @@ export const ERROR_CODES = {
   SANDBOX_MAGIC_VALUE_REJECTED: code(422, false, 'Sandbox magic values work only with sandbox keys.'),
   TAX_DECLARATION_REQUIRED: code(
     422,
-    true,
+    false,
     'Declare salesTaxRatePercent and salesPriceGrossMinor in integrationOrderContext.',
   ),
-  SALES_COUNTRY_REQUIRED: code(422, true, 'Declare integrationOrderContext.salesCountryCode.'),
-  SALES_CHANNEL_REQUIRED: code(422, true, 'Declare integrationOrderContext.salesChannel.'),
+  SALES_COUNTRY_REQUIRED: code(422, false, 'Declare integrationOrderContext.salesCountryCode.'),
+  SALES_CHANNEL_REQUIRED: code(422, false, 'Declare integrationOrderContext.salesChannel.'),
   SALES_CHANNEL_NOT_PERMITTED: code(422, true, 'Sell through a channel in details.permittedChannelList.'),
   EXPECTED_UNIT_PRICE_REQUIRED: code(
     422,
-    true,
+    false,
     'Echo unitPriceCents from preview as expectedUnitPriceCents.',
   ),
-  CATALOG_PRICE_MISMATCH: code(422, true, 'Preview again and echo the current unitPriceCents.'),
-  WHOLESALE_PRICE_MISMATCH: code(422, true, 'Preview again and echo the current wholesale price.'),
-  PRICE_COMMITMENT_INVALID: code(422, true, 'Preview again and send the new priceCommitmentToken unchanged.'),
+  CATALOG_PRICE_MISMATCH: code(422, false, 'Preview again and echo the current unitPriceCents.'),
+  WHOLESALE_PRICE_MISMATCH: code(422, false, 'Preview again and echo the current wholesale price.'),
+  PRICE_COMMITMENT_INVALID: code(
+    422,
+    false,
+    'Preview again and send the new priceCommitmentToken unchanged.',
+  ),
   EXPECTED_PRICE_CONFLICT: code(422, false, 'Send one consistent expected price.'),
   CATALOG_PRICE_NOT_SET: code(
     422,
@@ -170,7 +177,7 @@ export const ERROR_CODES = {
     true,
     'Sell in a currency your publisher agreement permits (GET /whoami).',
   ),
-  SRP_MISMATCH_FOR_CURRENCY: code(422, true, 'Raise the price to at least details.floorMinor.'),
+  SRP_MISMATCH_FOR_CURRENCY: code(422, false, 'Raise the price to at least details.floorMinor.'),
   CONSUMER_GEO_MISMATCH_POLICY_REFUSED: code(
     422,
     true,
@@ -183,8 +190,8 @@ export const ERROR_CODES = {
   REGION_LOCKED_FOR_CONTRACT: code(422, true, 'Your agreement locks this region.'),
   REGION_LOCKED_FOR_SKU: code(422, true, 'The SKU is region-locked away from this country.'),
   SKU_REGION_UNRESOLVED: code(422, true, 'The SKU region could not be resolved; contact the publisher.'),
-  HOLD_MISMATCH: code(422, true, 'Post the order without checkoutHoldId, or match the hold exactly.'),
-  HOLD_NOT_FOUND: code(422, true, 'Post the order without checkoutHoldId.'),
+  HOLD_MISMATCH: code(422, false, 'Post the order without checkoutHoldId, or match the hold exactly.'),
+  HOLD_NOT_FOUND: code(422, false, 'Post the order without checkoutHoldId.'),
   CURRENCY_MISMATCH: code(422, false, 'Use the currency of the active checkout hold or reservation.'),
   QUANTITY_INVALID: code(422, false, 'Send a quantity within the allowed range.'),
   RATE_LIMIT_EXCEEDED: code(429, true, 'Wait Retry-After seconds; production keys are never rate limited.'),

@@ -3,6 +3,7 @@ import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import type { AppContext } from '../context.js';
 import { installRequestObservability, type Listener } from '../observability/request-observability.js';
 import { trackRequestsInFlight } from '../shutdown.js';
+import { refuseUnknownInputs } from './closed-inputs.js';
 import { installContractHooks } from './contract-hooks.js';
 import { edgeServerOptions, installEdgeErrors, newRequestId } from './edge-errors.js';
 import { installErrorHandling } from './error-handler.js';
@@ -39,6 +40,7 @@ export function createListenerApp(ctx: AppContext, listener: Listener) {
   const app = Fastify(fastifyOptions(ctx)).withTypeProvider<TypeBoxTypeProvider>();
   app.addSchema(ApiErrorSchema);
   installValidators(app);
+  refuseUnknownInputs(app);
   installErrorHandling(app, ctx.config.publicUrl);
   installJsonBodyParser(app, {
     answeredWithoutParsing: (request, text) => isRememberedReplay(ctx, request, text),

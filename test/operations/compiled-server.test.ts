@@ -193,11 +193,13 @@ describe('the compiled server (node dist/server.js)', () => {
 });
 
 describe('the demo key', () => {
-  it('is printed at the first start only; every later start prints its one-line recovery', async () => {
+  it('is printed at the first start only, beside the demo company id; every later start prints the id and its one-line recovery', async () => {
     const first = await startCompiledServer();
     const token = first.output().match(/service_sk_sbx_\w+/)?.[0];
     expect(token).toBeDefined();
-    expect(first.output()).not.toContain('lost its key?');
+    const firstId = first.output().match(/A demo seller company was created \(id ([0-9a-f-]{36})\)/)?.[1];
+    expect(firstId).toBeDefined();
+    expect(first.output()).toContain(`Demo seller ${firstId}: lost its key?`);
     first.process.kill('SIGTERM');
     expect(await first.exited).toBe(0);
 
@@ -205,6 +207,7 @@ describe('the demo key', () => {
     try {
       const demo = await json(`${again.admin}/admin/v1/companies?kind=seller`, { headers: adminAuth });
       const demoId = demo.body.data.find((c: { name: string }) => c.name === 'Demo Seller').id;
+      expect(demoId).toBe(firstId);
       expect(again.output()).toContain(
         `Demo seller ${demoId}: lost its key? npx sdapi key create --company ${demoId} --environment sandbox`,
       );

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { sha256Hex } from '../../lib/crypto.js';
-import { ipMatchesAny } from '../../lib/ip.js';
+import { ipMatchesAny, parseIpEntry } from '../../lib/ip.js';
 import { loadPrincipal } from '../../modules/api-keys/api-keys.service.js';
 import { fail } from '../errors.js';
 import { parseBearer } from './bearer.js';
@@ -69,13 +69,32 @@ export async function authenticateSeller(
       reason: 'empty_scope_set',
     });
   }
-  checkAllowlist(principal, clientIp, ctx.config.publicUrl);
+  const onThisMachine =
+    ctx.config.devLoopbackAllowlist &&
+    isLoopback((connection as { remoteAddress?: string }).remoteAddress) &&
+    isLoopback(clientIp ?? undefined);
+  if (!onThisMachine) checkAllowlist(principal, clientIp, ctx.config.publicUrl);
   if (principal.environment === 'production' && !principal.productionAccess) {
     throw fail('PRODUCTION_ACCESS_NOT_APPROVED', 'Production access is not enabled for your company yet.', {
       consoleAction: 'complete_kyb',
     });
   }
   return principal;
+}
+
+const isLoopback = (address: string | undefined) =>
+  address !== undefined && /^(127\.|::1$|::ffff:127\.)/.test(address);
+
+/**
+ * What can really fix an IP_NOT_ALLOWED: the refused key cannot edit its own list from here,
+ * and an allowlist holds public addresses only, so a caller on this machine needs the
+ * development allowance instead.
+ */
+function allowlistHint(principal: Principal, clientIp: string): string {
+  if (!parseIpEntry(clientIp).ok) {
+    return `${clientIp} is not a public address and no allowlist can hold it. On a development machine start the service with SDAPI_DEV_LOOPBACK_ALLOWLIST=1 (callers on that machine pass allowlists; refused with PostgreSQL or NODE_ENV=production); otherwise call from an allowed address.`;
+  }
+  return `Add ${clientIp} with PATCH /keys/${principal.keyId}/allowed-ips, sent from an allowed address or with another ${principal.environment} key of your company (scope seller:keys:write) whose own allowlist includes ${clientIp}; or have an operator create a key for it: sdapi key create --company ${principal.companyId} --environment ${principal.environment} --allowed-ips ${clientIp}.`;
 }
 
 function checkAllowlist(principal: Principal, clientIp: string | null, publicUrl: string): void {
@@ -87,10 +106,11 @@ function checkAllowlist(principal: Principal, clientIp: string | null, publicUrl
   if (!ipMatchesAny(clientIp, list)) {
     throw fail('IP_NOT_ALLOWED', `${clientIp} is not in this key's IP allowlist.`, {
       clientIp,
+      keyId: principal.keyId,
       allowedIpsCount: list.length,
-      docsUrl: `${publicUrl}/docs#ip-allowlist`,
+      docsUrl: `${publicUrl}/docs#section/IP-allowlists`,
       consoleAction: 'manage_api_keys',
-    });
+    }).withHint(allowlistHint(principal, clientIp));
   }
 }
 

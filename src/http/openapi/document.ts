@@ -169,7 +169,7 @@ function parametersOf(kind: DocumentKind, declared: Parameter[], facts: RouteFac
       header(
         'X-Service-Sandbox-Simulate',
         false,
-        'Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox).',
+        'Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox).',
         { type: 'string', enum: [...SIMULATE_VALUES] },
       ),
     );

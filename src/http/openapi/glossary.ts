@@ -31,7 +31,7 @@ export const GLOSSARY: Readonly<Record<string, string>> = {
   expires: 'Expiry of the signed download URL (Unix seconds); part of the signature.',
   signature: 'HMAC signature of the download URL; the URL is the credential.',
   // Catalog and availability
-  sellableOnly: 'Only items the key can sell now (SPEC 3.5).',
+  sellableOnly: 'Only items the key can sell now (shared, allocated, live and in stock).',
   skuCode: 'Publisher SKU code, e.g. `SANDBOX-STD-001` in the sandbox.',
   skuId: 'SKU id (uuid).',
   skuIds: 'Comma-separated SKU ids.',
@@ -71,7 +71,7 @@ export const GLOSSARY: Readonly<Record<string, string>> = {
   consumerGeoAttestId:
     'A consumer geo attestation, spent on one order (a retry of the same reference may reuse it).',
   integrationOrderContext:
-    'The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp (SPEC 4.2 rule 2).',
+    'The sale as the buyer saw it. Production checkout requires salesTaxRatePercent, salesPriceGrossMinor, salesChannel, salesCountryCode and consumerIp; sandbox checkout all but consumerIp.',
   deliveryMode: '`key`: keys are delivered in the reply.',
   immediateFulfilment: '`false` defers the reveal: keyIds now, keys with POST /orders/{orderId}/fulfill.',
   checkoutHoldId: 'A live checkout hold (POST /orders/hold) this order commits.',
@@ -91,7 +91,7 @@ export const GLOSSARY: Readonly<Record<string, string>> = {
   allowed_ips: 'IPv4/IPv6 addresses or CIDRs allowed to use the key; empty allows any.',
   allowedIps: 'IPv4/IPv6 addresses or CIDRs allowed to use the key; empty allows any.',
   includeFinanceScope: 'Grant seller:finance:read too (only when the creator holds it).',
-  scopes: 'Scopes of the key (SPEC 5.5).',
+  scopes: 'Scopes of the key.',
   expiresAt: 'Expiry instant (RFC 3339), or null for none.',
   countries: 'Selling countries, ISO 3166-1 alpha-2; at least one.',
   currencies: 'Selling currencies, ISO 4217; at least one.',
@@ -102,7 +102,7 @@ export const GLOSSARY: Readonly<Record<string, string>> = {
   publisherAvailableKeys: 'Keys the publisher reports available for this grant.',
   // Webhooks
   url: 'HTTPS URL of the endpoint (no loopback or private addresses).',
-  eventTypes: 'Event types delivered to the endpoint (SPEC part 6).',
+  eventTypes: 'Event types delivered to the endpoint (all when omitted).',
   description: 'A free-text note.',
   rotateSecret: 'Issue a new signing secret (answered once); the old one keeps signing for 24 h.',
   // Reports

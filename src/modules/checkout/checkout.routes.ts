@@ -80,7 +80,7 @@ export function registerCheckoutRoutes(app: TypedApp, ctx: AppContext): void {
     schema: {
       tags: ['checkout'],
       summary:
-        'Places an all-or-nothing order and returns its plaintext keys (SPEC 4.2 rules 1-10); a known orderReference replays.',
+        'Places an all-or-nothing order and returns its plaintext keys, after every checkout rule passes; a known orderReference replays.',
       body: OrderBody,
       response: { 200: Type.Object({ data: FulfilledSchema }), ...errorResponses(404, 409, 412, 503) },
     },

@@ -15,8 +15,8 @@ const escapeHtml = (text: string) =>
 /** Inline `code` spans of the registry's plain-text hints, as Markdown would render them. */
 const inline = (text: string) => escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
 
-const table = (head: string[], rows: string[][], rowIds?: string[]) =>
-  `<table><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>\n${rows
+const table = (head: string[], rows: string[][], rowIds?: string[], className?: string) =>
+  `<table${className ? ` class="${className}"` : ''}><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>\n${rows
     .map((cells, i) => {
       const id = rowIds?.[i] ? ` id="${rowIds[i]}"` : '';
       return `<tr${id}>${cells.map((c) => `<td>${c}</td>`).join('')}</tr>`;
@@ -34,6 +34,7 @@ export const errorsTable = () => {
       inline(info.hint),
     ]),
     codes.map(([code]) => `error-${code}`),
+    'error-codes',
   );
 };
 

@@ -11,12 +11,40 @@ export function guidesMarkdown(openApiPath: string): string {
   return `
 # Quick start
 
-1. Take the sandbox key \`npm start\` printed on its first start (\`service_sk_sbx_…\`).
-2. \`curl -H 'Authorization: Bearer service_sk_sbx_…' http://localhost:8080/api/seller/v1/whoami\`.
-3. Use the TypeScript SDK in \`sdk/\` (\`@sdapi/sdk\`): typed calls generated from [this document](${openApiPath}),
-   automatic \`Idempotency-Key\`, safe retries, cursor iterators and \`verifyWebhook\`.
-   The sample storefront in \`examples/storefront/\` sells a key end to end against the sandbox:
-   browse, preview, hold, charge, order, \`order.fulfilled\` by webhook, key recovery after a crash.
+Every command below uses \`$SDAPI\`, this service's address (\`{{origin}}\` for the page you are reading),
+and \`$KEY\`, the sandbox key \`npm start\` printed on its first start (\`service_sk_sbx_…\`):
+
+\`\`\`sh
+export SDAPI={{origin}} KEY=service_sk_sbx_…
+\`\`\`
+
+1. Who am I? \`curl -s -H "Authorization: Bearer $KEY" $SDAPI/api/seller/v1/whoami\` names your company,
+   the key's scopes and, for a sandbox key, the magic SKUs you can try (\`sandboxNotes\`).
+2. A first webhook endpoint, so you hear about the order. Any HTTPS receiver works; on your own
+   machine, start the service with \`SDAPI_ALLOW_INSECURE_WEBHOOKS=1\` to register a local
+   \`http://\` URL. Keep the \`secret\` of the answer to verify signatures.
+
+   \`\`\`sh
+   curl -s -X POST $SDAPI/api/seller/v1/webhooks -H "Authorization: Bearer $KEY" \\
+     -H 'Content-Type: application/json' \\
+     -d '{"url":"http://localhost:4000/hooks","eventTypes":["order.fulfilled"]}'
+   \`\`\`
+3. A first order, on the sandbox SKU that never runs out; the answer holds the keys, and the
+   endpoint receives \`order.fulfilled\`:
+
+   \`\`\`sh
+   curl -s -X POST $SDAPI/api/seller/v1/orders -H "Authorization: Bearer $KEY" \\
+     -H 'Content-Type: application/json' -H "Idempotency-Key: $(uuidgen || date +%s%N)" \\
+     -d '{"skuCode":"SANDBOX-ALWAYS-001","quantity":1,"orderReference":"my-first-order",
+          "expectedUnitPriceCents":1999,
+          "integrationOrderContext":{"salesCountryCode":"US","currencyCode":"USD",
+            "salesTaxRatePercent":0,"salesPriceGrossMinor":1999,"salesChannel":"web"}}'
+   \`\`\`
+4. Then: the TypeScript SDK in \`sdk/\` (\`@sdapi/sdk\`, installed from its \`npm pack\` tarball):
+   typed calls generated from [this document](${openApiPath}), automatic \`Idempotency-Key\`, safe
+   retries, cursor iterators and \`verifyWebhook\`. The sample storefront in \`examples/storefront/\`
+   sells a key end to end: browse, preview, hold, charge, order, \`order.fulfilled\` by webhook,
+   key recovery after a crash. Try a hot drop on \`SANDBOX-HOTDROP-001\` ([Sandbox](#section/Sandbox)).
 
 # Authentication and scopes
 
@@ -26,8 +54,11 @@ Checks run in this order: token shape, live key (401), expiry (401), an empty sc
 IP allowlist (403), production access (403), the operation's scopes (403 \`INSUFFICIENT_SCOPE\`).
 \`GET /api/seller/v1/whoami\` explains any authentication failure.
 
-A key created with \`POST /keys\` gets the creator's scopes, less the opt-in ones unless named.
-Each operation below names the scopes it needs.
+A key created with \`POST /keys\` gets the creator's scopes, less the opt-in ones unless named,
+and is always in the creator's environment: a key can only hand on what it holds, and a sandbox
+key holds no production access, so \`POST /keys\` has no environment field (an unknown field is
+refused with \`VALIDATION_FAILED\` naming it). Production keys come from a production key or an
+operator. Each operation below names the scopes it needs.
 
 ${scopesTable()}
 
@@ -37,7 +68,11 @@ A key with a non-empty \`allowed_ips\` list answers only to requests from those 
 addresses or CIDRs (otherwise 403 \`IP_NOT_ALLOWED\`). Private, loopback, link-local, CGNAT, ULA,
 multicast, documentation and benchmark ranges are refused, and so is \`/0\`. Production keys
 always carry a list; a sandbox key's list may be cleared with \`[]\`. Edit it with
-\`PUT /keys/{id}/allowed-ips\`; \`GET /whoami-ip\` shows the address the service sees. Behind a
+\`PATCH /keys/{id}/allowed-ips\` from an allowed address, or with another key of your company whose
+own list covers the new entries (a refused key cannot fix itself: the \`IP_NOT_ALLOWED\` hint says
+what can); \`GET /whoami-ip\` shows the address the service sees. On a development machine,
+\`SDAPI_DEV_LOOPBACK_ALLOWLIST=1\` lets callers on that machine pass allowlists (the service refuses
+it with PostgreSQL or \`NODE_ENV=production\`). Behind a
 proxy, only a trusted peer may set \`X-Forwarded-For\`; a header that holds no address answers
 \`IP_NOT_RESOLVABLE\`.
 
@@ -80,6 +115,10 @@ sold (synthetic keys start with \`SBX-\`).
 
 ${magicSkusTable()}
 
+A hot drop: reserve on \`SANDBOX-HOTDROP-001\` (\`POST /orders/reserve\`, then \`POST /orders/commit\`;
+it never runs dry) or on \`SANDBOX-HOTDROP-LIMITED-001\`, whose five keys per company sell out
+(409 \`SOLD_OUT\`).
+
 Send \`X-Service-Sandbox-Simulate: <value>\` with a sandbox key to provoke a failure (a production
 key sending it gets \`KEY_ENVIRONMENT_MISMATCH\`; an unknown value \`VALIDATION_FAILED\`). Each is
 transient: the same \`Idempotency-Key\` succeeds when retried without the header.
@@ -89,7 +128,9 @@ ${simulateTable()}
 # Webhooks and signatures
 
 Register an endpoint with \`POST /webhooks\` \`{url, eventTypes?}\`; the answer holds its \`secret\`
-(\`whsec_…\`) once. Deliveries are \`POST\`s of the event envelope
+(\`whsec_…\`) once. The URL must be \`https://\` on a public host; a service started with
+\`SDAPI_ALLOW_INSECURE_WEBHOOKS=1\` (development only) also admits \`http://\` and loopback URLs, to
+receive webhooks on your own machine. Deliveries are \`POST\`s of the event envelope
 \`{eventId, eventType, eventVersion, createdAt, data}\`, at least once (dedupe on \`eventId\`),
 in no guaranteed order (order by \`createdAt\`). Answer 2xx within 15 s; failures are retried
 for about 3.5 days (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 14 h, 20 h, 24 h) and ten
@@ -112,11 +153,20 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 function verify(rawBody, header, secret, toleranceSeconds = 300) {
   const parts = header.split(',');
   const t = parts.find((p) => p.startsWith('t='))?.slice(2);
-  if (!t || Math.abs(Date.now() / 1000 - Number(t)) > toleranceSeconds) return false;
-  const expected = Buffer.from(createHmac('sha256', secret).update(\`\${t}.\${rawBody}\`).digest('hex'));
+  const age = Math.abs(Date.now() / 1000 - Number(t));
+  if (!t || age > toleranceSeconds) return false;
+  const expected = Buffer.from(
+    createHmac('sha256', secret)
+      .update(\`\${t}.\${rawBody}\`)
+      .digest('hex'),
+  );
   return parts
     .filter((p) => p.startsWith('v1='))
-    .some((p) => { const got = Buffer.from(p.slice(3)); return got.length === expected.length && timingSafeEqual(got, expected); });
+    .some((p) => {
+      const got = Buffer.from(p.slice(3));
+      return got.length === expected.length
+        && timingSafeEqual(got, expected);
+    });
 }
 \`\`\`
 
@@ -126,8 +176,9 @@ With the SDK: \`verifyWebhook(rawBody, headers, secret)\` checks either scheme a
 
 Every failure answers one flat envelope: \`code\`, \`message\`, \`recoverable\`, \`hint\`,
 \`doc_url\` (a link to the code's row below), \`requestId\` and \`details\` (for validation,
-\`details.issues[]\` names each field). \`recoverable\` says whether the same request can succeed
-later (after waiting, or after fixing account or commercial state).
+\`details.issues[]\` names each field). \`recoverable\` is true when the same request, unchanged,
+can succeed later (after waiting, or once state outside it changes: footprint, agreement, stock);
+false when the request itself must change first.
 
 ${errorsTable()}
 `;

@@ -69,6 +69,15 @@ export const WhoamiSchema = Type.Object({
   }),
   settlement: Type.Object({ invoiceWithinDays: Type.Null() }),
   refundPolicy: RefundPolicySchema,
+  sandboxNotes: Nullable(
+    Type.Object(
+      {
+        docUrl: Type.String(),
+        magicSkus: Type.Array(Type.Object({ skuCode: Type.String(), behaviour: Type.String() })),
+      },
+      { description: 'Sandbox keys only (null for production): the magic SKUs and what each shows.' },
+    ),
+  ),
 });
 
 export const FootprintBody = Type.Object({

@@ -3,6 +3,7 @@ import type { Principal } from '../../http/auth/principal.js';
 import { fail } from '../../http/errors.js';
 import { isoOrNull } from '../../lib/clock.js';
 import { whoamiTerms } from '../partners/seller-terms.service.js';
+import { MAGIC_SKUS } from '../sandbox/fixtures.js';
 import { companyFacts } from './identity.service.js';
 
 /**
@@ -22,6 +23,12 @@ const CHECKOUT_DECLARATIONS = [
   'integrationOrderContext.salesChannel',
   'integrationOrderContext.salesCountryCode',
 ];
+
+/** What a sandbox key can try: every magic SKU and its behaviour, and where the table lives. */
+const sandboxNotes = (publicUrl: string) => ({
+  docUrl: `${publicUrl}/docs#section/Sandbox`,
+  magicSkus: MAGIC_SKUS.map((magic) => ({ skuCode: magic.code, behaviour: magic.description })),
+});
 
 /** GET /whoami (SPEC 2.8): every value derived from what is stored for the key and company. */
 export async function whoami(ctx: AppContext, principal: Principal) {
@@ -76,5 +83,6 @@ export async function whoami(ctx: AppContext, principal: Principal) {
     integrationReadiness: { blockers },
     settlement: { invoiceWithinDays: null },
     refundPolicy: PLATFORM_REFUND_POLICY,
+    sandboxNotes: production ? null : sandboxNotes(ctx.config.publicUrl),
   };
 }

@@ -23,6 +23,8 @@ export interface MagicSku {
   prices: { country: string; currency: string; cents: number }[];
   wholesaleCents?: number;
   excludedCountries?: string[];
+  /** The seller's allocation is in hot-drop mode: reserve and commit (POST /orders/reserve). */
+  hotDrop?: boolean;
   /** Checkout sees the price move between preview and commit: every order is a price mismatch. */
   priceMovesAtCommit?: boolean;
   productStatus?: {
@@ -120,6 +122,18 @@ export const MAGIC_SKUS: MagicSku[] = [
     pool: { mode: 'pinned', available: 3 },
   }),
   sku('SANDBOX-KEYLESS-001', 'Sandbox Keyless', 'Hosted redemption when keylessEnabled.'),
+  sku(
+    'SANDBOX-HOTDROP-001',
+    'Sandbox Hot Drop',
+    'In hot-drop mode: reserve with POST /orders/reserve, then commit. Replenished, so reservations never run dry.',
+    { hotDrop: true },
+  ),
+  sku(
+    'SANDBOX-HOTDROP-LIMITED-001',
+    'Sandbox Hot Drop Limited',
+    'In hot-drop mode with 5 keys per sandbox company: the sixth key reserved answers 409 SOLD_OUT.',
+    { hotDrop: true, pool: { mode: 'per_company', keys: 5 } },
+  ),
   sku(
     'SANDBOX-CHURN-001',
     'Sandbox Churn',

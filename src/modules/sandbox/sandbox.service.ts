@@ -99,7 +99,7 @@ const provisioning = new WeakMap<AppContext, Map<string, Promise<void>>>();
 /**
  * Gives a sandbox seller its view of the fixture catalog on first use: a connection to the
  * sandbox publisher, an active API agreement, shares and allocations per magic SKU, and its own
- * finite pool for SANDBOX-STD-001. Idempotent; remembered per process after the first run.
+ * finite pool for each per-company fixture (SANDBOX-STD-001, SANDBOX-HOTDROP-LIMITED-001). Idempotent; remembered per process after the first run.
  */
 export function ensureSandboxProvisioned(ctx: AppContext, sellerId: string): Promise<void> {
   const runs = provisioning.get(ctx) ?? new Map<string, Promise<void>>();
@@ -149,6 +149,7 @@ async function provision(ctx: AppContext, sellerId: string): Promise<void> {
         lowStockThreshold: magic.pool.mode === 'per_company' ? 5 : null,
         requestPolicy: 'auto',
         autoApproveMax: 100,
+        hotDrop: magic.hotDrop ?? false,
       });
       if (magic.pool.mode === 'per_company') {
         const pool = await createPool(ctx, trx, { kind: 'dedicated', allocationId: allocation.id });

@@ -160,3 +160,79 @@ describe('sandbox provisioning under concurrency', () => {
     expect(allocations.length).toBe(MAGIC_SKUS.filter((m) => m.allocated).length);
   });
 });
+
+describe('the sandbox hot-drop fixtures', () => {
+  const post = (seller: { auth: Record<string, string> }, url: string, body: unknown, key: string) =>
+    call(t, {
+      method: 'POST',
+      url: `/api/seller/v1${url}`,
+      headers: { ...seller.auth, 'idempotency-key': key },
+      payload: body as Record<string, unknown>,
+    });
+  const reserve = (seller: { auth: Record<string, string> }, skuCode: string, quantity: number, n: number) =>
+    post(
+      seller,
+      '/orders/reserve',
+      {
+        skuCode,
+        quantity,
+        countryCode: 'US',
+        expectedUnitPriceCents: 1999,
+        orderReference: `hd-${skuCode}-${n}`,
+      },
+      `r-${skuCode}-${n}`,
+    );
+
+  it('reserves and commits SANDBOX-HOTDROP-001 with a sandbox key; the replenished pool never runs dry', async () => {
+    const seller = await makeSeller(t);
+    const reservations: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const result = await reserve(seller, 'SANDBOX-HOTDROP-001', 10, i);
+      expect(result.status, JSON.stringify(result.body)).toBe(200);
+      reservations.push(result.body.data.reservationId);
+    }
+    const committed = await post(
+      seller,
+      '/orders/commit',
+      {
+        reservationId: reservations[0],
+        integrationOrderContext: {
+          salesCountryCode: 'US',
+          salesChannel: 'web',
+          salesTaxRatePercent: 0,
+          salesPriceGrossMinor: 2499,
+        },
+      },
+      'commit-0',
+    );
+    expect(committed.status, JSON.stringify(committed.body)).toBe(200);
+    expect(committed.body.data.keys).toHaveLength(10);
+    expect(committed.body.data.keys[0]).toMatch(/^SBX-HOTDROP-/);
+  });
+
+  it("are named in whoami's sandbox notes and the /docs sandbox table", async () => {
+    const seller = await makeSeller(t);
+    const me = await call(t, { method: 'GET', url: '/api/seller/v1/whoami', headers: seller.auth });
+    expect(me.status, JSON.stringify(me.body)).toBe(200);
+    const skus = me.body.data.sandboxNotes.magicSkus.map((m: { skuCode: string }) => m.skuCode);
+    expect(skus).toEqual(expect.arrayContaining(['SANDBOX-HOTDROP-001', 'SANDBOX-HOTDROP-LIMITED-001']));
+    expect(me.body.data.sandboxNotes.docUrl).toMatch(/\/docs#section\/Sandbox$/);
+    const docs = await t.app.inject({ method: 'GET', url: '/docs' });
+    expect(docs.body).toContain('SANDBOX-HOTDROP-LIMITED-001');
+    const production = await makeSeller(t, { environment: 'production' });
+    const live = await call(t, {
+      method: 'GET',
+      url: '/api/seller/v1/whoami',
+      headers: { ...production.auth, 'x-forwarded-for': '8.8.8.8' },
+    });
+    expect(live.body.data.sandboxNotes).toBeNull();
+  });
+
+  it('sells out SANDBOX-HOTDROP-LIMITED-001 after 5 keys: 409 SOLD_OUT', async () => {
+    const seller = await makeSeller(t);
+    expect((await reserve(seller, 'SANDBOX-HOTDROP-LIMITED-001', 5, 0)).status).toBe(200);
+    const refused = await reserve(seller, 'SANDBOX-HOTDROP-LIMITED-001', 1, 1);
+    expect(refused.status, JSON.stringify(refused.body)).toBe(409);
+    expect(refused.body.code).toBe('SOLD_OUT');
+  });
+});

@@ -47,3 +47,28 @@ describe('webhook URL rules', () => {
     expect(insecure.err).toBeNull();
   });
 });
+
+describe('a local receiver refused without the development setting', () => {
+  it.each([
+    'http://localhost:4000/hooks',
+    'https://localhost/hooks',
+    'https://127.0.0.1:4000/hooks',
+    'http://example.com/hooks',
+  ])('%s: the refusal names SDAPI_ALLOW_INSECURE_WEBHOOKS in its message and hint', (url) => {
+    let refusal: unknown;
+    try {
+      checkWebhookUrl(url, false);
+    } catch (err) {
+      refusal = err;
+    }
+    expect(refusal).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: expect.stringContaining('SDAPI_ALLOW_INSECURE_WEBHOOKS=1'),
+    });
+    expect((refusal as { hint: string }).hint).toContain('SDAPI_ALLOW_INSECURE_WEBHOOKS=1');
+  });
+
+  it('admits them with the setting', () => {
+    expect(checkWebhookUrl('http://localhost:4000/hooks', true)).toBe('http://localhost:4000/hooks');
+  });
+});

@@ -19,6 +19,12 @@ const invalid = (message: string) =>
     issues: [{ field: 'url', in: 'body', message, keyword: 'format' }],
   });
 
+/** What a developer receiving webhooks on their own machine needs to know. */
+export const LOCAL_RECEIVER_HINT =
+  'To receive webhooks on a local http:// or loopback URL, run your development service with SDAPI_ALLOW_INSECURE_WEBHOOKS=1 (never in production); otherwise expose the receiver through an https:// tunnel.';
+
+const localRefusal = (message: string) => invalid(message).withHint(LOCAL_RECEIVER_HINT);
+
 /** Why an address may not receive webhooks, or null when it may. */
 export function refusedAddress(address: string, insecure: boolean): string | null {
   const bare = address.replace(/^\[|\]$/g, '');
@@ -39,11 +45,16 @@ export function checkWebhookUrl(raw: string, insecure: boolean): string {
     throw invalid('url must be an absolute URL.');
   }
   if (url.protocol !== 'https:' && !(insecure && url.protocol === 'http:'))
-    throw invalid('url must use https://.');
+    throw localRefusal(
+      'url must use https:// (an http:// receiver is admitted only by a service started with SDAPI_ALLOW_INSECURE_WEBHOOKS=1).',
+    );
   if (url.username || url.password) throw invalid('url must not carry credentials.');
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (METADATA_HOSTS.has(host) || (!insecure && (host === 'localhost' || host.endsWith('.localhost'))))
-    throw invalid(`url host ${host} is not reachable from the internet.`);
+  if (METADATA_HOSTS.has(host)) throw invalid(`url host ${host} is not reachable from the internet.`);
+  if (!insecure && (host === 'localhost' || host.endsWith('.localhost') || LOOPBACK.test(host)))
+    throw localRefusal(
+      `url host ${host} is this machine (admitted only with SDAPI_ALLOW_INSECURE_WEBHOOKS=1 on the service).`,
+    );
   if (isIP(host)) {
     const refused = refusedAddress(host, insecure);
     if (refused) throw invalid(`url host ${refused}.`);

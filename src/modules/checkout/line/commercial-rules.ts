@@ -85,18 +85,13 @@ export function requireDeclarations(
       ),
     );
   }
-  const names = issues.map((i) => i.field).join(', ');
-  const taxMissing = issues
-    .filter((i) => i.code === 'TAX_DECLARATION_REQUIRED')
-    .map((i) => i.field.split('.')[1]);
+  // `details.missing` is the message's list, field for field: one answer, one list of what to add.
+  const missingFields = issues.map((i) => i.field);
   throw fail(
     first.code,
-    `The order lacks ${issues.length === 1 ? 'a declaration' : 'declarations'}: ${names}.`,
-    {
-      ...(taxMissing.length > 0 ? { missing: taxMissing } : {}),
-      issues,
-    },
-  );
+    `The order lacks ${issues.length === 1 ? 'a declaration' : 'declarations'}: ${missingFields.join(', ')}.`,
+    { missing: missingFields, issues },
+  ).withHint(`Add ${missingFields.join(', ')} and send the order again; nothing was sold.`);
 }
 
 /** Rule 3: the sales channel must be one the agreement's schedule permits. */
