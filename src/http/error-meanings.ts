@@ -87,4 +87,11 @@ export const ERROR_MEANINGS: Partial<Record<ErrorCode, string>> = {
   STORE_UNAVAILABLE: 'The database or Redis was briefly unavailable; nothing was changed.',
   PREORDER_STATE_UNAVAILABLE: 'The pre-order state could not be read right now.',
   SERVICE_UNAVAILABLE: 'The service is starting or shutting down.',
+  ALLOCATION_REQUEST_RESOLVED:
+    'The allocation increase request was already approved or declined by the operator.',
+  GEO_ATTESTATION_CLOSED:
+    'The checkout-page geo attestation was already captured, or it expired before capture.',
+  REDEMPTION_EXPIRED: 'The keyless redemption record has expired, so no new link can be issued for it.',
+  REPLACEMENT_NOT_ALLOWED:
+    "The grant's replacement policy refuses this swap: replacements off, the order's limit reached, or the window elapsed.",
 };
