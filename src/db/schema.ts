@@ -5,6 +5,7 @@ import type {
   AllocationsTable,
   SharesTable,
   SkuSellabilityTable,
+  TimeSweepsTable,
 } from '../modules/allocations/allocations.table.js';
 import type { ApiKeysTable } from '../modules/api-keys/api-keys.table.js';
 import type {
@@ -72,6 +73,7 @@ export interface Database {
   allocations: AllocationsTable;
   allocation_requests: AllocationRequestsTable;
   sku_sellability: SkuSellabilityTable;
+  time_sweeps: TimeSweepsTable;
   key_pools: KeyPoolsTable;
   game_keys: GameKeysTable;
   promotions: PromotionsTable;
