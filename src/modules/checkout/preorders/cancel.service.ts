@@ -12,6 +12,7 @@ const REASONS = {
     message: 'was converted at release: its keys are claimed. Return them with POST /keys/return.',
   },
   cancelled: { reason: 'already_cancelled', message: 'was already cancelled.' },
+  failed: { reason: 'already_failed', message: 'failed (order.failed): it can no longer be converted.' },
 } as const;
 
 function notCancellable(order: { id: string; order_reference: string; delivery: string }) {
@@ -23,7 +24,9 @@ function notCancellable(order: { id: string; order_reference: string; delivery: 
       orderReference: order.order_reference,
       orderId: order.id,
       reason: known?.reason ?? 'not_a_preorder',
-      ...(order.delivery === 'cancelled' ? {} : { recommendedAction: 'return_keys' }),
+      ...(order.delivery === 'cancelled' || order.delivery === 'failed'
+        ? {}
+        : { recommendedAction: 'return_keys' }),
     },
   );
 }
