@@ -18,7 +18,7 @@ import * as m0016 from './migrations/0016_order_path_two.js';
 import * as m0017 from './migrations/0017_live_reads_versioned.js';
 import * as m0018 from './migrations/0018_outbox_quiet_commits.js';
 import * as m0019 from './migrations/0019_outbox_lean_indexes.js';
-import * as m0023 from './migrations/0023_time_sweeps.js';
+import * as m0023 from './migrations/0023_time_sweeps_and_sunsets.js';
 
 /** Migrations in order; one set serves SQLite and PostgreSQL. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -39,7 +39,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0017_live_reads_versioned': m0017,
   '0018_outbox_quiet_commits': m0018,
   '0019_outbox_lean_indexes': m0019,
-  '0023_time_sweeps': m0023,
+  '0023_time_sweeps_and_sunsets': m0023,
 };
 
 /** `schema` names the PostgreSQL schema the bookkeeping tables live in (DATABASE_SCHEMA). */

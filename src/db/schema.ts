@@ -1,4 +1,5 @@
 import type { IdempotencyRecordsTable } from '../http/idempotency/idempotency.table.js';
+import type { ContractSunsetsTable } from '../http/sunsets.table.js';
 import type { RefundKeysTable, RefundsTable } from '../modules/after-sale/after-sale.table.js';
 import type {
   AllocationRequestsTable,
@@ -74,6 +75,7 @@ export interface Database {
   allocation_requests: AllocationRequestsTable;
   sku_sellability: SkuSellabilityTable;
   time_sweeps: TimeSweepsTable;
+  contract_sunsets: ContractSunsetsTable;
   key_pools: KeyPoolsTable;
   game_keys: GameKeysTable;
   promotions: PromotionsTable;

@@ -13,6 +13,7 @@ import { checkRequestText } from './input-limits.js';
 import { peekCachedPage } from './page-cache.js';
 import { applySandboxRateLimit } from './rate-limit.js';
 import { parseSimulate, SIMULATE_HEADER, shortCircuitFor } from './simulate.js';
+import { stampSunset } from './sunsets.js';
 import { API_MAJOR_VERSION, resolveContractDate } from './versioning.js';
 
 /**
@@ -44,6 +45,8 @@ export function installContractHooks(app: FastifyInstance, ctx: AppContext): voi
       .header('x-service-api-version', date);
     if (refusal) throw refusal;
     request.contractDate = date;
+    if (!refusal && pinned !== undefined && String(pinned).trim() !== '')
+      await stampSunset(ctx, reply, date, now);
     const badText = checkRequestText(request);
     if (badText) throw badText;
 

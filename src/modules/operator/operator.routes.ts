@@ -12,6 +12,7 @@ import { registerFinanceAdminRoutes } from './finance.admin.js';
 import { registerListAdminRoutes } from './lists.admin.js';
 import { registerPartnerAdminRoutes } from './partners.admin.js';
 import { registerSupplyAdminRoutes } from './supply.admin.js';
+import { registerVersioningAdminRoutes } from './versioning.admin.js';
 import { registerWebhookAdminRoutes } from './webhooks.admin.js';
 
 const admin = { auth: 'admin' } as const;
@@ -26,6 +27,7 @@ export function registerOperatorRoutes(app: TypedApp, ctx: AppContext, openApi: 
   registerAfterSaleAdminRoutes(app, ctx);
   registerWebhookAdminRoutes(app, ctx);
   registerListAdminRoutes(app, ctx);
+  registerVersioningAdminRoutes(app, ctx);
   registerCompanyAdminRoutes(app, ctx);
 
   app.post('/clock', {
