@@ -11,6 +11,7 @@ import { registerCompanyAdminRoutes } from './companies.admin.js';
 import { registerFinanceAdminRoutes } from './finance.admin.js';
 import { registerListAdminRoutes } from './lists.admin.js';
 import { registerPartnerAdminRoutes } from './partners.admin.js';
+import { registerPreorderAdminRoutes } from './preorders.admin.js';
 import { registerSupplyAdminRoutes } from './supply.admin.js';
 import { registerVersioningAdminRoutes } from './versioning.admin.js';
 import { registerWebhookAdminRoutes } from './webhooks.admin.js';
@@ -28,6 +29,7 @@ export function registerOperatorRoutes(app: TypedApp, ctx: AppContext, openApi: 
   registerWebhookAdminRoutes(app, ctx);
   registerListAdminRoutes(app, ctx);
   registerVersioningAdminRoutes(app, ctx);
+  registerPreorderAdminRoutes(app, ctx);
   registerCompanyAdminRoutes(app, ctx);
 
   app.post('/clock', {

@@ -95,6 +95,18 @@ describe('order.failed: accepted pre-orders that can no longer convert', () => {
     ]);
   });
 
+  it('fails a pre-order the publisher cancels, at once; a second cancel answers 409', async () => {
+    const s = await preorderScenario(t);
+    const { reference, orderId } = await accept(s, 1);
+    const cancelled = await admin(t, 'POST', `/preorders/${orderId}/cancel`, undefined, 200);
+    expect(cancelled).toEqual({ orderId, orderReference: reference, delivery: 'failed' });
+    expect(await failures(s.sellerId)).toEqual([
+      { orderReference: reference, skuCode: s.skuCode, reasonCode: 'PREORDER_CANCELLED_BY_PUBLISHER' },
+    ]);
+    expect(await promisedOnAllocation(t.ctx.db, s.allocationId, t.ctx.clock.now())).toBe(0);
+    await admin(t, 'POST', `/preorders/${orderId}/cancel`, undefined, 409);
+  });
+
   it('fails each pre-order once when two processes sweep at once (two app processes on PostgreSQL; accounting on SQLite)', async () => {
     const s = await preorderScenario(t);
     const placed = [await accept(s, 1), await accept(s, 1), await accept(s, 1)];
