@@ -7390,7 +7390,7 @@ export interface operations {
                             createdAt: string;
                             currencyCode: string | null;
                             deferredReveal: boolean;
-                            /** @description keys, deferred, keyless, preorder or cancelled */
+                            /** @description keys, deferred, keyless, preorder, cancelled or failed */
                             delivery: string;
                             detectedCountryCode: string | null;
                             id: string;
@@ -8151,7 +8151,7 @@ export interface operations {
                             createdAt: string;
                             currencyCode: string | null;
                             deferredReveal: boolean;
-                            /** @description keys, deferred, keyless, preorder or cancelled */
+                            /** @description keys, deferred, keyless, preorder, cancelled or failed */
                             delivery: string;
                             detectedCountryCode: string | null;
                             id: string;
