@@ -25,31 +25,33 @@ async function waitFor(check: () => boolean, limitMs: number): Promise<number> {
   return performance.now() - started;
 }
 
+/** An endpoint at `receiver` and a test ping to it; resolves once its first attempt arrived. */
+async function pingOnce(auth: Record<string, string>, receiver: { url: string; received: unknown[] }) {
+  const created = await t.app.inject({
+    method: 'POST',
+    url: '/api/seller/v1/webhooks',
+    headers: auth,
+    payload: { url: receiver.url },
+  });
+  const endpointId = created.json().data.id as string;
+  await t.app.inject({ method: 'POST', url: `/api/seller/v1/webhooks/${endpointId}/test`, headers: auth });
+  expect(await waitFor(() => receiver.received.length === 1, 5000)).toBeLessThan(5000);
+  return endpointId;
+}
+
 describe('webhook retries under the test clock, with the background jobs running', () => {
   // The retry stall: a retry was due 5 s after its failure was *written*, so a clock moved while
   // the failing response was in flight (or before its outcome committed, as a script racing the
   // receiver does) left the retry 5 s of real time after the move instead of due at once.
   it('sends the second attempt promptly after the clock passes its due time, even when it moved while the failure was in flight', async () => {
     const seller = await makeSeller(t);
-    let answer = 500;
+    let calls = 0;
     const r = await receiver((res) => {
-      if (answer === 500) t.ctx.testClock!.advance(3600); // the operator's +1 h lands before the outcome is written
-      res.writeHead(answer).end();
+      calls += 1;
+      if (calls === 1) t.ctx.testClock!.advance(3600); // the operator's +1 h lands before the outcome is written
+      res.writeHead(calls === 1 ? 500 : 200).end();
     });
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/seller/v1/webhooks',
-      headers: seller.auth,
-      payload: { url: r.url },
-    });
-    const endpointId = created.json().data.id;
-    await t.app.inject({
-      method: 'POST',
-      url: `/api/seller/v1/webhooks/${endpointId}/test`,
-      headers: seller.auth,
-    });
-    expect(await waitFor(() => r.received.length === 1, 5000)).toBeLessThan(5000);
-    answer = 200;
+    const endpointId = await pingOnce(seller.auth, r);
     expect(await waitFor(() => r.received.length === 2, 4000)).toBeLessThan(2000);
     const attempts = async () =>
       (
@@ -71,19 +73,7 @@ describe('webhook retries under the test clock, with the background jobs running
     const seller = await makeSeller(t);
     let answer = 500;
     const r = await receiver((res) => res.writeHead(answer).end());
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/seller/v1/webhooks',
-      headers: seller.auth,
-      payload: { url: r.url },
-    });
-    const endpointId = created.json().data.id;
-    await t.app.inject({
-      method: 'POST',
-      url: `/api/seller/v1/webhooks/${endpointId}/test`,
-      headers: seller.auth,
-    });
-    expect(await waitFor(() => r.received.length === 1, 5000)).toBeLessThan(5000);
+    await pingOnce(seller.auth, r);
     answer = 200;
     const moved = await t.app.inject({
       method: 'POST',

@@ -4,7 +4,7 @@ import { isoOf } from '../../../lib/clock.js';
 import { emit } from '../../events/outbox.service.js';
 import type { SellerActor } from '../line/quote.service.js';
 import { findByReference } from '../orders/orders.service.js';
-import { markCancelled } from './preorders.repo.js';
+import { endPreorder } from './preorders.repo.js';
 
 const REASONS = {
   deferred: {
@@ -45,7 +45,7 @@ export async function cancelPreorder(ctx: AppContext, actor: SellerActor, orderR
   if (order.delivery !== 'preorder') throw notCancellable(order);
   const now = ctx.clock.now();
   const cancelled = await ctx.db.transaction().execute(async (trx) => {
-    if (!(await markCancelled(trx, order.id, now))) return false;
+    if (!(await endPreorder(trx, order.id, 'cancelled', now))) return false;
     await emit(
       ctx,
       trx,

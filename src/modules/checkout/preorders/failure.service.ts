@@ -20,7 +20,7 @@ export async function failPreorder(
   return ctx.db.transaction().execute(async (trx) => {
     const order = await repo.lockWaitingPreorder(trx, orderId);
     if (!order) return false;
-    if (!(await repo.markFailed(trx, order.id, ctx.clock.now()))) return false;
+    if (!(await repo.endPreorder(trx, order.id, 'failed', ctx.clock.now()))) return false;
     await emit(
       ctx,
       trx,

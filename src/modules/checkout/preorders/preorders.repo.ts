@@ -67,11 +67,19 @@ export async function markConverted(trx: Executor, order: OrderRow, now: number)
     .execute();
 }
 
-/** Cancels an accepted pre-order; false when it is no longer one (converted or cancelled meanwhile). */
-export async function markCancelled(trx: Executor, id: string, now: number): Promise<boolean> {
+/**
+ * Ends an accepted pre-order as `cancelled` (by the seller) or `failed` (order.failed); false
+ * when it is no longer one (converted, cancelled or failed meanwhile).
+ */
+export async function endPreorder(
+  trx: Executor,
+  id: string,
+  delivery: 'cancelled' | 'failed',
+  now: number,
+): Promise<boolean> {
   const result = await trx
     .updateTable('orders')
-    .set({ delivery: 'cancelled', updated_at: now })
+    .set({ delivery, updated_at: now })
     .where('id', '=', id)
     .where('delivery', '=', 'preorder')
     .executeTakeFirst();
@@ -121,15 +129,4 @@ export async function unconvertiblePreorders(ex: Executor, limit: number) {
     id: r.id,
     reason: (r.status === 'revoked' ? 'ALLOCATION_REVOKED' : 'PRODUCT_DELISTED') as PreorderFailure,
   }));
-}
-
-/** Ends an accepted pre-order as failed; false when it is no longer one (converted, cancelled or failed meanwhile). */
-export async function markFailed(trx: Executor, id: string, now: number): Promise<boolean> {
-  const result = await trx
-    .updateTable('orders')
-    .set({ delivery: 'failed', updated_at: now })
-    .where('id', '=', id)
-    .where('delivery', '=', 'preorder')
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
 }
