@@ -8228,7 +8228,7 @@ export interface operations {
                             createdAt: string;
                             currencyCode: string | null;
                             deferredReveal: boolean;
-                            /** @description keys, deferred, keyless, preorder or cancelled */
+                            /** @description keys, deferred, keyless, preorder, cancelled or failed */
                             delivery: string;
                             detectedCountryCode: string | null;
                             id: string;
@@ -8989,7 +8989,7 @@ export interface operations {
                             createdAt: string;
                             currencyCode: string | null;
                             deferredReveal: boolean;
-                            /** @description keys, deferred, keyless, preorder or cancelled */
+                            /** @description keys, deferred, keyless, preorder, cancelled or failed */
                             delivery: string;
                             detectedCountryCode: string | null;
                             id: string;

@@ -21,6 +21,7 @@ import * as m0019 from './migrations/0019_outbox_lean_indexes.js';
 import * as m0020 from './migrations/0020_fault_recovery.js';
 import * as m0021 from './migrations/0021_exact_reversals.js';
 import * as m0022 from './migrations/0022_attestations_redemption_links.js';
+import * as m0023 from './migrations/0023_time_sweeps_and_sunsets.js';
 import * as m0024 from './migrations/0024_flat_seller_reads.js';
 import * as m0026 from './migrations/0026_console.js';
 
@@ -46,6 +47,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0020_fault_recovery': m0020,
   '0021_exact_reversals': m0021,
   '0022_attestations_redemption_links': m0022,
+  '0023_time_sweeps_and_sunsets': m0023,
   '0024_flat_seller_reads': m0024,
   '0026_console': m0026,
 };

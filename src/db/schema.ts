@@ -2,6 +2,7 @@ import type {
   IdempotencyRecordsTable,
   ProcessHeartbeatsTable,
 } from '../http/idempotency/idempotency.table.js';
+import type { ContractSunsetsTable } from '../http/sunsets.table.js';
 import type {
   KeyReplacementsTable,
   RefundKeysTable,
@@ -12,6 +13,7 @@ import type {
   AllocationsTable,
   SharesTable,
   SkuSellabilityTable,
+  TimeSweepsTable,
 } from '../modules/allocations/allocations.table.js';
 import type { ApiKeysTable } from '../modules/api-keys/api-keys.table.js';
 import type {
@@ -91,6 +93,8 @@ export interface Database {
   allocations: AllocationsTable;
   allocation_requests: AllocationRequestsTable;
   sku_sellability: SkuSellabilityTable;
+  time_sweeps: TimeSweepsTable;
+  contract_sunsets: ContractSunsetsTable;
   key_pools: KeyPoolsTable;
   game_keys: GameKeysTable;
   promotions: PromotionsTable;

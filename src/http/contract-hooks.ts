@@ -10,8 +10,10 @@ import {
   replayRemembered,
 } from './idempotency/idempotency.js';
 import { checkRequestText } from './input-limits.js';
+import { peekCachedPage } from './page-cache.js';
 import { applySandboxRateLimit } from './rate-limit.js';
 import { parseSimulate, SIMULATE_HEADER, shortCircuitFor } from './simulate.js';
+import { stampSunset } from './sunsets.js';
 import { API_MAJOR_VERSION, resolveContractDate } from './versioning.js';
 
 /**
@@ -28,6 +30,7 @@ export function installContractHooks(app: FastifyInstance, ctx: AppContext): voi
   app.decorateRequest('idempotencyRecord', null);
   app.decorateRequest('rememberedReplay', null);
   app.decorateRequest('contractDate', '2026-09-01');
+  app.decorateRequest('cachedPage', null);
 
   app.addHook('onRequest', async (request, reply) => {
     await ctx.testClock?.sync();
@@ -42,6 +45,8 @@ export function installContractHooks(app: FastifyInstance, ctx: AppContext): voi
       .header('x-service-api-version', date);
     if (refusal) throw refusal;
     request.contractDate = date;
+    if (!refusal && pinned !== undefined && String(pinned).trim() !== '')
+      await stampSunset(ctx, reply, date, now);
     const badText = checkRequestText(request);
     if (badText) throw badText;
 
@@ -60,6 +65,8 @@ export function installContractHooks(app: FastifyInstance, ctx: AppContext): voi
     request.simulate = parseSimulate(request.headers[SIMULATE_HEADER], principal.environment);
     const simulated = shortCircuitFor(request.simulate);
     if (simulated) throw simulated;
+    if (config.pageCacheKey)
+      request.cachedPage = peekCachedPage(ctx, config.pageCacheKey(request), now) ?? null;
     await applySandboxRateLimit(ctx.rateLimits, request, reply, now);
   });
 

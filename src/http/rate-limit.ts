@@ -15,6 +15,7 @@ export const SANDBOX_LIMITS_PER_MINUTE: Record<RateBucket, number> = {
 const WINDOW_MS = 60_000;
 
 export function bucketOf(request: FastifyRequest): RateBucket {
+  if (request.cachedPage) return 'read-cached';
   const declared = request.routeOptions.config.rateBucket;
   if (declared) return declared;
   return request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write';

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { Principal } from './auth/principal.js';
 import type { Scope } from './auth/scopes.js';
 import type { RateBucket, RateClass } from './rate-limit.js';
@@ -14,6 +15,11 @@ export interface RouteContract {
   rateClass?: RateClass;
   /** Defaults from the method: GET/HEAD read, others write. */
   rateBucket?: RateBucket;
+  /**
+   * The route serves pages from the page cache (http/page-cache.ts) under this key: a request
+   * whose page is cached debits `read-cached` instead of `read`.
+   */
+  pageCacheKey?: (request: FastifyRequest) => string;
 }
 
 declare module 'fastify' {
@@ -26,6 +32,8 @@ declare module 'fastify' {
     clientIp: string | null;
     /** Set when the reply is a failure that a retry may turn out differently. */
     transientFailure: boolean;
+    /** The cached page found for the route's `pageCacheKey` before the rate limit was debited. */
+    cachedPage: string | null;
   }
 }
 

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.js';
+import { sweepTimeDrivenSellability } from '../modules/allocations/time-sweep.service.js';
 import { archiveDueProducts } from '../modules/catalog/products.service.js';
 import { sweepRedemptions } from '../modules/checkout/orders/redemptions.service.js';
 import { registerPreorderJob } from '../modules/checkout/preorders/preorders.job.js';
@@ -11,13 +12,15 @@ import { listenForWakeups } from './pg-wakeups.js';
 import { JobRunner } from './runner.js';
 
 const SWEEP_INTERVAL_MS = 60_000;
+/** Scheduled archives and time-driven sellability flips are announced within a second of their moment. */
+const MOMENT_SWEEP_MS = 1_000;
 /** Hot-drop reservations live about 60 s: their slots come back within a second of expiring. */
 const RESERVATION_SWEEP_MS = 1_000;
 
 /**
  * The background work of one server process: webhook publishing and delivery, pre-order
  * conversion, hot-drop reservation expiry, the purge of expired events, keyless redemption
- * notices and scheduled product archives. Every job claims its rows in the database, so any
+ * notices, scheduled product archives and time-driven sellability flips. Every job claims its rows in the database, so any
  * number of processes may run them (docs/events.md, docs/checkout.md, docs/hot-drops.md).
  */
 export function startProcessJobs(ctx: AppContext, log: { error(obj: object, msg: string): void }) {
@@ -47,8 +50,16 @@ export function startProcessJobs(ctx: AppContext, log: { error(obj: object, msg:
     run: () => sweepReservations(ctx),
   });
   runner.add({
+    name: 'sellability-time',
+    idleMs: MOMENT_SWEEP_MS,
+    run: async () => {
+      await sweepTimeDrivenSellability(ctx);
+      return false;
+    },
+  });
+  runner.add({
     name: 'product-archive',
-    idleMs: SWEEP_INTERVAL_MS,
+    idleMs: MOMENT_SWEEP_MS,
     run: async () => {
       await archiveDueProducts(ctx);
       return false;

@@ -132,4 +132,22 @@ export const ADMIN_OPERATIONS: OperationTable = {
   'GET /webhooks/deliveries': op('adminListWebhookDeliveries', 'List webhook deliveries', NF),
   'POST /webhooks/replay': op('adminReplayWebhook', 'Replay an event', NF),
   'POST /clock': op('adminAdvanceClock', 'Advance the test clock', ['FORBIDDEN']),
+  'GET /contract-dates': op('adminListContractDates', 'List contract dates and their sunsets'),
+  'PUT /contract-dates/{date}/sunset': op(
+    'adminPublishSunset',
+    'Publish the sunset of a contract date',
+    ['VALIDATION_FAILED'],
+    'From then on, replies to requests pinned to the date carry Deprecation, Sunset and Link headers.',
+  ),
+  'DELETE /contract-dates/{date}/sunset': op(
+    'adminWithdrawSunset',
+    'Withdraw the sunset of a contract date',
+    NF,
+  ),
+  'POST /preorders/{orderId}/cancel': op(
+    'adminCancelPreorder',
+    'Cancel a pre-order for its publisher',
+    [...NF, 'ORDER_NOT_CANCELLABLE'],
+    'The accepted pre-order fails: order.failed with reasonCode PREORDER_CANCELLED_BY_PUBLISHER, its capacity released.',
+  ),
 };

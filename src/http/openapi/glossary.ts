@@ -27,6 +27,7 @@ export const GLOSSARY: Readonly<Record<string, string>> = {
   'path:currency': 'ISO 4217 currency code.',
   'path:attestId': 'Geo attestation id (`attestId` from POST /geo-attestations).',
   'path:orderReference': 'Your order reference of a keyless order (`orderReference`).',
+  'path:date': 'A supported contract date (`X-Service-Api-Version` value).',
   // Signed downloads
   expires: 'Expiry of the signed download URL (Unix seconds); part of the signature.',
   signature: 'HMAC signature of the download URL; the URL is the credential.',
@@ -109,6 +110,7 @@ export const GLOSSARY: Readonly<Record<string, string>> = {
   reportType: 'The report to build (`activity`).',
   // Test clock
   advanceSeconds: 'Seconds to move the clock forward.',
+  sunsetAt: 'When the contract date may stop being served (a future instant).',
   // integrationOrderContext (SPEC 2.6)
   schemaVersion: 'Version of the declaration shape (1).',
   salesCountryCode: 'Country of the sale, ISO 3166-1 alpha-2.',

@@ -84,5 +84,7 @@ export const TAGS: Record<'seller' | 'admin', { name: string; description: strin
     { name: 'after-sale', description: 'Quarantined keys and chargeback reinstatement.' },
     { name: 'webhooks', description: 'Delivery inspection and replay.' },
     { name: 'test clock', description: 'Moving the service clock in test deployments.' },
+    { name: 'contract dates', description: 'Sunsets of contract dates (Deprecation, Sunset, Link headers).' },
+    { name: 'orders', description: "Pre-orders cancelled on a publisher's behalf." },
   ],
 };

@@ -75,3 +75,9 @@ export interface AllocationRequestsTable {
   resolved_at: number | null;
   created_at: number;
 }
+
+/** Where a time-driven sweep has looked up to (migration 0023). */
+export interface TimeSweepsTable {
+  name: string;
+  swept_until: number;
+}

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
 import { cachedPage } from '../../http/page-cache.js';
@@ -43,9 +44,15 @@ async function legacyCursorPosition(ctx: AppContext, productId: string): Promise
   return [product.created_at, product.id];
 }
 
+/** The page-cache key of a product list page: the seller, its environment, the URL and language. */
+function productPageKey(request: FastifyRequest): string {
+  const { companyId, environment } = principalOf(request);
+  return `products:${companyId}:${environment}:${request.url}:${request.headers['accept-language'] ?? ''}`;
+}
+
 export function registerCatalogRoutes(app: TypedApp, ctx: AppContext): void {
   app.get('/products', {
-    config: read,
+    config: { ...read, pageCacheKey: productPageKey },
     schema: {
       tags: ['catalog'],
       summary: 'Visible products, newest first, with optional availability and pricing expansions.',
@@ -54,21 +61,27 @@ export function registerCatalogRoutes(app: TypedApp, ctx: AppContext): void {
     },
     handler: async (request, reply) => {
       const scope = await sellerScope(ctx, principalOf(request));
-      const key = `products:${scope.sellerId}:${scope.environment}:${request.url}:${request.headers['accept-language'] ?? ''}`;
-      return cachedPage(ctx, reply, key, PRODUCT_PAGE_TTL_MS, async () => {
-        const query = parseProductQuery(request.query, request.headers['accept-language']);
-        if (query.legacyCursorId) query.list.before = await legacyCursorPosition(ctx, query.legacyCursorId);
-        const rows = query.statusExcludesAll ? [] : await listProducts(ctx, scope, query.list);
-        const result = page(rows, query.list.limit, (r) => r.cursorKey, nextPageUrl(request.url));
-        return {
-          data: result.data.map(({ cursorKey: _key, ...row }) => row),
-          meta: {
-            ...result.meta,
-            localePreference: query.list.chain,
-            warnings: query.deprecatedStatus ? [query.deprecatedStatus] : [],
-          },
-        };
-      });
+      return cachedPage(
+        ctx,
+        reply,
+        productPageKey(request),
+        PRODUCT_PAGE_TTL_MS,
+        async () => {
+          const query = parseProductQuery(request.query, request.headers['accept-language']);
+          if (query.legacyCursorId) query.list.before = await legacyCursorPosition(ctx, query.legacyCursorId);
+          const rows = query.statusExcludesAll ? [] : await listProducts(ctx, scope, query.list);
+          const result = page(rows, query.list.limit, (r) => r.cursorKey, nextPageUrl(request.url));
+          return {
+            data: result.data.map(({ cursorKey: _key, ...row }) => row),
+            meta: {
+              ...result.meta,
+              localePreference: query.list.chain,
+              warnings: query.deprecatedStatus ? [query.deprecatedStatus] : [],
+            },
+          };
+        },
+        request.cachedPage,
+      );
     },
   });
 

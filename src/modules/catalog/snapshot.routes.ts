@@ -41,10 +41,7 @@ export function registerSnapshotRoutes(app: TypedApp, ctx: AppContext): void {
       const chain = localeChain(undefined, request.headers['accept-language']);
       const gzip = acceptsGzip(request.headers['accept-encoding']);
       const meta = await snapshotMeta(ctx, scope);
-      const etag = snapshotEtag(
-        meta,
-        `${scope.environment}|${format}|${chain[0]}|${gzip ? 'gzip' : 'identity'}`,
-      );
+      const etag = snapshotEtag(meta);
       reply.header('etag', etag).header('cache-control', CACHE_CONTROL).header('vary', VARY);
       if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
       reply.type(

@@ -35,13 +35,17 @@ export async function snapshotMeta(ctx: AppContext, scope: SellerScope): Promise
 }
 
 /**
- * Weak ETag derived from (maxUpdatedAt, totalProducts), and the representation (format, language,
- * encoding). Remembered per cached meta and representation: a revalidation hashes nothing.
+ * Weak ETag derived from (maxUpdatedAt, totalProducts) alone: every representation of one catalog
+ * state (gzip or identity, json or ndjson, any language) carries the same tag, so a client that
+ * revalidates with another Accept-Encoding still gets its 304. Caches keep the representations
+ * apart by URL and `Vary`. Remembered per cached meta: a revalidation hashes nothing.
  */
-export const snapshotEtag = memoPerObject((meta: SnapshotMeta, variant: string): string => {
-  const digest = hash('sha256', `${meta.maxUpdatedAt}|${meta.totalProducts}|${variant}`, 'base64url');
+export const snapshotEtag = (meta: SnapshotMeta): string => tagOfMeta(meta, 'tag');
+
+const tagOfMeta = memoPerObject((meta: SnapshotMeta, _tag: 'tag'): string => {
+  const digest = hash('sha256', `${meta.maxUpdatedAt}|${meta.totalProducts}`, 'base64url');
   return `W/"${digest.slice(0, 27)}"`;
-}, 256);
+}, 1);
 
 /**
  * Does Accept-Encoding admit gzip? RFC 9110 12.5.3: `x-gzip` is gzip, `q=0` refuses a coding,

@@ -5,7 +5,7 @@ export type OrderKind = 'order' | 'pull' | 'export';
  * a pre-order converted at release), through a hosted redemption record (`keyless`), not yet
  * (`preorder`, nothing claimed) or never (`cancelled`: a pre-order cancelled before release).
  */
-export type Delivery = 'keys' | 'deferred' | 'keyless' | 'preorder' | 'cancelled';
+export type Delivery = 'keys' | 'deferred' | 'keyless' | 'preorder' | 'cancelled' | 'failed';
 
 /** The order aggregate (docs/checkout.md): one row per fulfilment, keys linked by game_keys.order_id. */
 export interface OrdersTable {

@@ -106,7 +106,9 @@ answered under. Without the header a request gets the current default: \`${newes
 ${newest}T00:00Z, \`${oldest}\` before. An unsupported date answers \`UNSUPPORTED_API_VERSION\`
 with \`details.supportedVersions\`. Pin a date in production (the SDK pins the newest date it was
 generated against) and move it when you have read what changed. The major version is in the path
-(\`/api/seller/v1\`); unversioned paths answer 308 to \`v1\`.
+(\`/api/seller/v1\`); unversioned paths answer 308 to \`v1\`. Once a sunset is published for a
+date, replies to requests pinned to it carry \`Deprecation\`, \`Sunset\` (the date after which the
+pin may stop working) and a \`Link\` (\`rel="sunset"\`) to this section: move your pin before then.
 
 # Sandbox
 

@@ -11,6 +11,7 @@ const SPEC_FIELDS: Record<EventType, string[]> = {
   'order.fulfilled': ['orderReference', 'skuCode', 'quantity', 'pulled', 'fulfilledAt'],
   'order.reserved': ['orderReference', 'skuCode', 'quantity', 'expectedReleaseAt'],
   'order.preorder_fulfilled': ['orderReference', 'skuCode', 'quantity', 'fulfilledAt'],
+  'order.failed': ['orderReference', 'skuCode', 'reasonCode'],
   'order.returned': ['orderReference', 'quantity'],
   'order.keys_returned': ['orderReference', 'keyIds', 'returned', 'reason'],
   'refund.completed': ['orderReference', 'refundId', 'adjustmentType', 'adjustmentStatus'],

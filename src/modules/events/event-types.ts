@@ -55,6 +55,7 @@ export const EVENT_TYPES = {
     quantity: Type.Integer(),
     fulfilledAt: Iso,
   }),
+  'order.failed': type({ orderReference: Type.String(), skuCode: Type.String(), reasonCode: Type.String() }),
   'order.returned': type({ orderReference: Type.String(), quantity: Type.Integer() }),
   'order.keys_returned': type({
     orderReference: Type.String(),

@@ -12,7 +12,9 @@ import { registerCompanyAdminRoutes } from './companies.admin.js';
 import { registerFinanceAdminRoutes } from './finance.admin.js';
 import { registerListAdminRoutes } from './lists.admin.js';
 import { registerPartnerAdminRoutes } from './partners.admin.js';
+import { registerPreorderAdminRoutes } from './preorders.admin.js';
 import { registerSupplyAdminRoutes } from './supply.admin.js';
+import { registerVersioningAdminRoutes } from './versioning.admin.js';
 import { registerWebhookAdminRoutes } from './webhooks.admin.js';
 
 const admin = { auth: 'admin' } as const;
@@ -28,6 +30,8 @@ export function registerOperatorRoutes(app: TypedApp, ctx: AppContext, openApi: 
   registerAfterSaleAdminRoutes(app, ctx);
   registerWebhookAdminRoutes(app, ctx);
   registerListAdminRoutes(app, ctx);
+  registerVersioningAdminRoutes(app, ctx);
+  registerPreorderAdminRoutes(app, ctx);
   registerCompanyAdminRoutes(app, ctx);
 
   app.post('/clock', {

@@ -9,6 +9,19 @@ export function sandboxProductBySlug(ex: Executor, slug: string) {
     .executeTakeFirst();
 }
 
+export function setProductPlatforms(
+  ex: Executor,
+  productId: string,
+  platforms: { code: string }[],
+  now: number,
+) {
+  return ex
+    .updateTable('products')
+    .set({ platforms: JSON.stringify(platforms), updated_at: now })
+    .where('id', '=', productId)
+    .execute();
+}
+
 export function firstReleaseOf(ex: Executor, productId: string) {
   return ex
     .selectFrom('releases')

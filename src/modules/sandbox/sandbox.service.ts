@@ -43,6 +43,16 @@ async function ensureProductFor(ctx: AppContext, trx: Executor, magic: MagicSku)
       platforms: [{ code: magic.platform }],
       churnPeriodHours: status.churnPeriodHours ?? null,
     }));
+  // A product lists the platforms of all its magic SKUs (SANDBOX-ALWAYS-PS5-001 makes Sandbox
+  // Always a PS5 product too); an installation seeded before gets the missing one added.
+  const platforms = JSON.parse(product.platforms) as { code: string }[];
+  if (!platforms.some((p) => p.code === magic.platform))
+    await repo.setProductPlatforms(
+      trx,
+      product.id,
+      [...platforms, { code: magic.platform }],
+      ctx.clock.now(),
+    );
   const release =
     (await repo.firstReleaseOf(trx, product.id)) ??
     (await createRelease(ctx, trx, product.id, {

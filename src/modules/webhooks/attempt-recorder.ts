@@ -13,6 +13,12 @@ export interface AttemptOutcome {
   row: Claimed;
   eventType: string;
   result: SendResult;
+  /**
+   * When the attempt was sent (service clock). Its retry is due a delay after this moment, not
+   * after the outcome is written: a test clock moved while the response was in flight makes the
+   * retry due at once instead of a delay after the move.
+   */
+  attemptedAt: number;
 }
 
 /** Longest an outcome waits for others to share its transaction. */
@@ -86,12 +92,12 @@ async function writeOutcomes(ctx: AppContext, trx: Executor, outcomes: AttemptOu
     return {
       ...o,
       attempt,
-      next: o.result.ok ? null : nextAttemptAt(now, attempt, o.result.retryAfterSeconds),
+      next: o.result.ok ? null : nextAttemptAt(o.attemptedAt, attempt, o.result.retryAfterSeconds),
     };
   });
   await repo.insertAttempts(
     trx,
-    planned.map(({ row, eventType, result, attempt, next }) => ({
+    planned.map(({ row, eventType, result, attempt, next, attemptedAt }) => ({
       delivery_id: row.id,
       endpoint_id: row.endpoint_id,
       event_id: row.event_id,
@@ -100,7 +106,7 @@ async function writeOutcomes(ctx: AppContext, trx: Executor, outcomes: AttemptOu
       status_code: result.statusCode,
       error: result.error,
       duration_ms: result.durationMs,
-      attempted_at: now,
+      attempted_at: attemptedAt,
       next_retry_at: next,
     })),
   );

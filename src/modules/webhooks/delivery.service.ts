@@ -160,6 +160,6 @@ export class DeliveryWorker {
       secrets.push(this.secretOf(endpoint.previous_secret_sealed));
     const headers = signatureHeaders(secrets, event.event_id, Math.floor(now / 1000), body);
     const result = await sendWebhook(endpoint.url, body, headers, this.ctx.config.allowInsecureWebhooks);
-    await this.recorder.record({ row, eventType: event.event_type, result });
+    await this.recorder.record({ row, eventType: event.event_type, result, attemptedAt: now });
   }
 }

@@ -66,8 +66,14 @@ const FeedEvent = Type.Object({
   data: Type.Record(Type.String(), Type.Unknown()),
 });
 const Params = Type.Object({ id: Uuid });
-const read = { auth: 'seller', scopes: ['seller:webhooks:read'] } as const;
-const write = { auth: 'seller', scopes: ['seller:webhooks:write'], idempotency: 'optional' } as const;
+/** Webhook management (and the events feed) counts in its own sandbox rate class (docs/http-contract.md). */
+const read = { auth: 'seller', scopes: ['seller:webhooks:read'], rateClass: 'webhooks' } as const;
+const write = {
+  auth: 'seller',
+  scopes: ['seller:webhooks:write'],
+  idempotency: 'optional',
+  rateClass: 'webhooks',
+} as const;
 const tags = ['webhooks'];
 
 export function registerWebhookRoutes(app: TypedApp, ctx: AppContext): void {

@@ -28,7 +28,9 @@ export function lifecycleRefusal(sku: CheckoutSku) {
 /**
  * SPEC 4.2 rule 7: a pre-order passes the live checks and is accepted only inside its window
  * and with the seller's pre-order capability; refusals are 422 PRODUCT_NOT_SELLABLE, never a
- * live pull. A window that cannot be read answers 503 PREORDER_STATE_UNAVAILABLE.
+ * live pull. A pre-order product whose publisher has published no window yet is not open:
+ * 422 PRODUCT_NOT_SELLABLE `PREORDER_NOT_OPEN`, like one whose window starts later. (503
+ * PREORDER_STATE_UNAVAILABLE is for a pre-order state that cannot be read at all.)
  */
 export function preorderGate(
   sku: CheckoutSku,
@@ -52,11 +54,10 @@ export function preorderGate(
     );
   }
   if (sku.preorder_start === null) {
-    throw fail(
-      'PREORDER_STATE_UNAVAILABLE',
-      `The pre-order window of ${sku.code} cannot be verified right now.`,
-      facts(sku),
-      { 'Retry-After': '5' },
+    throw refuse(
+      'PREORDER_NOT_OPEN',
+      'wait_for_preorder_window',
+      `The publisher has not published a pre-order window for ${sku.code} yet.`,
     );
   }
   if (now < sku.preorder_start) {

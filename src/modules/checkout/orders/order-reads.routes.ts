@@ -13,7 +13,7 @@ const OrderAggregate = Type.Object({
   readableId: Type.String(),
   orderReference: Type.String(),
   kind: Type.String({ description: 'order, pull or export' }),
-  delivery: Type.String({ description: 'keys, deferred, keyless, preorder or cancelled' }),
+  delivery: Type.String({ description: 'keys, deferred, keyless, preorder, cancelled or failed' }),
   skuId: Type.String(),
   skuCode: Type.String(),
   productId: Type.String(),

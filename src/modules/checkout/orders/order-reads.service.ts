@@ -66,6 +66,8 @@ export async function revealOrder(ctx: AppContext, actor: SellerActor, id: strin
     throw cannotReveal(order, 'preorder_not_released', 'A pre-order has no keys before its release.');
   if (order.delivery === 'cancelled')
     throw cannotReveal(order, 'preorder_cancelled', 'A cancelled pre-order has no keys.');
+  if (order.delivery === 'failed')
+    throw cannotReveal(order, 'preorder_failed', 'A failed pre-order (order.failed) has no keys.');
   const keys = (await keysOfOrder(ctx.db, order.id)).filter((k) => k.state === 'sold');
   const plaintext = openKeys(ctx, keys);
   if (order.revealed_at === null) await repo.markRevealed(ctx.db, order.id, ctx.clock.now());

@@ -71,13 +71,14 @@ async function replayOrConflict(
   existing: repo.OrderRow,
   request: { skuCode?: string; quantity: number },
 ) {
-  if (existing.delivery === 'cancelled') {
+  if (existing.delivery === 'cancelled' || existing.delivery === 'failed') {
+    const ended = existing.delivery === 'cancelled' ? 'cancelled' : 'failed';
     throw fail(
       'ORDER_REFERENCE_CONFLICT',
-      `orderReference ${existing.order_reference} names a cancelled pre-order.`,
+      `orderReference ${existing.order_reference} names a ${ended} pre-order.`,
       {
         orderReference: existing.order_reference,
-        reason: 'order_cancelled',
+        reason: `order_${ended}`,
       },
     );
   }

@@ -4,7 +4,7 @@ import { isoOf } from '../../../lib/clock.js';
 import { emit } from '../../events/outbox.service.js';
 import type { SellerActor } from '../line/quote.service.js';
 import { findByReference } from '../orders/orders.service.js';
-import { markCancelled } from './preorders.repo.js';
+import { endPreorder } from './preorders.repo.js';
 
 const REASONS = {
   deferred: {
@@ -12,6 +12,7 @@ const REASONS = {
     message: 'was converted at release: its keys are claimed. Return them with POST /keys/return.',
   },
   cancelled: { reason: 'already_cancelled', message: 'was already cancelled.' },
+  failed: { reason: 'already_failed', message: 'failed (order.failed): it can no longer be converted.' },
 } as const;
 
 function notCancellable(order: { id: string; order_reference: string; delivery: string }) {
@@ -23,7 +24,9 @@ function notCancellable(order: { id: string; order_reference: string; delivery: 
       orderReference: order.order_reference,
       orderId: order.id,
       reason: known?.reason ?? 'not_a_preorder',
-      ...(order.delivery === 'cancelled' ? {} : { recommendedAction: 'return_keys' }),
+      ...(order.delivery === 'cancelled' || order.delivery === 'failed'
+        ? {}
+        : { recommendedAction: 'return_keys' }),
     },
   );
 }
@@ -42,7 +45,7 @@ export async function cancelPreorder(ctx: AppContext, actor: SellerActor, orderR
   if (order.delivery !== 'preorder') throw notCancellable(order);
   const now = ctx.clock.now();
   const cancelled = await ctx.db.transaction().execute(async (trx) => {
-    if (!(await markCancelled(trx, order.id, now))) return false;
+    if (!(await endPreorder(trx, order.id, 'cancelled', now))) return false;
     await emit(
       ctx,
       trx,

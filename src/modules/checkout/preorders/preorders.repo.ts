@@ -67,11 +67,19 @@ export async function markConverted(trx: Executor, order: OrderRow, now: number)
     .execute();
 }
 
-/** Cancels an accepted pre-order; false when it is no longer one (converted or cancelled meanwhile). */
-export async function markCancelled(trx: Executor, id: string, now: number): Promise<boolean> {
+/**
+ * Ends an accepted pre-order as `cancelled` (by the seller) or `failed` (order.failed); false
+ * when it is no longer one (converted, cancelled or failed meanwhile).
+ */
+export async function endPreorder(
+  trx: Executor,
+  id: string,
+  delivery: 'cancelled' | 'failed',
+  now: number,
+): Promise<boolean> {
   const result = await trx
     .updateTable('orders')
-    .set({ delivery: 'cancelled', updated_at: now })
+    .set({ delivery, updated_at: now })
     .where('id', '=', id)
     .where('delivery', '=', 'preorder')
     .executeTakeFirst();
@@ -88,4 +96,37 @@ export function preorderHoldersOfRelease(ex: Executor, releaseId: string) {
     .where('skus.release_id', '=', releaseId)
     .where('orders.delivery', '=', 'preorder')
     .execute();
+}
+
+/** Why an accepted pre-order can no longer convert (`order.failed` reasonCode). */
+export type PreorderFailure = 'ALLOCATION_REVOKED' | 'PRODUCT_DELISTED' | 'PREORDER_CANCELLED_BY_PUBLISHER';
+
+/**
+ * Accepted pre-orders that can no longer convert: the grant they were accepted on is revoked,
+ * or the product (its release, its SKU) was delisted before release.
+ */
+export async function unconvertiblePreorders(ex: Executor, limit: number) {
+  const rows = await ex
+    .selectFrom('orders')
+    .innerJoin('allocations', 'allocations.id', 'orders.allocation_id')
+    .innerJoin('skus', 'skus.id', 'orders.sku_id')
+    .innerJoin('releases', 'releases.id', 'skus.release_id')
+    .innerJoin('products', 'products.id', 'orders.product_id')
+    .select(['orders.id', 'allocations.status'])
+    .where('orders.delivery', '=', 'preorder')
+    .where((eb) =>
+      eb.or([
+        eb('allocations.status', '=', 'revoked'),
+        eb('products.is_archived', '=', 1),
+        eb('releases.delisted', '=', 1),
+        eb('skus.delisted', '=', 1),
+      ]),
+    )
+    .orderBy('orders.created_at')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    reason: (r.status === 'revoked' ? 'ALLOCATION_REVOKED' : 'PRODUCT_DELISTED') as PreorderFailure,
+  }));
 }
