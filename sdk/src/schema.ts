@@ -1362,7 +1362,7 @@ export interface components {
              * @description The error code (registry on /docs#errors); the status is fixed per code.
              * @enum {string}
              */
-            code: "BAD_REQUEST" | "UNSUPPORTED_API_VERSION" | "UNAUTHORIZED" | "FORBIDDEN" | "INSUFFICIENT_SCOPE" | "IP_NOT_ALLOWED" | "IP_NOT_RESOLVABLE" | "PRODUCTION_ACCESS_NOT_APPROVED" | "API_MODEL_AGREEMENT_REQUIRED" | "KEY_ENVIRONMENT_MISMATCH" | "CONTRACT_NOT_ACTIVE" | "NOT_FOUND" | "PRODUCT_NOT_SELLABLE" | "METHOD_NOT_ALLOWED" | "NO_AVAILABLE_KEYS" | "SOLD_OUT" | "ORDER_REFERENCE_CONFLICT" | "ORDER_NOT_CANCELLABLE" | "REFUND_REFERENCE_CONFLICT" | "ALLOCATION_NOT_AVAILABLE" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "RESERVATION_EXTEND_EXHAUSTED" | "RESERVATION_COMMIT_IN_PROGRESS" | "RESERVATION_GONE" | "GEO_ATTESTATION_CLOSED" | "REDEMPTION_EXPIRED" | "EXPORT_EXPIRED" | "HOT_DROP_NOT_ENABLED" | "CHECKOUT_HOLD_DISABLED" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "EXPECTATION_FAILED" | "VALIDATION_FAILED" | "REFUND_NOT_ALLOWED" | "REPLACEMENT_NOT_ALLOWED" | "IDEMPOTENCY_KEY_MISMATCH" | "SANDBOX_MAGIC_VALUE_REJECTED" | "TAX_DECLARATION_REQUIRED" | "SALES_COUNTRY_REQUIRED" | "SALES_CHANNEL_REQUIRED" | "SALES_CHANNEL_NOT_PERMITTED" | "EXPECTED_UNIT_PRICE_REQUIRED" | "CATALOG_PRICE_MISMATCH" | "WHOLESALE_PRICE_MISMATCH" | "PRICE_COMMITMENT_INVALID" | "EXPECTED_PRICE_CONFLICT" | "CATALOG_PRICE_NOT_SET" | "FOOTPRINT_COUNTRY_NOT_DECLARED" | "FOOTPRINT_CURRENCY_NOT_DECLARED" | "CURRENCY_NOT_PRICED_FOR_COUNTRY" | "CURRENCY_NOT_PERMITTED_BY_TERM" | "SRP_MISMATCH_FOR_CURRENCY" | "CONSUMER_GEO_MISMATCH_POLICY_REFUSED" | "REGION_LOCKED" | "COUNTRY_RESTRICTED" | "TERRITORY_NOT_ALLOWED_FOR_SKU" | "TERRITORY_EXCLUDED_FOR_RELEASE" | "REGION_LOCKED_FOR_CONTRACT" | "REGION_LOCKED_FOR_SKU" | "SKU_REGION_UNRESOLVED" | "HOLD_MISMATCH" | "HOLD_NOT_FOUND" | "CURRENCY_MISMATCH" | "QUANTITY_INVALID" | "RATE_LIMIT_EXCEEDED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "HOT_PATH_TIMEOUT" | "STORE_UNAVAILABLE" | "PREORDER_STATE_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+            code: "BAD_REQUEST" | "UNSUPPORTED_API_VERSION" | "UNAUTHORIZED" | "FORBIDDEN" | "INSUFFICIENT_SCOPE" | "IP_NOT_ALLOWED" | "IP_NOT_RESOLVABLE" | "PRODUCTION_ACCESS_NOT_APPROVED" | "API_MODEL_AGREEMENT_REQUIRED" | "KEY_ENVIRONMENT_MISMATCH" | "CONTRACT_NOT_ACTIVE" | "NOT_FOUND" | "PRODUCT_NOT_SELLABLE" | "METHOD_NOT_ALLOWED" | "NO_AVAILABLE_KEYS" | "SOLD_OUT" | "ORDER_REFERENCE_CONFLICT" | "ORDER_NOT_CANCELLABLE" | "REFUND_REFERENCE_CONFLICT" | "ALLOCATION_NOT_AVAILABLE" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "RESERVATION_EXTEND_EXHAUSTED" | "RESERVATION_COMMIT_IN_PROGRESS" | "ALLOCATION_REQUEST_RESOLVED" | "RESERVATION_GONE" | "GEO_ATTESTATION_CLOSED" | "REDEMPTION_EXPIRED" | "EXPORT_EXPIRED" | "HOT_DROP_NOT_ENABLED" | "CHECKOUT_HOLD_DISABLED" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "EXPECTATION_FAILED" | "VALIDATION_FAILED" | "REFUND_NOT_ALLOWED" | "REPLACEMENT_NOT_ALLOWED" | "IDEMPOTENCY_KEY_MISMATCH" | "SANDBOX_MAGIC_VALUE_REJECTED" | "TAX_DECLARATION_REQUIRED" | "SALES_COUNTRY_REQUIRED" | "SALES_CHANNEL_REQUIRED" | "SALES_CHANNEL_NOT_PERMITTED" | "EXPECTED_UNIT_PRICE_REQUIRED" | "CATALOG_PRICE_MISMATCH" | "WHOLESALE_PRICE_MISMATCH" | "PRICE_COMMITMENT_INVALID" | "EXPECTED_PRICE_CONFLICT" | "CATALOG_PRICE_NOT_SET" | "FOOTPRINT_COUNTRY_NOT_DECLARED" | "FOOTPRINT_CURRENCY_NOT_DECLARED" | "CURRENCY_NOT_PRICED_FOR_COUNTRY" | "CURRENCY_NOT_PERMITTED_BY_TERM" | "SRP_MISMATCH_FOR_CURRENCY" | "CONSUMER_GEO_MISMATCH_POLICY_REFUSED" | "REGION_LOCKED" | "COUNTRY_RESTRICTED" | "TERRITORY_NOT_ALLOWED_FOR_SKU" | "TERRITORY_EXCLUDED_FOR_RELEASE" | "REGION_LOCKED_FOR_CONTRACT" | "REGION_LOCKED_FOR_SKU" | "SKU_REGION_UNRESOLVED" | "HOLD_MISMATCH" | "HOLD_NOT_FOUND" | "CURRENCY_MISMATCH" | "QUANTITY_INVALID" | "RATE_LIMIT_EXCEEDED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "HOT_PATH_TIMEOUT" | "STORE_UNAVAILABLE" | "PREORDER_STATE_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
             /** @description Facts of this failure; `issues[]` lists every invalid or missing field. */
             details: {
                 [key: string]: unknown;
@@ -1733,8 +1733,10 @@ export interface operations {
                      *             "countries": null
                      *           },
                      *           "refundPolicy": {
+                     *             "source": "publisher",
                      *             "refundableWithinDays": 7,
-                     *             "source": "publisher"
+                     *             "requiresUnrevealedOrUnredeemed": false,
+                     *             "chargebacksQuarantineKeys": true
                      *           },
                      *           "consumerGeoAttestRequired": false,
                      *           "hotDrop": false,
@@ -1783,11 +1785,11 @@ export interface operations {
                             recommendedAction: string | null;
                             refundPolicy: {
                                 chargebacksQuarantineKeys: boolean;
+                                /** @description Days after the order a refund is accepted. */
                                 refundableWithinDays: number;
+                                /** @description true: only keys whose plaintext never reached anyone may be refunded. */
                                 requiresUnrevealedOrUnredeemed: boolean;
-                                source: string;
-                            } | {
-                                [key: string]: unknown;
+                                source: "platform" | "publisher";
                             };
                             remaining: number;
                             reservationMaxQuantity: number;
@@ -5010,7 +5012,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -5185,7 +5187,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -6830,6 +6832,8 @@ export interface operations {
                                 fulfillmentId: string;
                                 url: string | null;
                             };
+                            /** @description Keys of this order a refund, chargeback or return took back since it was fulfilled: a replay (same orderReference or Idempotency-Key, recover-keys) names them here and leaves them out of keys and keyIds; their plaintext is never answered again. */
+                            refundedKeyIds?: string[];
                             reserved?: {
                                 expectedReleaseAt: string | null;
                                 quantity: number;
@@ -7139,6 +7143,8 @@ export interface operations {
                                 fulfillmentId: string;
                                 url: string | null;
                             };
+                            /** @description Keys of this order a refund, chargeback or return took back since it was fulfilled: a replay (same orderReference or Idempotency-Key, recover-keys) names them here and leaves them out of keys and keyIds; their plaintext is never answered again. */
+                            refundedKeyIds?: string[];
                             reserved?: {
                                 expectedReleaseAt: string | null;
                                 quantity: number;
@@ -7302,7 +7308,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -8522,6 +8528,8 @@ export interface operations {
                                 fulfillmentId: string;
                                 url: string | null;
                             };
+                            /** @description Keys of this order a refund, chargeback or return took back since it was fulfilled: a replay (same orderReference or Idempotency-Key, recover-keys) names them here and leaves them out of keys and keyIds; their plaintext is never answered again. */
+                            refundedKeyIds?: string[];
                             reserved?: {
                                 expectedReleaseAt: string | null;
                                 quantity: number;
@@ -8765,6 +8773,8 @@ export interface operations {
                                 fulfillmentId: string;
                                 url: string | null;
                             };
+                            /** @description Keys of this order a refund, chargeback or return took back since it was fulfilled: a replay (same orderReference or Idempotency-Key, recover-keys) names them here and leaves them out of keys and keyIds; their plaintext is never answered again. */
+                            refundedKeyIds?: string[];
                             reserved?: {
                                 expectedReleaseAt: string | null;
                                 quantity: number;
@@ -9140,7 +9150,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -9339,7 +9349,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path: {
@@ -9555,6 +9565,8 @@ export interface operations {
                      *         "expiresInSeconds": 120,
                      *         "remainingSlots": 4,
                      *         "orderReference": "hd-mwu40rc3-46",
+                     *         "unitPriceCents": 5999,
+                     *         "currencyCode": "USD",
                      *         "extended": true
                      *       }
                      *     }
@@ -9562,6 +9574,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             allocationId: string;
+                            currencyCode: string | null;
                             expiresAt: string;
                             expiresInSeconds: number;
                             extended?: boolean;
@@ -9572,6 +9585,8 @@ export interface operations {
                             skuCode: string;
                             /** @enum {string} */
                             type: "reservation";
+                            /** @description The price per key this reservation bound when it was made (the expectedUnitPriceCents sent, else the effective price quoted then); its commit sells at it. Null only for a reservation made before prices were bound. */
+                            unitPriceCents: number | null;
                         };
                     };
                 };
@@ -9941,6 +9956,8 @@ export interface operations {
                                         fulfillmentId: string;
                                         url: string | null;
                                     };
+                                    /** @description Keys of this order a refund, chargeback or return took back since it was fulfilled: a replay (same orderReference or Idempotency-Key, recover-keys) names them here and leaves them out of keys and keyIds; their plaintext is never answered again. */
+                                    refundedKeyIds?: string[];
                                     reserved?: {
                                         expectedReleaseAt: string | null;
                                         quantity: number;
@@ -10470,6 +10487,8 @@ export interface operations {
                                 fulfillmentId: string;
                                 url: string | null;
                             };
+                            /** @description Keys of this order a refund, chargeback or return took back since it was fulfilled: a replay (same orderReference or Idempotency-Key, recover-keys) names them here and leaves them out of keys and keyIds; their plaintext is never answered again. */
+                            refundedKeyIds?: string[];
                             reserved?: {
                                 expectedReleaseAt: string | null;
                                 quantity: number;
@@ -11610,6 +11629,8 @@ export interface operations {
                                 fulfillmentId: string;
                                 url: string | null;
                             };
+                            /** @description Keys of this order a refund, chargeback or return took back since it was fulfilled: a replay (same orderReference or Idempotency-Key, recover-keys) names them here and leaves them out of keys and keyIds; their plaintext is never answered again. */
+                            refundedKeyIds?: string[];
                             reserved?: {
                                 expectedReleaseAt: string | null;
                                 quantity: number;
@@ -11853,13 +11874,16 @@ export interface operations {
                      *         "expiresAt": "2026-11-26T15:58:54.080Z",
                      *         "expiresInSeconds": 60,
                      *         "remainingSlots": 999998,
-                     *         "orderReference": "drop-1001"
+                     *         "orderReference": "drop-1001",
+                     *         "unitPriceCents": 5999,
+                     *         "currencyCode": "USD"
                      *       }
                      *     }
                      */
                     "application/json": {
                         data: {
                             allocationId: string;
+                            currencyCode: string | null;
                             expiresAt: string;
                             expiresInSeconds: number;
                             extended?: boolean;
@@ -11870,6 +11894,8 @@ export interface operations {
                             skuCode: string;
                             /** @enum {string} */
                             type: "reservation";
+                            /** @description The price per key this reservation bound when it was made (the expectedUnitPriceCents sent, else the effective price quoted then); its commit sells at it. Null only for a reservation made before prices were bound. */
+                            unitPriceCents: number | null;
                         };
                     };
                 };
@@ -14810,7 +14836,7 @@ export interface operations {
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
-                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#sandbox). */
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
                 "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
             };
             path?: never;
@@ -16783,7 +16809,7 @@ export interface operations {
                      *         "refundPolicy": {
                      *           "source": "platform",
                      *           "refundableWithinDays": 14,
-                     *           "requiresUnrevealedOrUnredeemed": true,
+                     *           "requiresUnrevealedOrUnredeemed": false,
                      *           "chargebacksQuarantineKeys": true
                      *         }
                      *       }
@@ -16842,9 +16868,11 @@ export interface operations {
                             }[];
                             refundPolicy: {
                                 chargebacksQuarantineKeys: boolean;
+                                /** @description Days after the order a refund is accepted. */
                                 refundableWithinDays: number;
+                                /** @description true: only keys whose plaintext never reached anyone may be refunded. */
                                 requiresUnrevealedOrUnredeemed: boolean;
-                                source: string;
+                                source: "platform" | "publisher";
                             };
                             requiredDeclarations: string[];
                             requiredDeclarationsNote: string;
