@@ -1792,6 +1792,10 @@ export interface operations {
                                 source: "platform" | "publisher";
                             };
                             remaining: number;
+                            replacementPolicy: {
+                                maxPerOrder: number;
+                                windowDays: number;
+                            };
                             reservationMaxQuantity: number;
                             sellable: boolean;
                             shareActive: boolean;
@@ -16811,6 +16815,79 @@ export interface operations {
                      *           "refundableWithinDays": 14,
                      *           "requiresUnrevealedOrUnredeemed": false,
                      *           "chargebacksQuarantineKeys": true
+                     *         },
+                     *         "sandboxNotes": {
+                     *           "docUrl": "http://localhost:8080/docs#section/Sandbox",
+                     *           "magicSkus": [
+                     *             {
+                     *               "skuCode": "SANDBOX-ALWAYS-001",
+                     *               "behaviour": "Happy path: a large pool that is replenished and never runs out."
+                     *             },
+                     *             {
+                     *               "skuCode": "SANDBOX-ALWAYS-PS5-001",
+                     *               "behaviour": "The same product on an extra platform, for browsing."
+                     *             },
+                     *             {
+                     *               "skuCode": "SANDBOX-STD-001",
+                     *               "behaviour": "A finite pool of 25 keys per sandbox company."
+                     *             },
+                     *             {
+                     *               "skuCode": "SANDBOX-EUR1-001",
+                     *               "behaviour": "About 1 EUR, sold in DE, FR and NL at 100 cents."
+                     *             },
+                     *             {
+                     *               "skuCode": "SANDBOX-NOKEYS-001",
+                     *               "behaviour": "Allocated but the pool is empty: preview canFulfill false, order 409."
+                     *             },
+                     *             {
+                     *               "skuCode": "SANDBOX-TERR-BLOCK-001",
+                     *               "behaviour": "Blocked for US by a release territory exclusion."
+                     *             },
+                     *             {
+                     *               "skuCode": "SANDBOX-PRICE-MIS-001",
+                     *               "behaviour": "Orders always disagree with the catalog price: 422 CATALOG_PRICE_MISMATCH."
+                     *             },
+                     *             {
+                     *               "skuCode": "SANDBOX-WHOLESALE-MIS-001",
+                     *               "behaviour": "Wholesale grant at 2500 cents."
+                     *             },
+                     *             {
+                     *               "skuCode": "SANDBOX-NOALLOC-001",
+                     *               "behaviour": "Shared without an allocation: visible, not sellable."
+                     *             },
+                     *             {
+                     *               "skuCode": "SANDBOX-NOSHARE-001",
+                     *               "behaviour": "Not shared: absent from the catalog."
+                     *             },
+                     *             {
+                     *               "skuCode": "SANDBOX-LIFECYCLE-001",
+                     *               "behaviour": "Trading suspended: PRODUCT_NOT_SELLABLE."
+                     *             },
+                     *             {
+                     *               "skuCode": "SANDBOX-PREORDER-001",
+                     *               "behaviour": "A pre-order whose window is not open: visible, not sellable."
+                     *             },
+                     *             {
+                     *               "skuCode": "SANDBOX-LOWSTOCK-001",
+                     *               "behaviour": "Pool pinned at 3: quantity 4 gives 409."
+                     *             },
+                     *             {
+                     *               "skuCode": "SANDBOX-KEYLESS-001",
+                     *               "behaviour": "Hosted redemption when keylessEnabled."
+                     *             },
+                     *             {
+                     *               "skuCode": "SANDBOX-HOTDROP-001",
+                     *               "behaviour": "In hot-drop mode: reserve with POST /orders/reserve, then commit. Replenished, so reservations never run dry."
+                     *             },
+                     *             {
+                     *               "skuCode": "SANDBOX-HOTDROP-LIMITED-001",
+                     *               "behaviour": "In hot-drop mode with 5 keys per sandbox company: the sixth key reserved answers 409 SOLD_OUT."
+                     *             },
+                     *             {
+                     *               "skuCode": "SANDBOX-CHURN-001",
+                     *               "behaviour": "Live and archived alternate every 6 hours of the service clock."
+                     *             }
+                     *           ]
                      *         }
                      *       }
                      *     }

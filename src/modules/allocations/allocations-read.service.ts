@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { isoOf } from '../../lib/clock.js';
+import { replacementPolicyOf } from '../after-sale/replacement-policy.js';
 import { PLATFORM_REFUND_POLICY } from '../identity/whoami.service.js';
 import { remainingOf } from './allocations.service.js';
 import { type AllocationListRow, listAllocations } from './allocations-read.repo.js';
@@ -90,6 +91,7 @@ async function allocationItems(
       updatedAt: isoOf(row.updated_at),
       activation: activationOf(row),
       refundPolicy: refundPolicyOf(row.refund_policy),
+      replacementPolicy: replacementPolicyOf(row.replacement_policy),
       consumerGeoAttestRequired: row.consumer_geo_attest_required === 1,
       hotDrop: row.hot_drop === 1,
       reservationMaxQuantity: row.reservation_max_quantity,

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, Nullable, PageMeta, Warnings } from '../../http/schemas.js';
+import { ReplacementPolicySchema } from '../after-sale/replacement-policy.js';
 import { RefundPolicySchema } from '../identity/identity.schemas.js';
 
 export const ActivationSchema = Type.Object({
@@ -35,6 +36,7 @@ export const AllocationSchema = Type.Object({
   updatedAt: DateTime,
   activation: ActivationSchema,
   refundPolicy: RefundPolicySchema,
+  replacementPolicy: ReplacementPolicySchema,
   consumerGeoAttestRequired: Type.Boolean(),
   hotDrop: Type.Boolean(),
   reservationMaxQuantity: Type.Integer(),

@@ -54,6 +54,7 @@ describe('GET /allocations', () => {
       currencyCode: 'USD',
       currencyExponent: 2,
       refundPolicy: { refundableWithinDays: 7 },
+      replacementPolicy: { maxPerOrder: 2, windowDays: 10 },
     });
     const result = await call(t, { method: 'GET', url: '/api/seller/v1/allocations', headers });
     expect(result.status).toBe(200);
@@ -87,6 +88,7 @@ describe('GET /allocations', () => {
           requiresUnrevealedOrUnredeemed: false,
           chargebacksQuarantineKeys: true,
         },
+        replacementPolicy: { maxPerOrder: 2, windowDays: 10 },
         consumerGeoAttestRequired: false,
       }),
     ]);
