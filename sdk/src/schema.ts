@@ -1738,6 +1738,10 @@ export interface operations {
                      *             "requiresUnrevealedOrUnredeemed": false,
                      *             "chargebacksQuarantineKeys": true
                      *           },
+                     *           "replacementPolicy": {
+                     *             "maxPerOrder": 1,
+                     *             "windowDays": 30
+                     *           },
                      *           "consumerGeoAttestRequired": false,
                      *           "hotDrop": false,
                      *           "reservationMaxQuantity": 10,

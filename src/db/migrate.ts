@@ -24,6 +24,7 @@ import * as m0022 from './migrations/0022_attestations_redemption_links.js';
 import * as m0023 from './migrations/0023_time_sweeps_and_sunsets.js';
 import * as m0024 from './migrations/0024_flat_seller_reads.js';
 import * as m0026 from './migrations/0026_console.js';
+import * as m0028 from './migrations/0028_replacement_policy_versioned.js';
 
 /** Migrations in order; one set serves SQLite and PostgreSQL. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -50,6 +51,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0023_time_sweeps_and_sunsets': m0023,
   '0024_flat_seller_reads': m0024,
   '0026_console': m0026,
+  '0028_replacement_policy_versioned': m0028,
 };
 
 /** `schema` names the PostgreSQL schema the bookkeeping tables live in (DATABASE_SCHEMA). */

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/harness.js';
 import { productionScenario } from '../../../test/production.js';
 import { GRANT_TERMS } from './0017_live_reads_versioned.js';
+import { LATER_GRANT_TERMS } from './0028_replacement_policy_versioned.js';
 
 const t = useTestApp();
 
@@ -16,7 +17,7 @@ describe('migration 0017: the grants and promotions bump the catalog version', (
   it('names every column of allocations either a term or a counter', async () => {
     const tables = await t.ctx.db.introspection.getTables();
     const columns = tables.find((table) => table.name === 'allocations')!.columns.map((c) => c.name);
-    expect([...columns].sort()).toEqual([...GRANT_TERMS, ...COUNTERS].sort());
+    expect([...columns].sort()).toEqual([...GRANT_TERMS, ...LATER_GRANT_TERMS, ...COUNTERS].sort());
   });
 
   it('bumps it when a term or the status is set, not when the counters move', async () => {
@@ -29,5 +30,8 @@ describe('migration 0017: the grants and promotions bump the catalog version', (
     expect(await version()).toBe(before + 1);
     await sql`update allocations set quantity_limit = 7 where id = ${s.allocationId}`.execute(t.ctx.db);
     expect(await version()).toBe(before + 2);
+    await sql`update allocations set replacement_policy = '{"maxPerOrder":2,"windowDays":30}'
+      where id = ${s.allocationId}`.execute(t.ctx.db);
+    expect(await version()).toBe(before + 3);
   });
 });
