@@ -108,7 +108,13 @@ export function listOrders(ex: Executor, f: OrderListFilter) {
     );
   }
   // A list page: off the event loop on SQLite (heavy-read.ts).
-  return heavyRead(ex, query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit + 1));
+  return heavyRead(
+    ex,
+    query
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(f.limit + 1),
+  );
 }
 
 export async function markRevealed(ex: Executor, id: string, now: number): Promise<void> {
