@@ -1,6 +1,6 @@
-import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { stopWorker } from './stop-worker.js';
 
 const STATEMENT_CACHE_SIZE = 256;
 
@@ -101,17 +101,7 @@ export function openSqliteReader(path: string): SqliteReader {
       });
     },
     close() {
-      closing ??= (async () => {
-        if (!worker) return;
-        const running = worker;
-        running.ref();
-        const exited = once(running, 'exit').catch(() => undefined);
-        running.postMessage('close');
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, 1000)))]);
-        clearTimeout(timer);
-        await running.terminate();
-      })();
+      closing ??= worker ? stopWorker(worker, 'close') : Promise.resolve();
       return closing;
     },
   };
