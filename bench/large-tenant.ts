@@ -3,10 +3,13 @@
 // entry and sold key, every twentieth refunded, written straight through the repositories in
 // large transactions, beside 60,000 keys in stock (imported). Reports p50/p95 of every seller list and
 // aggregate read at 1,000 orders and at full size (sequential, in this process), then on SQLite
-// POST /orders p99 alone and while ten clients read statements and stream the activity CSV.
+// POST /orders p99 alone and while ten clients (in a process of their own) read statements and stream the activity CSV.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -169,8 +172,8 @@ async function orderLatency(url: string, world: CheckoutWorld, ms: number, tag: 
 }
 
 /** Ten clients reading statements, the summary and the activity CSV, until stopped. */
-function heavyReaders(url: string, world: CheckoutWorld) {
-  const headers = { authorization: `Bearer ${world.token}`, 'x-forwarded-for': '8.8.8.8' };
+function heavyReaders(url: string, token: string) {
+  const headers = { authorization: `Bearer ${token}`, 'x-forwarded-for': '8.8.8.8' };
   const paths = [
     '/finance/statements',
     '/finance/summary',
@@ -193,10 +196,30 @@ function heavyReaders(url: string, world: CheckoutWorld) {
   };
 }
 
+/**
+ * The ten readers in a process of their own, so that their own work (requests, responses)
+ * does not load the server's event loop; resolves once they are reading. The returned function
+ * stops them and answers how many reads they made.
+ */
+async function heavyReadersElsewhere(url: string, token: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), 'readers'], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, READERS_URL: url, READERS_TOKEN: token },
+  });
+  await once(child, 'message');
+  return async () => {
+    const exited = once(child, 'exit');
+    child.send('stop');
+    const [reads] = (await once(child, 'message')) as [number];
+    await exited;
+    return reads;
+  };
+}
+
 /** POST /orders latency while ten clients read; `LARGE_TENANT_MARKS` prints the phase's clock span (for --cpu-prof). */
 async function ordersUnderHeavyReads(url: string, world: CheckoutWorld, ms: number, tag: string) {
   const startedAt = process.hrtime.bigint() / 1000n;
-  const stop = heavyReaders(url, world);
+  const stop = await heavyReadersElsewhere(url, world.token);
   const orders = await orderLatency(url, world, ms, tag);
   const heavyReads = await stop();
   if (process.env.LARGE_TENANT_MARKS)
@@ -280,6 +303,13 @@ export async function benchLargeTenant(engine = 'sqlite') {
   return result;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (import.meta.url === `file://${process.argv[1]}` && process.argv[2] === 'readers') {
+  const stop = heavyReaders(process.env.READERS_URL!, process.env.READERS_TOKEN!);
+  process.send!('reading');
+  process.once('message', async () => {
+    process.send!(await stop());
+    process.disconnect();
+  });
+} else if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(JSON.stringify(await benchLargeTenant(process.argv[2])));
 }
