@@ -3,16 +3,20 @@
 // entry and sold key, every twentieth refunded, written straight through the repositories in
 // large transactions, beside 60,000 keys in stock (imported). Reports p50/p95 of every seller list and
 // aggregate read at 1,000 orders and at full size (sequential, in this process), then on SQLite
-// POST /orders p99 alone and while ten clients read statements and stream the activity CSV.
+// POST /orders p99 alone and while ten clients (in a process of their own) read statements and stream the activity CSV.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { type AppContext, createContext } from '../src/context.js';
 import { isPostgres } from '../src/db/dialect.js';
 import { migrateToLatest, schemaOf } from '../src/db/migrate.js';
+import type { GroupCommitAdapter } from '../src/db/sqlite-group-commit.js';
 import { uuidv7 } from '../src/lib/ids.js';
 import { insertOrder } from '../src/modules/checkout/orders/orders.repo.js';
 import { insertSaleWithActivity } from '../src/modules/finance/finance.repo.js';
@@ -103,7 +107,7 @@ function reads(world: CheckoutWorld, total: number, now: number): [string, strin
     ['GET /finance/api-sales?entryType=sale_reversal', '/finance/api-sales?entryType=sale_reversal&limit=50'],
     ['GET /activity', '/activity?limit=50'],
     ['GET /activity?orderReference=', `/activity?orderReference=${probe}`],
-    ['GET /activity?kind=refund', '/activity?kind=refund&limit=50'],
+    ['GET /activity?kinds=refund', '/activity?kinds=refund&limit=50'],
     ['GET /transactions', '/transactions?limit=50'],
     ['GET /refunds', '/refunds?limit=50'],
     ['GET /events', '/events?limit=50'],
@@ -168,8 +172,8 @@ async function orderLatency(url: string, world: CheckoutWorld, ms: number, tag: 
 }
 
 /** Ten clients reading statements, the summary and the activity CSV, until stopped. */
-function heavyReaders(url: string, world: CheckoutWorld) {
-  const headers = { authorization: `Bearer ${world.token}`, 'x-forwarded-for': '8.8.8.8' };
+function heavyReaders(url: string, token: string) {
+  const headers = { authorization: `Bearer ${token}`, 'x-forwarded-for': '8.8.8.8' };
   const paths = [
     '/finance/statements',
     '/finance/summary',
@@ -190,6 +194,37 @@ function heavyReaders(url: string, world: CheckoutWorld) {
     await Promise.all(clients);
     return reads;
   };
+}
+
+/**
+ * The ten readers in a process of their own, so that their own work (requests, responses)
+ * does not load the server's event loop; resolves once they are reading. The returned function
+ * stops them and answers how many reads they made.
+ */
+async function heavyReadersElsewhere(url: string, token: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), 'readers'], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, READERS_URL: url, READERS_TOKEN: token },
+  });
+  await once(child, 'message');
+  return async () => {
+    const exited = once(child, 'exit');
+    child.send('stop');
+    const [reads] = (await once(child, 'message')) as [number];
+    await exited;
+    return reads;
+  };
+}
+
+/** POST /orders latency while ten clients read; `LARGE_TENANT_MARKS` prints the phase's clock span (for --cpu-prof). */
+async function ordersUnderHeavyReads(url: string, world: CheckoutWorld, ms: number, tag: string) {
+  const startedAt = process.hrtime.bigint() / 1000n;
+  const stop = await heavyReadersElsewhere(url, world.token);
+  const orders = await orderLatency(url, world, ms, tag);
+  const heavyReads = await stop();
+  if (process.env.LARGE_TENANT_MARKS)
+    console.error(`mark ${tag} ${startedAt} ${process.hrtime.bigint() / 1000n}`);
+  return { ...orders, heavyReads };
 }
 
 export async function benchLargeTenant(engine = 'sqlite') {
@@ -246,14 +281,18 @@ export async function benchLargeTenant(engine = 'sqlite') {
     if (!postgres) {
       const seconds = Number(process.env.LARGE_TENANT_LOAD_MS ?? 8_000);
       const quiet = await orderLatency(url, world, seconds, 'quiet');
-      const stop = heavyReaders(url, world);
-      const loaded = await orderLatency(url, world, seconds, 'loaded');
-      const heavyReads = await stop();
+      // The heavy reads on the reader thread (heavy-read.ts), then on the main connection as
+      // before it: the same fixture and the same minutes of the machine's load for both.
+      const loaded = await ordersUnderHeavyReads(url, world, seconds, 'loaded');
+      const driver = (ctx.db.getExecutor().adapter as GroupCommitAdapter).driver;
+      const thread = driver.offThread;
+      driver.offThread = null;
+      const loadedOnMain = await ordersUnderHeavyReads(url, world, seconds, 'loaded-main');
+      driver.offThread = thread;
       result.ordersUnderReads = {
         quiet,
-        loaded,
-        heavyReads,
-        p99Ratio: Number((loaded.p99 / quiet.p99).toFixed(2)),
+        readerThread: { ...loaded, p99Ratio: Number((loaded.p99 / quiet.p99).toFixed(2)) },
+        mainConnection: { ...loadedOnMain, p99Ratio: Number((loadedOnMain.p99 / quiet.p99).toFixed(2)) },
       };
     }
   } finally {
@@ -264,6 +303,13 @@ export async function benchLargeTenant(engine = 'sqlite') {
   return result;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (import.meta.url === `file://${process.argv[1]}` && process.argv[2] === 'readers') {
+  const stop = heavyReaders(process.env.READERS_URL!, process.env.READERS_TOKEN!);
+  process.send!('reading');
+  process.once('message', async () => {
+    process.send!(await stop());
+    process.disconnect();
+  });
+} else if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(JSON.stringify(await benchLargeTenant(process.argv[2])));
 }

@@ -12,6 +12,7 @@ import type { Database } from './schema.js';
 import { startCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from './sqlite-checkpointer.js';
 import type { GroupCommitStats } from './sqlite-connection.js';
 import { GroupCommitSqliteDialect } from './sqlite-group-commit.js';
+import { openSqliteReader } from './sqlite-reader.js';
 
 export type Engine = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
@@ -109,6 +110,9 @@ export function openDatabase(config: DatabaseConfig, options: { poolSize?: numbe
       statementCache(writer),
       reader && { db: reader, prepare: statementCache(reader) },
     );
+    // Heavy seller reads run on a thread of their own (heavy-read.ts); an in-memory database
+    // cannot be opened twice, so its reads stay on the one connection.
+    if (reader) dialect.driver.offThread = openSqliteReader(config.path);
     const db = new Kysely<Database>({ dialect });
     const checkpointer = reader ? startCheckpointer(config.path) : null;
     if (checkpointer) writer.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);

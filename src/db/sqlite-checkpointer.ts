@@ -1,6 +1,6 @@
-import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { stopWorker } from './stop-worker.js';
 
 /** WAL pages past which the writer checkpoints by itself: the background checkpoints fell behind or stopped. */
 export const WRITER_AUTOCHECKPOINT_PAGES = 4_000;
@@ -35,16 +35,7 @@ export function startCheckpointer(path: string): { stop(): Promise<void> } {
   let stopped: Promise<void> | null = null;
   return {
     stop() {
-      stopped ??= (async () => {
-        // Held until it has exited: the caller's event loop may have nothing else to wait for.
-        worker.ref();
-        const exited = once(worker, 'exit').catch(() => undefined);
-        worker.postMessage('stop');
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, 1000)))]);
-        clearTimeout(timer);
-        await worker.terminate();
-      })();
+      stopped ??= stopWorker(worker, 'stop');
       return stopped;
     },
   };

@@ -10,6 +10,7 @@ import {
   type Prepare,
   run,
 } from './sqlite-connection.js';
+import type { SqliteReader } from './sqlite-reader.js';
 
 /**
  * SQLite group commit (docs/checkout.md, "SQLite: group commit").
@@ -49,6 +50,8 @@ export class GroupCommitDriver implements Driver {
   #commitScheduled = false;
   /** The lease of each transaction's executor, for `runNow`. */
   #leases = new WeakMap<object, Lease>();
+  /** The reader thread of a file database (sqlite-reader.ts, heavy-read.ts), closed with the driver. */
+  offThread: SqliteReader | null = null;
 
   constructor(
     private readonly writer: SqliteDatabase.Database,
@@ -189,6 +192,7 @@ export class GroupCommitDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
+    await this.offThread?.close();
     if (this.#group && !this.#holder) this.#commitGroup();
     this.reader?.db.close();
     this.writer.close();

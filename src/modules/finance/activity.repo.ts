@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/database.js';
+import { heavyRead } from '../../db/heavy-read.js';
 import type { ActivityKind } from './finance.table.js';
 import type { SellerRows } from './sales-read.repo.js';
 
@@ -33,7 +34,8 @@ export function listActivity(ex: Executor, f: ActivityFilter, limit: number) {
     // A row-value comparison: both engines seek the (seller, environment, created_at, id) index.
     query = query.where((eb) => eb(eb.refTuple('a.created_at', 'a.id'), '<', eb.tuple(at, id)));
   }
-  return query.orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').limit(limit).execute();
+  // A page of a list or of the activity CSV: off the event loop on SQLite (heavy-read.ts).
+  return heavyRead(ex, query.orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').limit(limit));
 }
 
 export type ActivityRow = Awaited<ReturnType<typeof listActivity>>[number];

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import { heavyRead } from '../../db/heavy-read.js';
 import type { SellerRows } from './sales-read.repo.js';
 
 const HOUR_MS = 3_600_000;
@@ -72,28 +73,30 @@ const summed = (column: string) => sql<number>`cast(sum(${sql.ref(column)}) as b
  * wholesale currency; the same shape as saleTotals.
  */
 export function keptSaleTotals(ex: Executor, scope: SellerRows, range: BucketRange) {
-  return ex
-    .selectFrom('sale_totals')
-    .select([
-      'currency_code',
-      sql<string | null>`nullif(wholesale_currency_code, '')`.as('wholesale_currency_code'),
-      summed('gross').as('gross'),
-      summed('reversed').as('reversed'),
-      summed('reinstated').as('reinstated'),
-      summed('sale_count').as('sale_count'),
-      summed('reversal_count').as('reversal_count'),
-      summed('reinstatement_count').as('reinstatement_count'),
-      summed('keys_sold').as('keys_sold'),
-      summed('keys_reversed').as('keys_reversed'),
-      summed('wholesale').as('wholesale'),
-    ])
-    .where('seller_company_id', '=', scope.sellerId)
-    .where('environment', '=', scope.environment)
-    .where('span', '=', range.span)
-    .where('bucket_start', '>=', range.start)
-    .where('bucket_start', '<', range.end)
-    .groupBy(['currency_code', 'wholesale_currency_code'])
-    .execute();
+  return heavyRead(
+    ex,
+    ex
+      .selectFrom('sale_totals')
+      .select([
+        'currency_code',
+        sql<string | null>`nullif(wholesale_currency_code, '')`.as('wholesale_currency_code'),
+        summed('gross').as('gross'),
+        summed('reversed').as('reversed'),
+        summed('reinstated').as('reinstated'),
+        summed('sale_count').as('sale_count'),
+        summed('reversal_count').as('reversal_count'),
+        summed('reinstatement_count').as('reinstatement_count'),
+        summed('keys_sold').as('keys_sold'),
+        summed('keys_reversed').as('keys_reversed'),
+        summed('wholesale').as('wholesale'),
+      ])
+      .where('seller_company_id', '=', scope.sellerId)
+      .where('environment', '=', scope.environment)
+      .where('span', '=', range.span)
+      .where('bucket_start', '>=', range.start)
+      .where('bucket_start', '<', range.end)
+      .groupBy(['currency_code', 'wholesale_currency_code']),
+  );
 }
 
 /** Keys moved to the seller (sale and pull entries) per UTC day index in [fromDay, toDay]. */

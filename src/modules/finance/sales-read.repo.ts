@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import { heavyRead } from '../../db/heavy-read.js';
 import type { SaleEntryType } from './finance.table.js';
 
 export interface SellerRows {
@@ -35,11 +36,14 @@ export function listSaleLines(ex: Executor, f: SaleLineFilter) {
     const [at, id] = f.before;
     query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(at, id)));
   }
-  return query
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(f.limit + 1)
-    .execute();
+  // A page of the api-sales list or export: off the event loop on SQLite (heavy-read.ts).
+  return heavyRead(
+    ex,
+    query
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(f.limit + 1),
+  );
 }
 
 export function findSaleLine(ex: Executor, scope: SellerRows, id: string) {
@@ -64,27 +68,29 @@ const total = (when: ReturnType<typeof sql>, value: ReturnType<typeof sql>) =>
  * currency. Amounts are as stored: reversal rows carry negated amounts.
  */
 export function saleTotals(ex: Executor, scope: SellerRows, from: number, to: number) {
-  return ex
-    .selectFrom('sale_lines')
-    .select([
-      'currency_code',
-      'wholesale_currency_code',
-      total(ORIGINAL_SALE, sql`sale_price_cents`).as('gross'),
-      total(REVERSAL, sql`sale_price_cents`).as('reversed'),
-      total(REINSTATEMENT, sql`sale_price_cents`).as('reinstated'),
-      total(ORIGINAL_SALE, sql`1`).as('sale_count'),
-      total(REVERSAL, sql`1`).as('reversal_count'),
-      total(REINSTATEMENT, sql`1`).as('reinstatement_count'),
-      total(ORIGINAL_SALE, sql`quantity`).as('keys_sold'),
-      total(REVERSAL, sql`abs(quantity)`).as('keys_reversed'),
-      total(sql`wholesale_cents is not null`, sql`wholesale_cents`).as('wholesale'),
-    ])
-    .where('seller_company_id', '=', scope.sellerId)
-    .where('environment', '=', scope.environment)
-    .where('created_at', '>=', from)
-    .where('created_at', '<', to)
-    .groupBy(['currency_code', 'wholesale_currency_code'])
-    .orderBy('currency_code')
-    .orderBy('wholesale_currency_code')
-    .execute();
+  return heavyRead(
+    ex,
+    ex
+      .selectFrom('sale_lines')
+      .select([
+        'currency_code',
+        'wholesale_currency_code',
+        total(ORIGINAL_SALE, sql`sale_price_cents`).as('gross'),
+        total(REVERSAL, sql`sale_price_cents`).as('reversed'),
+        total(REINSTATEMENT, sql`sale_price_cents`).as('reinstated'),
+        total(ORIGINAL_SALE, sql`1`).as('sale_count'),
+        total(REVERSAL, sql`1`).as('reversal_count'),
+        total(REINSTATEMENT, sql`1`).as('reinstatement_count'),
+        total(ORIGINAL_SALE, sql`quantity`).as('keys_sold'),
+        total(REVERSAL, sql`abs(quantity)`).as('keys_reversed'),
+        total(sql`wholesale_cents is not null`, sql`wholesale_cents`).as('wholesale'),
+      ])
+      .where('seller_company_id', '=', scope.sellerId)
+      .where('environment', '=', scope.environment)
+      .where('created_at', '>=', from)
+      .where('created_at', '<', to)
+      .groupBy(['currency_code', 'wholesale_currency_code'])
+      .orderBy('currency_code')
+      .orderBy('wholesale_currency_code'),
+  );
 }

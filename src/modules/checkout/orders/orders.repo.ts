@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import { compiledOnce } from '../../../db/compiled-once.js';
 import type { Executor } from '../../../db/database.js';
+import { heavyRead } from '../../../db/heavy-read.js';
 import type { OrdersTable, RedemptionsTable } from '../checkout.table.js';
 
 export type OrderRow = Selectable<OrdersTable>;
@@ -106,11 +107,14 @@ export function listOrders(ex: Executor, f: OrderListFilter) {
       eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', id)])]),
     );
   }
-  return query
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(f.limit + 1)
-    .execute();
+  // A list page: off the event loop on SQLite (heavy-read.ts).
+  return heavyRead(
+    ex,
+    query
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(f.limit + 1),
+  );
 }
 
 export async function markRevealed(ex: Executor, id: string, now: number): Promise<void> {
