@@ -1292,6 +1292,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/seller/v1/webhooks/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay failed events since a time
+         * @description Re-queues to this endpoint every event since a time that failed or never reached it (at most 500 per call; `more` says to call again).
+         */
+        post: operations["replayWebhookEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/seller/v1/webhooks/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend one event to an endpoint
+         * @description Sends one event to this endpoint again, as a new delivery due now with its own retries (the type filter is not consulted).
+         */
+        post: operations["resendWebhookEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/seller/v1/webhooks/{id}/test": {
         parameters: {
             query?: never;
@@ -16562,6 +16602,374 @@ export interface operations {
             };
         };
     };
+    replayWebhookEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable ASCII characters, unique per request. A repeat within 24 hours replays the stored reply with Idempotency-Replayed: true; the same key with another body answers IDEMPOTENCY_KEY_MISMATCH. */
+                "Idempotency-Key"?: string;
+                /** @description Pins the contract date; the reply echoes the one applied. */
+                "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
+                "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
+            };
+            path: {
+                /** @description The id of the resource (uuid). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description Only records after this instant (RFC 3339, microsecond precision kept); a cursor wins over it.
+                     */
+                    since: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            endpointId: string;
+                            eventIds: string[];
+                            more: boolean;
+                            replayed: number;
+                            /** Format: date-time */
+                            since: string;
+                        };
+                    };
+                };
+            };
+            /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST" | "UNSUPPORTED_API_VERSION";
+                    };
+                };
+            };
+            /** @description ApiError with code UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "INSUFFICIENT_SCOPE" | "IP_NOT_ALLOWED" | "IP_NOT_RESOLVABLE" | "KEY_ENVIRONMENT_MISMATCH" | "PRODUCTION_ACCESS_NOT_APPROVED";
+                    };
+                };
+            };
+            /** @description ApiError with code NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_REQUEST_IN_PROGRESS";
+                    };
+                };
+            };
+            /** @description ApiError with code PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, VALIDATION_FAILED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_KEY_MISMATCH" | "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /** @description ApiError with code INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "HOT_PATH_TIMEOUT" | "SERVICE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    resendWebhookEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable ASCII characters, unique per request. A repeat within 24 hours replays the stored reply with Idempotency-Replayed: true; the same key with another body answers IDEMPOTENCY_KEY_MISMATCH. */
+                "Idempotency-Key"?: string;
+                /** @description Pins the contract date; the reply echoes the one applied. */
+                "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
+                "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
+            };
+            path: {
+                /** @description The id of the resource (uuid). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    eventId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            deliveryId: string;
+                            endpointId: string;
+                            eventId: string;
+                            status: string;
+                        };
+                    };
+                };
+            };
+            /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST" | "UNSUPPORTED_API_VERSION";
+                    };
+                };
+            };
+            /** @description ApiError with code UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "INSUFFICIENT_SCOPE" | "IP_NOT_ALLOWED" | "IP_NOT_RESOLVABLE" | "KEY_ENVIRONMENT_MISMATCH" | "PRODUCTION_ACCESS_NOT_APPROVED";
+                    };
+                };
+            };
+            /** @description ApiError with code NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_REQUEST_IN_PROGRESS";
+                    };
+                };
+            };
+            /** @description ApiError with code PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, VALIDATION_FAILED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_KEY_MISMATCH" | "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /** @description ApiError with code INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "HOT_PATH_TIMEOUT" | "SERVICE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     testWebhook: {
         parameters: {
             query?: never;
@@ -16811,6 +17219,79 @@ export interface operations {
                      *           "refundableWithinDays": 14,
                      *           "requiresUnrevealedOrUnredeemed": false,
                      *           "chargebacksQuarantineKeys": true
+                     *         },
+                     *         "sandboxNotes": {
+                     *           "docUrl": "http://localhost:8080/docs#section/Sandbox",
+                     *           "magicSkus": [
+                     *             {
+                     *               "skuCode": "SANDBOX-ALWAYS-001",
+                     *               "behaviour": "Happy path: a large pool that is replenished and never runs out."
+                     *             },
+                     *             {
+                     *               "skuCode": "SANDBOX-ALWAYS-PS5-001",
+                     *               "behaviour": "The same product on an extra platform, for browsing."
+                     *             },
+                     *             {
+                     *               "skuCode": "SANDBOX-STD-001",
+                     *               "behaviour": "A finite pool of 25 keys per sandbox company."
+                     *             },
+                     *             {
+                     *               "skuCode": "SANDBOX-EUR1-001",
+                     *               "behaviour": "About 1 EUR, sold in DE, FR and NL at 100 cents."
+                     *             },
+                     *             {
+                     *               "skuCode": "SANDBOX-NOKEYS-001",
+                     *               "behaviour": "Allocated but the pool is empty: preview canFulfill false, order 409."
+                     *             },
+                     *             {
+                     *               "skuCode": "SANDBOX-TERR-BLOCK-001",
+                     *               "behaviour": "Blocked for US by a release territory exclusion."
+                     *             },
+                     *             {
+                     *               "skuCode": "SANDBOX-PRICE-MIS-001",
+                     *               "behaviour": "Orders always disagree with the catalog price: 422 CATALOG_PRICE_MISMATCH."
+                     *             },
+                     *             {
+                     *               "skuCode": "SANDBOX-WHOLESALE-MIS-001",
+                     *               "behaviour": "Wholesale grant at 2500 cents."
+                     *             },
+                     *             {
+                     *               "skuCode": "SANDBOX-NOALLOC-001",
+                     *               "behaviour": "Shared without an allocation: visible, not sellable."
+                     *             },
+                     *             {
+                     *               "skuCode": "SANDBOX-NOSHARE-001",
+                     *               "behaviour": "Not shared: absent from the catalog."
+                     *             },
+                     *             {
+                     *               "skuCode": "SANDBOX-LIFECYCLE-001",
+                     *               "behaviour": "Trading suspended: PRODUCT_NOT_SELLABLE."
+                     *             },
+                     *             {
+                     *               "skuCode": "SANDBOX-PREORDER-001",
+                     *               "behaviour": "A pre-order whose window is not open: visible, not sellable."
+                     *             },
+                     *             {
+                     *               "skuCode": "SANDBOX-LOWSTOCK-001",
+                     *               "behaviour": "Pool pinned at 3: quantity 4 gives 409."
+                     *             },
+                     *             {
+                     *               "skuCode": "SANDBOX-KEYLESS-001",
+                     *               "behaviour": "Hosted redemption when keylessEnabled."
+                     *             },
+                     *             {
+                     *               "skuCode": "SANDBOX-HOTDROP-001",
+                     *               "behaviour": "In hot-drop mode: reserve with POST /orders/reserve, then commit. Replenished, so reservations never run dry."
+                     *             },
+                     *             {
+                     *               "skuCode": "SANDBOX-HOTDROP-LIMITED-001",
+                     *               "behaviour": "In hot-drop mode with 5 keys per sandbox company: the sixth key reserved answers 409 SOLD_OUT."
+                     *             },
+                     *             {
+                     *               "skuCode": "SANDBOX-CHURN-001",
+                     *               "behaviour": "Live and archived alternate every 6 hours of the service clock."
+                     *             }
+                     *           ]
                      *         }
                      *       }
                      *     }

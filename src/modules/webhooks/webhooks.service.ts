@@ -15,7 +15,10 @@ export const MAX_ENDPOINTS = 16;
 /** How long the secret replaced by a rotation keeps signing beside the new one. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
-const tenantOf = (p: Principal): repo.Tenant => ({ companyId: p.companyId, environment: p.environment });
+export const tenantOf = (p: Principal): repo.Tenant => ({
+  companyId: p.companyId,
+  environment: p.environment,
+});
 
 function boxOf(ctx: AppContext) {
   if (!ctx.secrets)
