@@ -79,6 +79,7 @@ export function Layout() {
   const links = [
     { to: '/', label: 'Home', end: true },
     { to: '/keys', label: 'API keys' },
+    { to: '/webhooks', label: 'Webhooks' },
     { to: '/logs', label: 'Request log' },
     ...(can(session, 'users:manage') ? [{ to: '/team', label: 'Team' }] : []),
     ...(can(session, 'audit:read') ? [{ to: '/audit', label: 'Audit log' }] : []),
