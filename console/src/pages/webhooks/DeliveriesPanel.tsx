@@ -121,20 +121,24 @@ export function DeliveriesPanel({ endpoint, writable }: { endpoint: Endpoint; wr
                 <td>{row.attempt}</td>
                 <td>
                   <span className={`pill ${outcome(row)}`}>{row.statusCode ?? 'no answer'}</span>
-                  {row.error ? <div className="small">{row.error}</div> : null}
+                  {row.error && row.error !== `HTTP ${row.statusCode}` ? (
+                    <div className="small">{row.error}</div>
+                  ) : null}
                 </td>
                 <td className="nowrap">{row.durationMs} ms</td>
                 <td className="nowrap">{formatDate(row.nextRetryAt)}</td>
                 {writable ? (
-                  <td className="row-actions">
-                    <button
-                      type="button"
-                      className="button ghost small"
-                      onClick={() => resend.mutate(row.eventId)}
-                      disabled={resend.isPending}
-                    >
-                      Resend
-                    </button>
+                  <td>
+                    <div className="row-actions">
+                      <button
+                        type="button"
+                        className="button ghost small"
+                        onClick={() => resend.mutate(row.eventId)}
+                        disabled={resend.isPending}
+                      >
+                        Resend
+                      </button>
+                    </div>
                   </td>
                 ) : null}
               </tr>

@@ -100,7 +100,12 @@ export function EndpointDialog({
           </select>
         </label>
         {example ? (
-          <pre className="error-body" data-testid="example-payload">
+          <pre
+            className="error-body example-payload"
+            data-testid="example-payload"
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
+            tabIndex={0}
+          >
             {JSON.stringify(example, null, 2)}
           </pre>
         ) : null}

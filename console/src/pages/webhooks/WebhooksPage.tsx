@@ -124,49 +124,51 @@ export function WebhooksPage() {
                     </span>
                   </td>
                   <td className="nowrap">{formatDate(endpoint.createdAt)}</td>
-                  <td className="row-actions">
-                    <button
-                      type="button"
-                      className="button ghost small"
-                      aria-pressed={selected === endpoint.id}
-                      onClick={() => setSelected(endpoint.id)}
-                    >
-                      Deliveries
-                    </button>
-                    {writable ? (
-                      <>
-                        <button
-                          type="button"
-                          className="button ghost small"
-                          onClick={() => act.mutate({ kind: 'test', endpoint })}
-                        >
-                          Send test
-                        </button>
-                        <button
-                          type="button"
-                          className="button ghost small"
-                          onClick={() => setEditing({ endpoint })}
-                        >
-                          Edit
-                        </button>
-                        <button
-                          type="button"
-                          className="button ghost small"
-                          onClick={() => setRotating(endpoint)}
-                        >
-                          Rotate secret
-                        </button>
-                        {endpoint.status === 'disabled' ? (
+                  <td>
+                    <div className="row-actions">
+                      <button
+                        type="button"
+                        className="button ghost small"
+                        aria-pressed={selected === endpoint.id}
+                        onClick={() => setSelected(endpoint.id)}
+                      >
+                        Deliveries
+                      </button>
+                      {writable ? (
+                        <>
                           <button
                             type="button"
-                            className="button primary small"
-                            onClick={() => act.mutate({ kind: 'enable', endpoint })}
+                            className="button ghost small"
+                            onClick={() => act.mutate({ kind: 'test', endpoint })}
                           >
-                            Enable
+                            Send test
                           </button>
-                        ) : null}
-                      </>
-                    ) : null}
+                          <button
+                            type="button"
+                            className="button ghost small"
+                            onClick={() => setEditing({ endpoint })}
+                          >
+                            Edit
+                          </button>
+                          <button
+                            type="button"
+                            className="button ghost small"
+                            onClick={() => setRotating(endpoint)}
+                          >
+                            Rotate secret
+                          </button>
+                          {endpoint.status === 'disabled' ? (
+                            <button
+                              type="button"
+                              className="button primary small"
+                              onClick={() => act.mutate({ kind: 'enable', endpoint })}
+                            >
+                              Enable
+                            </button>
+                          ) : null}
+                        </>
+                      ) : null}
+                    </div>
                   </td>
                 </tr>
               ))}
