@@ -134,7 +134,7 @@ describe.skipIf(skipped)('the seller console in a browser', () => {
       await page.getByTestId('example-payload').getByText('"orderReference"').waitFor();
       await check('webhook-new');
       await page.getByRole('button', { name: 'Create endpoint' }).click();
-      expect(await page.getByTestId('webhook-secret').textContent()).toMatch(/^whsec_/);
+      expect(await page.getByTestId('secret').textContent()).toMatch(/^whsec_/);
       await page.getByRole('button', { name: 'I have stored it' }).click();
 
       await page.getByRole('button', { name: 'Send test' }).click();

@@ -2,10 +2,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { call } from '../../api/client';
 import { can, useSession } from '../../components/session';
-import { CopyButton, Dialog, EmptyState, ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import { Dialog, EmptyState, ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import { SecretReveal } from '../keys/SecretReveal';
 import { DeliveriesPanel } from './DeliveriesPanel';
 import { EndpointDialog } from './EndpointDialog';
-import type { CatalogEntry, Endpoint, EndpointSecret } from './types';
+import type { CatalogEntry, Endpoint } from './types';
 
 interface EndpointsReply {
   data: Endpoint[];
@@ -20,7 +21,7 @@ export function WebhooksPage() {
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<Editing>(null);
   const [selected, setSelected] = useState<string | null>(null);
-  const [secret, setSecret] = useState<EndpointSecret | null>(null);
+  const [secret, setSecret] = useState<{ name: string; key: string } | null>(null);
   const [rotating, setRotating] = useState<Endpoint | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const endpoints = useQuery({
@@ -34,7 +35,7 @@ export function WebhooksPage() {
         const { data } = await call<{ data: { secret: string } }>('PATCH', `/webhooks/${endpoint.id}`, {
           rotateSecret: true,
         });
-        setSecret({ endpointUrl: endpoint.url, secret: data.secret });
+        setSecret({ name: endpoint.url, key: data.secret });
         setRotating(null);
         return 'The new secret signs from now on; the old one keeps signing beside it for 24 hours.';
       }
@@ -185,7 +186,7 @@ export function WebhooksPage() {
           onSaved={async (saved) => {
             setEditing(null);
             setSelected(saved.id);
-            if (saved.secret) setSecret({ endpointUrl: saved.url, secret: saved.secret });
+            if (saved.secret) setSecret({ name: saved.url, key: saved.secret });
             await refresh();
           }}
         />
@@ -213,27 +214,11 @@ export function WebhooksPage() {
           </div>
         </Dialog>
       ) : null}
-      <Dialog
-        open={secret !== null}
-        onOpenChange={(open) => (open ? undefined : setSecret(null))}
-        title="Copy the signing secret now"
+      <SecretReveal
+        secret={secret}
+        onClose={() => setSecret(null)}
         description="This is the only time it is shown. Verify every webhook's signature with it; if it is lost, rotate it."
-      >
-        {secret ? (
-          <div className="secret-box">
-            <div className="muted small">{secret.endpointUrl}</div>
-            <code className="secret" data-testid="webhook-secret">
-              {secret.secret}
-            </code>
-            <div className="dialog-actions">
-              <CopyButton text={secret.secret} label="Copy secret" />
-              <button type="button" className="button primary" onClick={() => setSecret(null)}>
-                I have stored it
-              </button>
-            </div>
-          </div>
-        ) : null}
-      </Dialog>
+      />
     </>
   );
 }

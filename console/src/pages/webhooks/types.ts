@@ -25,8 +25,3 @@ export interface Attempt {
   attemptedAt: string;
   nextRetryAt: string | null;
 }
-
-export interface EndpointSecret {
-  endpointUrl: string;
-  secret: string;
-}
