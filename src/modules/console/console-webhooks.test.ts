@@ -37,7 +37,7 @@ describe('console webhooks', () => {
     expect(catalog.map((c) => c.type)).not.toContain('test.ping');
 
     const created = await consoleCall(t, dev, 'POST', '/webhooks', {
-      url: receiver.url,
+      url: `${receiver.url}?token=receiver-secret`,
       eventTypes: ['order.fulfilled', 'order.failed'],
     });
     expect(created.status).toBe(201);
@@ -76,6 +76,14 @@ describe('console webhooks', () => {
       'console:webhook.created',
       'console:webhook.secret_rotated',
     ]);
+    const createdRow = await t.ctx.db
+      .selectFrom('console_audit')
+      .select('detail')
+      .where('company_id', '=', dev.seller.company.id)
+      .where('action', '=', 'webhook.created')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(createdRow.detail!).url).toBe(receiver.url);
+    expect(createdRow.detail).not.toContain('receiver-secret');
   });
 
   it('lets a viewer read but not change, refuses a call without the CSRF token, and hides other companies', async () => {

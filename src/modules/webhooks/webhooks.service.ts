@@ -82,6 +82,12 @@ const audit = (
     trx,
   );
 
+/** The URL as the audit log keeps it: no query or credentials (a receiver may put a token there). */
+const auditedUrl = (url: string) => {
+  const parsed = new URL(url);
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+};
+
 async function requireEndpoint(ex: Executor, p: Principal, id: string) {
   const row = await repo.endpointOf(ex, tenantOf(p), id);
   if (!row) throw fail('NOT_FOUND', `Webhook endpoint ${id} not found.`);
@@ -124,7 +130,7 @@ export async function createEndpoint(
       created_at: now,
       updated_at: now,
     });
-    await audit(ctx, trx, p, 'webhook.created', id, { url, eventTypes });
+    await audit(ctx, trx, p, 'webhook.created', id, { url: auditedUrl(url), eventTypes });
   });
   const view = endpointView((await repo.endpointById(ctx.db, id))!);
   const { url: u, eventTypes: t, description, createdAt } = view;
@@ -168,7 +174,7 @@ export async function deleteEndpoint(ctx: AppContext, p: Principal, id: string):
   await ctx.db.transaction().execute(async (trx) => {
     const row = await requireEndpoint(trx, p, id);
     await repo.deleteEndpoint(trx, id);
-    await audit(ctx, trx, p, 'webhook.deleted', id, { url: row.url });
+    await audit(ctx, trx, p, 'webhook.deleted', id, { url: auditedUrl(row.url) });
   });
 }
 
