@@ -6,6 +6,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentTotp } from '../../src/modules/console/totp.js';
 import { inviteUser } from '../../src/modules/console/users.service.js';
+import { disableEndpoint } from '../../src/modules/webhooks/webhooks.repo.js';
 import { makeSeller } from '../factories.js';
 import { ENGINE, useTestApp } from '../harness.js';
 import { deliverAll, startReceiver } from '../webhook-receiver.js';
@@ -174,6 +175,23 @@ describe.skipIf(skipped)('the seller console in a browser', () => {
       expect(receiver.received.at(-1)!.json.eventId).toBe(lastEvent);
       await rows.filter({ hasText: lastEvent }).locator('.pill-done').first().waitFor({ timeout: 10_000 });
       await check('webhooks');
+
+      // The breaker disables the endpoint: every page shows the notice until it is enabled.
+      const endpointId = (
+        await t.ctx.db.selectFrom('webhook_endpoints').select('id').executeTakeFirstOrThrow()
+      ).id;
+      await disableEndpoint(t.ctx.db, endpointId, 'consecutive_failures', t.ctx.clock.now());
+      await page.reload();
+      await page.getByRole('link', { name: 'Home' }).click();
+      await page.getByText('A webhook endpoint is disabled').waitFor();
+      await check('webhook-disabled-notice');
+      await page.getByRole('link', { name: 'Review and enable it' }).click();
+      await page.getByText(`${receiver.url} is disabled`).waitFor();
+      await page.getByRole('button', { name: 'Enable' }).click();
+      await page.getByText('Endpoint enabled').waitFor();
+      await page.getByRole('link', { name: 'Home' }).click();
+      await page.getByRole('heading', { name: 'Integration readiness' }).waitFor();
+      expect(await page.getByText('A webhook endpoint is disabled').count()).toBe(0);
     } finally {
       await receiver.close();
     }
