@@ -14,6 +14,7 @@ import { LogsPage } from './pages/logs/LogsPage';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { SignInPage } from './pages/sign-in/SignInPage';
 import { TeamPage } from './pages/team/TeamPage';
+import { WebhooksPage } from './pages/webhooks/WebhooksPage';
 import './styles.css';
 
 // The dialog library's run-time <style> carries the page's CSP nonce (served in a meta tag).
@@ -38,6 +39,7 @@ const router = createBrowserRouter(
       children: [
         { index: true, element: <HomePage /> },
         { path: 'keys', element: <KeysPage /> },
+        { path: 'webhooks', element: <WebhooksPage /> },
         { path: 'logs', element: <LogsPage /> },
         { path: 'team', element: <TeamPage /> },
         { path: 'audit', element: <AuditPage /> },

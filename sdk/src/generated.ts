@@ -115,6 +115,8 @@ export const IDEMPOTENT_OPERATIONS: ReadonlySet<string> = new Set<string>([
   'POST /api/seller/v1/reports',
   'POST /api/seller/v1/webhooks',
   'POST /api/seller/v1/webhooks/{id}/enable',
+  'POST /api/seller/v1/webhooks/{id}/replay',
+  'POST /api/seller/v1/webhooks/{id}/resend',
   'POST /api/seller/v1/webhooks/{id}/test',
   'PUT /api/seller/v1/me/footprint',
 ]);

@@ -1292,6 +1292,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/seller/v1/webhooks/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay failed events since a time
+         * @description Re-queues to this endpoint every event since a time that failed or never reached it (at most 500 per call; `more` says to call again).
+         */
+        post: operations["replayWebhookEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/seller/v1/webhooks/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend one event to an endpoint
+         * @description Sends one event to this endpoint again, as a new delivery due now with its own retries (the type filter is not consulted).
+         */
+        post: operations["resendWebhookEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/seller/v1/webhooks/{id}/test": {
         parameters: {
             query?: never;
@@ -16426,6 +16466,374 @@ export interface operations {
                             /** Format: date-time */
                             updatedAt: string;
                             url: string;
+                        };
+                    };
+                };
+            };
+            /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST" | "UNSUPPORTED_API_VERSION";
+                    };
+                };
+            };
+            /** @description ApiError with code UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "INSUFFICIENT_SCOPE" | "IP_NOT_ALLOWED" | "IP_NOT_RESOLVABLE" | "KEY_ENVIRONMENT_MISMATCH" | "PRODUCTION_ACCESS_NOT_APPROVED";
+                    };
+                };
+            };
+            /** @description ApiError with code NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_REQUEST_IN_PROGRESS";
+                    };
+                };
+            };
+            /** @description ApiError with code PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, VALIDATION_FAILED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_KEY_MISMATCH" | "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /** @description ApiError with code INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "HOT_PATH_TIMEOUT" | "SERVICE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    replayWebhookEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable ASCII characters, unique per request. A repeat within 24 hours replays the stored reply with Idempotency-Replayed: true; the same key with another body answers IDEMPOTENCY_KEY_MISMATCH. */
+                "Idempotency-Key"?: string;
+                /** @description Pins the contract date; the reply echoes the one applied. */
+                "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
+                "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
+            };
+            path: {
+                /** @description The id of the resource (uuid). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description Only records after this instant (RFC 3339, microsecond precision kept); a cursor wins over it.
+                     */
+                    since: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            endpointId: string;
+                            eventIds: string[];
+                            more: boolean;
+                            replayed: number;
+                            /** Format: date-time */
+                            since: string;
+                        };
+                    };
+                };
+            };
+            /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST" | "UNSUPPORTED_API_VERSION";
+                    };
+                };
+            };
+            /** @description ApiError with code UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "INSUFFICIENT_SCOPE" | "IP_NOT_ALLOWED" | "IP_NOT_RESOLVABLE" | "KEY_ENVIRONMENT_MISMATCH" | "PRODUCTION_ACCESS_NOT_APPROVED";
+                    };
+                };
+            };
+            /** @description ApiError with code NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_REQUEST_IN_PROGRESS";
+                    };
+                };
+            };
+            /** @description ApiError with code PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, VALIDATION_FAILED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_KEY_MISMATCH" | "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /** @description ApiError with code INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (where the code is recoverable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "HOT_PATH_TIMEOUT" | "SERVICE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    resendWebhookEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable ASCII characters, unique per request. A repeat within 24 hours replays the stored reply with Idempotency-Replayed: true; the same key with another body answers IDEMPOTENCY_KEY_MISMATCH. */
+                "Idempotency-Key"?: string;
+                /** @description Pins the contract date; the reply echoes the one applied. */
+                "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
+                "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
+            };
+            path: {
+                /** @description The id of the resource (uuid). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    eventId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            deliveryId: string;
+                            endpointId: string;
+                            eventId: string;
+                            status: string;
                         };
                     };
                 };

@@ -6,12 +6,14 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentTotp } from '../../src/modules/console/totp.js';
 import { inviteUser } from '../../src/modules/console/users.service.js';
+import { disableEndpoint } from '../../src/modules/webhooks/webhooks.repo.js';
 import { makeSeller } from '../factories.js';
 import { ENGINE, useTestApp } from '../harness.js';
+import { deliverAll, startReceiver } from '../webhook-receiver.js';
 
 /**
  * The seller console's journeys in Debian's chromium (as the /docs test): invite, password,
- * keys, the request log, the team, two-factor sign-in. A screenshot of every page goes to the
+ * keys, the request log, webhooks (a delivery, a failure, resend, replay), the team, two-factor sign-in. A screenshot of every page goes to the
  * CI artifacts and axe-core checks each one for serious or critical violations.
  */
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -21,7 +23,7 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.mi
 const PASSWORD = 'a long console passphrase';
 
 describe.skipIf(skipped)('the seller console in a browser', () => {
-  const t = useTestApp();
+  const t = useTestApp({ allowInsecureWebhooks: true });
   let browser: Browser;
   let base: string;
   let page: Page;
@@ -119,6 +121,81 @@ describe.skipIf(skipped)('the seller console in a browser', () => {
     await page.getByText('"VALIDATION_FAILED"').waitFor();
     await check('request-log');
 
+    let answer = 204;
+    const receiver = await startReceiver((res) => res.writeHead(answer).end());
+    try {
+      const rows = page.locator('#deliveries-title').locator('xpath=ancestor::section').locator('tbody tr');
+      await page.getByRole('link', { name: 'Webhooks' }).click();
+      await page.getByText('No sandbox endpoints yet').waitFor();
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      await page.getByLabel('Endpoint URL').fill(receiver.url);
+      await page.getByRole('checkbox', { name: 'order.fulfilled' }).check();
+      await page.getByRole('checkbox', { name: 'order.failed' }).check();
+      await page.getByLabel('Example payload').selectOption('order.fulfilled');
+      await page.getByTestId('example-payload').getByText('"orderReference"').waitFor();
+      await check('webhook-new');
+      await page.getByRole('button', { name: 'Create endpoint' }).click();
+      expect(await page.getByTestId('secret').textContent()).toMatch(/^whsec_/);
+      await page.getByRole('button', { name: 'I have stored it' }).click();
+
+      await page.getByRole('button', { name: 'Send test' }).click();
+      await page.getByText('A test.ping event is on its way').waitFor();
+      await deliverAll(t);
+      await rows.locator('.pill-done').first().waitFor();
+      expect(receiver.received).toHaveLength(1);
+
+      answer = 500;
+      await page.getByRole('button', { name: 'Send test' }).click();
+      await deliverAll(t);
+      await rows.locator('.pill-error').first().waitFor({ timeout: 10_000 });
+      await check('webhook-failed');
+      const failedEvent = receiver.received[1]!.json.eventId;
+
+      answer = 204;
+      await rows.filter({ hasText: failedEvent }).getByRole('button', { name: 'Resend' }).click();
+      await page.getByText(`Event ${failedEvent} queued again`).waitFor();
+      await deliverAll(t);
+      expect(receiver.received.map((r) => r.json.eventId).slice(-1)).toEqual([failedEvent]);
+
+      // Setup: a third test whose retries are exhausted (its delivery is final and failed).
+      answer = 500;
+      await page.getByRole('button', { name: 'Send test' }).click();
+      await deliverAll(t);
+      const lastEvent = receiver.received.at(-1)!.json.eventId;
+      await t.ctx.db
+        .updateTable('webhook_deliveries')
+        .set({ status: 'failed' })
+        .where('event_id', '=', lastEvent)
+        .execute();
+      answer = 204;
+      await page.getByLabel('Replay failed and undelivered events since').fill('2020-01-01T00:00');
+      await page.getByRole('button', { name: 'Replay' }).click();
+      await page.getByText('1 event queued again').waitFor();
+      await deliverAll(t);
+      expect(receiver.received.at(-1)!.json.eventId).toBe(lastEvent);
+      await rows.filter({ hasText: lastEvent }).locator('.pill-done').first().waitFor({ timeout: 10_000 });
+      await check('webhooks');
+
+      // The breaker disables the endpoint: every page shows the notice until it is enabled.
+      const endpointId = (
+        await t.ctx.db.selectFrom('webhook_endpoints').select('id').executeTakeFirstOrThrow()
+      ).id;
+      await disableEndpoint(t.ctx.db, endpointId, 'consecutive_failures', t.ctx.clock.now());
+      await page.reload();
+      await page.getByRole('link', { name: 'Home' }).click();
+      await page.getByText('A webhook endpoint is disabled').waitFor();
+      await check('webhook-disabled-notice');
+      await page.getByRole('link', { name: 'Review and enable it' }).click();
+      await page.getByText(`${receiver.url} is disabled`).waitFor();
+      await page.getByRole('button', { name: 'Enable' }).click();
+      await page.getByText('Endpoint enabled').waitFor();
+      await page.getByRole('link', { name: 'Home' }).click();
+      await page.getByRole('heading', { name: 'Integration readiness' }).waitFor();
+      expect(await page.getByText('A webhook endpoint is disabled').count()).toBe(0);
+    } finally {
+      await receiver.close();
+    }
+
     await page.getByRole('link', { name: 'Team' }).click();
     await page.getByRole('button', { name: 'Invite a teammate' }).click();
     await page.getByLabel('Email').fill('dev@seller.example');
@@ -154,5 +231,5 @@ describe.skipIf(skipped)('the seller console in a browser', () => {
 
     expect(foreign, foreign.join('\n')).toEqual([]);
     expect(errors, errors.join('\n')).toEqual([]);
-  }, 60_000);
+  }, 90_000);
 });

@@ -1,6 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { NavLink, Outlet, useNavigate } from 'react-router';
+import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { ConsoleError, call, type Environment, type Session } from '../api/client';
 import { TotpEnrolment } from '../pages/account/TotpEnrolment';
 import { can, SessionContext, useSessionQuery } from './session';
@@ -30,6 +30,27 @@ function EnvironmentSwitch({ session }: { session: Session }) {
         </label>
       ))}
     </fieldset>
+  );
+}
+
+/** `system.webhook_endpoint_disabled` as the console shows it: a notice on every page until enabled. */
+function DisabledEndpointsNotice({ session }: { session: Session }) {
+  const endpoints = useQuery({
+    queryKey: ['webhooks', session.environment],
+    queryFn: () => call<{ data: { status: string }[] }>('GET', '/webhooks'),
+    staleTime: 60_000,
+  });
+  const onWebhooksPage = useLocation().pathname.startsWith('/webhooks');
+  const disabled = (endpoints.data?.data ?? []).filter((endpoint) => endpoint.status === 'disabled').length;
+  // The Webhooks page names each disabled endpoint itself.
+  if (disabled === 0 || onWebhooksPage) return null;
+  return (
+    <div className="notice notice-error" role="status">
+      <strong>
+        {disabled === 1 ? 'A webhook endpoint is disabled' : `${disabled} webhook endpoints are disabled`}
+      </strong>{' '}
+      after repeated failed deliveries; its events are held. <Link to="/webhooks">Review and enable it</Link>.
+    </div>
   );
 }
 
@@ -79,6 +100,7 @@ export function Layout() {
   const links = [
     { to: '/', label: 'Home', end: true },
     { to: '/keys', label: 'API keys' },
+    { to: '/webhooks', label: 'Webhooks' },
     { to: '/logs', label: 'Request log' },
     ...(can(session, 'users:manage') ? [{ to: '/team', label: 'Team' }] : []),
     ...(can(session, 'audit:read') ? [{ to: '/audit', label: 'Audit log' }] : []),
@@ -133,6 +155,7 @@ export function Layout() {
             </div>
           </header>
           <main id="main" className="content">
+            <DisabledEndpointsNotice session={session} />
             <Outlet />
           </main>
         </div>

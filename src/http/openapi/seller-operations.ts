@@ -197,6 +197,11 @@ export const SELLER_OPERATIONS: OperationTable = {
   'DELETE /webhooks/{id}': op('deleteWebhook', 'Delete a webhook endpoint', ['NOT_FOUND']),
   'POST /webhooks/{id}/test': op('testWebhook', 'Send a test event', ['NOT_FOUND']),
   'POST /webhooks/{id}/enable': op('enableWebhook', 'Re-enable a webhook endpoint', ['NOT_FOUND']),
+  'POST /webhooks/{id}/resend': op('resendWebhookEvent', 'Resend one event to an endpoint', [
+    'NOT_FOUND',
+    'VALIDATION_FAILED',
+  ]),
+  'POST /webhooks/{id}/replay': op('replayWebhookEvents', 'Replay failed events since a time', ['NOT_FOUND']),
   'GET /webhooks/{id}/deliveries': op('listWebhookDeliveries', 'List deliveries of an endpoint', [
     'NOT_FOUND',
   ]),

@@ -7,6 +7,7 @@ import { registerConsoleKeyRoutes } from './console-keys.routes.js';
 import { registerConsoleLogRoutes } from './console-logs.routes.js';
 import { registerConsolePages } from './console-pages.js';
 import { registerConsoleTeamRoutes } from './console-team.routes.js';
+import { registerConsoleWebhookRoutes } from './console-webhooks.routes.js';
 
 /** The seller console on the seller listener: its pages at /console, its calls at /console/api. */
 export function registerConsole(app: TypedApp, ctx: AppContext, requestLog: RequestLogRecorder): void {
@@ -16,5 +17,6 @@ export function registerConsole(app: TypedApp, ctx: AppContext, requestLog: Requ
   registerConsoleKeyRoutes(typed, ctx);
   registerConsoleTeamRoutes(typed, ctx);
   registerConsoleLogRoutes(typed, ctx, requestLog);
+  registerConsoleWebhookRoutes(typed, ctx);
   registerConsolePages(app);
 }

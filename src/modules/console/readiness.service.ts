@@ -77,7 +77,7 @@ export async function readinessChecklist(ctx: AppContext, session: ConsoleSessio
           : webhooks?.status === 'action_required'
             ? 'An endpoint was disabled after repeated failures.'
             : 'Optional: events can also be polled from GET /events.',
-      href: null,
+      href: '/console/webhooks',
     },
     {
       id: 'production_access',

@@ -3,7 +3,8 @@ import type { AppContext } from '../../context.js';
 import { LimitQuery, nextPageUrl } from '../../http/pagination.js';
 import { OneOf, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { listDeliveries, replayEvent } from '../webhooks/operator.service.js';
+import { listDeliveries } from '../webhooks/operator.service.js';
+import { redeliverEvent } from '../webhooks/redelivery.service.js';
 import { adminResponses } from './admin-view.js';
 
 const admin = { auth: 'admin' } as const;
@@ -37,7 +38,7 @@ export function registerWebhookAdminRoutes(app: TypedApp, ctx: AppContext): void
     },
     handler: async (request, reply) => {
       reply.code(201);
-      return { data: await replayEvent(ctx, request.body.eventId, request.body.endpointId) };
+      return { data: await redeliverEvent(ctx, null, request.body.eventId, request.body.endpointId) };
     },
   });
 }

@@ -1,7 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { fail } from '../../http/errors.js';
 import { decodeCursor, page } from '../../http/pagination.js';
-import * as repo from './webhooks.repo.js';
 import type { DeliveryStatus } from './webhooks.table.js';
 
 export interface DeliveryQuery {
@@ -71,41 +69,4 @@ export async function listDeliveries(ctx: AppContext, query: DeliveryQuery, urlF
     })),
     meta: result.meta,
   };
-}
-
-/**
- * Sends one published event to one endpoint of the same company and environment again, as a
- * new delivery due now (its own attempts and retries); the endpoint's filter is not consulted.
- */
-export async function replayEvent(ctx: AppContext, eventId: string, endpointId: string) {
-  const now = ctx.clock.now();
-  return ctx.db.transaction().execute(async (trx) => {
-    const event = await trx
-      .selectFrom('outbox_events')
-      .selectAll()
-      .where('event_id', '=', eventId)
-      .executeTakeFirst();
-    const endpoint = await trx
-      .selectFrom('webhook_endpoints')
-      .selectAll()
-      .where('id', '=', endpointId)
-      .executeTakeFirst();
-    if (!event) throw fail('NOT_FOUND', `Event ${eventId} not found.`);
-    if (!endpoint) throw fail('NOT_FOUND', `Webhook endpoint ${endpointId} not found.`);
-    if (endpoint.company_id !== event.company_id || endpoint.environment !== event.environment)
-      throw fail(
-        'VALIDATION_FAILED',
-        'The event and the endpoint belong to different companies or environments.',
-      );
-    if (event.published_seq === null)
-      throw fail('VALIDATION_FAILED', 'The event is not published yet; it will be delivered normally.');
-    const delivery = repo.newDelivery(endpoint, { ...event, published_seq: event.published_seq }, now);
-    await repo.insertDeliveries(trx, [delivery]);
-    return {
-      deliveryId: delivery.id,
-      eventId,
-      endpointId,
-      status: delivery.status,
-    };
-  });
 }

@@ -71,9 +71,21 @@ async function assignOrder(trx: Executor, events: UnpublishedEvent[], now: numbe
     from (values ${sql.join(values)}) as v where outbox_events.seq = v.column1`.execute(trx);
 }
 
-type Subscriber = repo.EndpointRow & { types: Set<string> };
+export type Subscriber = repo.EndpointRow & { types: Set<string> };
 
-const matches = (endpoint: Subscriber, event: UnpublishedEvent): boolean => {
+export const subscriberOf = (row: repo.EndpointRow): Subscriber => ({
+  ...row,
+  types: new Set(JSON.parse(row.event_types) as string[]),
+});
+
+/** Whether an event goes to an endpoint on publication (its company, audience and type filter). */
+export const matches = (
+  endpoint: Subscriber,
+  event: Pick<
+    UnpublishedEvent,
+    'company_id' | 'environment' | 'event_type' | 'payload' | 'target_endpoint_id'
+  >,
+): boolean => {
   if (endpoint.environment !== event.environment || endpoint.company_id !== event.company_id) return false;
   const audience = isEventType(event.event_type) ? EVENT_TYPES[event.event_type].audience : 'seller';
   if (audience === 'endpoint') return endpoint.id === event.target_endpoint_id;
@@ -89,10 +101,7 @@ const matches = (endpoint: Subscriber, event: UnpublishedEvent): boolean => {
 async function fanOut(trx: Executor, events: UnpublishedEvent[], now: number): Promise<number> {
   const rowsOfEndpoints = await repo.endpointsOfCompanies(trx, [...new Set(events.map((e) => e.company_id))]);
   if (rowsOfEndpoints.length === 0) return 0;
-  const endpoints: Subscriber[] = rowsOfEndpoints.map((e) => ({
-    ...e,
-    types: new Set(JSON.parse(e.event_types) as string[]),
-  }));
+  const endpoints = rowsOfEndpoints.map(subscriberOf);
   const rows = events.flatMap((event) =>
     endpoints
       .filter((endpoint) => matches(endpoint, event))

@@ -13,12 +13,14 @@ import {
 } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { listEvents } from './events-feed.service.js';
+import { redeliverEvent, replayFailedSince } from './redelivery.service.js';
 import {
   createEndpoint,
   deleteEndpoint,
   enableEndpoint,
   listAttempts,
   listEndpoints,
+  tenantOf,
   testEndpoint,
   updateEndpoint,
 } from './webhooks.service.js';
@@ -66,6 +68,19 @@ const FeedEvent = Type.Object({
   data: Type.Record(Type.String(), Type.Unknown()),
 });
 const Params = Type.Object({ id: Uuid });
+const Requeued = Type.Object({
+  deliveryId: Type.String(),
+  eventId: Type.String(),
+  endpointId: Type.String(),
+  status: Type.String(),
+});
+const Replayed = Type.Object({
+  endpointId: Type.String(),
+  since: DateTime,
+  replayed: Type.Integer(),
+  eventIds: Type.Array(Type.String()),
+  more: Type.Boolean(),
+});
 /** Webhook management (and the events feed) counts in its own sandbox rate class (docs/http-contract.md). */
 const read = { auth: 'seller', scopes: ['seller:webhooks:read'], rateClass: 'webhooks' } as const;
 const write = {
@@ -173,6 +188,40 @@ export function registerWebhookRoutes(app: TypedApp, ctx: AppContext): void {
     handler: async (request) => ({
       data: await enableEndpoint(ctx, principalOf(request), request.params.id),
     }),
+  });
+
+  app.post('/webhooks/:id/resend', {
+    config: write,
+    schema: {
+      tags,
+      summary:
+        'Sends one event to this endpoint again, as a new delivery due now with its own retries (the type filter is not consulted).',
+      params: Params,
+      body: Type.Object({ eventId: Type.String({ minLength: 1, maxLength: 100 }) }),
+      response: { 201: dataEnvelope(Requeued), ...errorResponses(404) },
+    },
+    handler: async (request, reply) => {
+      reply.code(201);
+      const tenant = tenantOf(principalOf(request));
+      return { data: await redeliverEvent(ctx, tenant, request.body.eventId, request.params.id) };
+    },
+  });
+
+  app.post('/webhooks/:id/replay', {
+    config: write,
+    schema: {
+      tags,
+      summary:
+        'Re-queues to this endpoint every event since a time that failed or never reached it (at most 500 per call; `more` says to call again).',
+      params: Params,
+      body: Type.Object({ since: DateTime }),
+      response: { 201: dataEnvelope(Replayed), ...errorResponses(404) },
+    },
+    handler: async (request, reply) => {
+      reply.code(201);
+      const tenant = tenantOf(principalOf(request));
+      return { data: await replayFailedSince(ctx, tenant, request.params.id, request.body.since) };
+    },
   });
 
   app.get('/webhooks/:id/deliveries', {

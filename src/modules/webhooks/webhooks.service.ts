@@ -4,6 +4,7 @@ import type { Principal } from '../../http/auth/principal.js';
 import { fail } from '../../http/errors.js';
 import { decodeCursor, page } from '../../http/pagination.js';
 import { uuidv7 } from '../../lib/ids.js';
+import { auditActorOf, recordAudit } from '../console/audit.service.js';
 import { EVENT_TYPE_NAMES, isEventType } from '../events/event-types.js';
 import { emit } from '../events/outbox.service.js';
 import { newWebhookSecret } from './signing.js';
@@ -15,7 +16,10 @@ export const MAX_ENDPOINTS = 16;
 /** How long the secret replaced by a rotation keeps signing beside the new one. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
-const tenantOf = (p: Principal): repo.Tenant => ({ companyId: p.companyId, environment: p.environment });
+export const tenantOf = (p: Principal): repo.Tenant => ({
+  companyId: p.companyId,
+  environment: p.environment,
+});
 
 function boxOf(ctx: AppContext) {
   if (!ctx.secrets)
@@ -56,6 +60,33 @@ export function endpointView(row: repo.EndpointRow) {
     disabledAt: row.disabled_at === null ? null : new Date(row.disabled_at).toISOString(),
   };
 }
+
+/** Endpoint and secret changes land in the company's audit log, from the console or the API alike. */
+const audit = (
+  ctx: AppContext,
+  trx: Executor,
+  p: Principal,
+  action: string,
+  endpointId: string,
+  detail?: Record<string, unknown>,
+) =>
+  recordAudit(
+    ctx,
+    {
+      companyId: p.companyId,
+      ...auditActorOf(p),
+      action,
+      target: endpointId,
+      detail: { environment: p.environment, ...detail },
+    },
+    trx,
+  );
+
+/** The URL as the audit log keeps it: no query or credentials (a receiver may put a token there). */
+const auditedUrl = (url: string) => {
+  const parsed = new URL(url);
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+};
 
 async function requireEndpoint(ex: Executor, p: Principal, id: string) {
   const row = await repo.endpointOf(ex, tenantOf(p), id);
@@ -99,6 +130,7 @@ export async function createEndpoint(
       created_at: now,
       updated_at: now,
     });
+    await audit(ctx, trx, p, 'webhook.created', id, { url: auditedUrl(url), eventTypes });
   });
   const view = endpointView((await repo.endpointById(ctx.db, id))!);
   const { url: u, eventTypes: t, description, createdAt } = view;
@@ -130,6 +162,9 @@ export async function updateEndpoint(
       patch.previous_secret_until = now + ROTATION_OVERLAP_MS;
     }
     await repo.updateEndpoint(trx, id, patch);
+    const changed = (['url', 'eventTypes', 'description'] as const).filter((f) => body[f] !== undefined);
+    if (changed.length > 0) await audit(ctx, trx, p, 'webhook.updated', id, { changed });
+    if (body.rotateSecret) await audit(ctx, trx, p, 'webhook.secret_rotated', id);
   });
   const view = endpointView((await repo.endpointById(ctx.db, id))!);
   return secret === undefined ? view : { ...view, secret };
@@ -137,8 +172,9 @@ export async function updateEndpoint(
 
 export async function deleteEndpoint(ctx: AppContext, p: Principal, id: string): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
-    await requireEndpoint(trx, p, id);
+    const row = await requireEndpoint(trx, p, id);
     await repo.deleteEndpoint(trx, id);
+    await audit(ctx, trx, p, 'webhook.deleted', id, { url: auditedUrl(row.url) });
   });
 }
 
@@ -174,6 +210,7 @@ export async function enableEndpoint(ctx: AppContext, p: Principal, id: string) 
       updated_at: now,
     });
     await repo.releaseHeld(trx, id, now);
+    await audit(ctx, trx, p, 'webhook.enabled', id);
   });
   return endpointView((await repo.endpointById(ctx.db, id))!);
 }

@@ -1,14 +1,24 @@
-import type { SecretOnce } from '../../api/client';
 import { CopyButton, Dialog } from '../../components/ui';
 
-/** The secret, shown once: it is not stored in clear and cannot be shown again. */
-export function SecretReveal({ secret, onClose }: { secret: SecretOnce | null; onClose: () => void }) {
+const KEY_ADVICE =
+  'This is the only time it is shown. Store it in your secret manager; if it is lost, rotate the key.';
+
+/** A secret, shown once: it is not stored in clear and cannot be shown again (API keys, webhook secrets). */
+export function SecretReveal({
+  secret,
+  onClose,
+  description = KEY_ADVICE,
+}: {
+  secret: { name: string; key: string } | null;
+  onClose: () => void;
+  description?: string;
+}) {
   return (
     <Dialog
       open={secret !== null}
       onOpenChange={(open) => (open ? undefined : onClose())}
       title="Copy your secret now"
-      description="This is the only time it is shown. Store it in your secret manager; if it is lost, rotate the key."
+      description={description}
     >
       {secret ? (
         <div className="secret-box">

@@ -1,0 +1,156 @@
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { call } from '../../api/client';
+import { ErrorNotice, formatDate } from '../../components/ui';
+import type { Attempt, Endpoint } from './types';
+
+interface Replayed {
+  replayed: number;
+  more: boolean;
+}
+
+const outcome = (row: Attempt) =>
+  row.statusCode !== null && row.statusCode >= 200 && row.statusCode < 300 ? 'pill-done' : 'pill-error';
+
+/** One endpoint's delivery log, newest first, with resend per event and replay of failures since a time. */
+export function DeliveriesPanel({ endpoint, writable }: { endpoint: Endpoint; writable: boolean }) {
+  const queryClient = useQueryClient();
+  const [notice, setNotice] = useState<string | null>(null);
+  const [since, setSince] = useState('');
+  const log = useInfiniteQuery({
+    queryKey: ['webhook-deliveries', endpoint.id],
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) =>
+      call<{ data: Attempt[]; meta: { nextCursor: string | null } }>(
+        'GET',
+        `/webhooks/${endpoint.id}/deliveries${pageParam ? `?cursor=${encodeURIComponent(pageParam)}` : ''}`,
+      ),
+    getNextPageParam: (last) => last.meta.nextCursor,
+    refetchInterval: 5000,
+  });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['webhook-deliveries', endpoint.id] });
+  const resend = useMutation({
+    mutationFn: (eventId: string) =>
+      call<{ data: { status: string } }>('POST', `/webhooks/${endpoint.id}/resend`, { eventId }),
+    onSuccess: async ({ data }, eventId) => {
+      setNotice(`Event ${eventId} queued again (${data.status}).`);
+      await refresh();
+    },
+  });
+  const replay = useMutation({
+    mutationFn: () =>
+      call<{ data: Replayed }>('POST', `/webhooks/${endpoint.id}/replay`, {
+        since: new Date(since).toISOString(),
+      }),
+    onSuccess: async ({ data }) => {
+      setNotice(
+        data.replayed === 0
+          ? 'Nothing to replay: every event since then was delivered or is still being tried.'
+          : `${data.replayed} event${data.replayed === 1 ? '' : 's'} queued again${data.more ? '; replay again for the rest' : ''}.`,
+      );
+      await refresh();
+    },
+  });
+  const rows = log.data?.pages.flatMap((page) => page.data) ?? [];
+  return (
+    <section className="card" aria-labelledby="deliveries-title">
+      <div className="card-head">
+        <div>
+          <h2 id="deliveries-title">Deliveries</h2>
+          <p className="muted small mono">{endpoint.url}</p>
+        </div>
+      </div>
+      {writable ? (
+        <form
+          className="filters"
+          onSubmit={(event) => {
+            event.preventDefault();
+            replay.mutate();
+          }}
+        >
+          <label className="field grow">
+            <span>Replay failed and undelivered events since</span>
+            <input
+              type="datetime-local"
+              required
+              value={since}
+              onChange={(event) => setSince(event.target.value)}
+            />
+          </label>
+          <div className="filter-actions">
+            <button type="submit" className="button secondary" disabled={!since || replay.isPending}>
+              Replay
+            </button>
+          </div>
+        </form>
+      ) : null}
+      {notice ? (
+        <div className="notice notice-ok" role="status">
+          {notice}
+        </div>
+      ) : null}
+      <ErrorNotice error={log.error ?? resend.error ?? replay.error} />
+      <div className="table-card">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Attempted</th>
+              <th scope="col">Event</th>
+              <th scope="col">Attempt</th>
+              <th scope="col">Result</th>
+              <th scope="col">Duration</th>
+              <th scope="col">Next retry</th>
+              {writable ? <th scope="col">Actions</th> : null}
+            </tr>
+          </thead>
+          <tbody>
+            {log.data && rows.length === 0 ? (
+              <tr>
+                <td colSpan={writable ? 7 : 6} className="muted">
+                  No delivery yet. Send a test event to see one here.
+                </td>
+              </tr>
+            ) : null}
+            {rows.map((row) => (
+              <tr key={`${row.eventId}-${row.attempt}-${row.attemptedAt}`}>
+                <td className="nowrap">{formatDate(row.attemptedAt)}</td>
+                <td>
+                  <code>{row.eventType}</code>
+                  <div className="muted small mono">{row.eventId}</div>
+                </td>
+                <td>{row.attempt}</td>
+                <td>
+                  <span className={`pill ${outcome(row)}`}>{row.statusCode ?? 'no answer'}</span>
+                  {row.error && row.error !== `HTTP ${row.statusCode}` ? (
+                    <div className="small">{row.error}</div>
+                  ) : null}
+                </td>
+                <td className="nowrap">{row.durationMs} ms</td>
+                <td className="nowrap">{formatDate(row.nextRetryAt)}</td>
+                {writable ? (
+                  <td>
+                    <div className="row-actions">
+                      <button
+                        type="button"
+                        className="button ghost small"
+                        onClick={() => resend.mutate(row.eventId)}
+                        disabled={resend.isPending}
+                      >
+                        Resend
+                      </button>
+                    </div>
+                  </td>
+                ) : null}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {log.hasNextPage ? (
+        <button type="button" className="button secondary" onClick={() => log.fetchNextPage()}>
+          Older deliveries
+        </button>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,224 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { call } from '../../api/client';
+import { can, useSession } from '../../components/session';
+import { Dialog, EmptyState, ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import { SecretReveal } from '../keys/SecretReveal';
+import { DeliveriesPanel } from './DeliveriesPanel';
+import { EndpointDialog } from './EndpointDialog';
+import type { CatalogEntry, Endpoint } from './types';
+
+interface EndpointsReply {
+  data: Endpoint[];
+  meta: { eventTypes: CatalogEntry[] };
+}
+
+type Editing = { endpoint: Endpoint | null } | null;
+
+/** Webhook endpoints of this environment, their delivery logs, resend and replay. */
+export function WebhooksPage() {
+  const session = useSession();
+  const queryClient = useQueryClient();
+  const [editing, setEditing] = useState<Editing>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [secret, setSecret] = useState<{ name: string; key: string } | null>(null);
+  const [rotating, setRotating] = useState<Endpoint | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const endpoints = useQuery({
+    queryKey: ['webhooks', session.environment],
+    queryFn: () => call<EndpointsReply>('GET', '/webhooks'),
+  });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['webhooks'] });
+  const act = useMutation({
+    mutationFn: async ({ kind, endpoint }: { kind: 'test' | 'enable' | 'rotate'; endpoint: Endpoint }) => {
+      if (kind === 'rotate') {
+        const { data } = await call<{ data: { secret: string } }>('PATCH', `/webhooks/${endpoint.id}`, {
+          rotateSecret: true,
+        });
+        setSecret({ name: endpoint.url, key: data.secret });
+        setRotating(null);
+        return 'The new secret signs from now on; the old one keeps signing beside it for 24 hours.';
+      }
+      await call('POST', `/webhooks/${endpoint.id}/${kind}`);
+      setSelected(endpoint.id);
+      return kind === 'test'
+        ? 'A test.ping event is on its way; it appears in the deliveries below.'
+        : 'Endpoint enabled: the events held meanwhile are being delivered, oldest first.';
+    },
+    onSuccess: async (message) => {
+      setNotice(message);
+      await refresh();
+      await queryClient.invalidateQueries({ queryKey: ['webhook-deliveries'] });
+    },
+  });
+  const writable = can(session, 'webhooks:write');
+  const list = endpoints.data?.data ?? [];
+  const catalog = endpoints.data?.meta.eventTypes ?? [];
+  const disabled = list.filter((endpoint) => endpoint.status === 'disabled');
+  const current = list.find((endpoint) => endpoint.id === selected) ?? null;
+  return (
+    <>
+      <PageHeader
+        title="Webhooks"
+        description={`Endpoints that receive the ${session.environment} events of your company, and what was delivered to them.`}
+        actions={
+          writable && endpoints.data ? (
+            <button type="button" className="button primary" onClick={() => setEditing({ endpoint: null })}>
+              Add endpoint
+            </button>
+          ) : null
+        }
+      />
+      {disabled.map((endpoint) => (
+        <div key={endpoint.id} className="notice notice-error" role="alert">
+          <strong>{endpoint.url} is disabled</strong> since {formatDate(endpoint.disabledAt)}:{' '}
+          {endpoint.disabledReason ?? 'too many failed deliveries'}. Events are held for it until you enable
+          it.
+        </div>
+      ))}
+      {notice ? (
+        <div className="notice notice-ok" role="status">
+          {notice}
+        </div>
+      ) : null}
+      <ErrorNotice error={endpoints.error ?? act.error} />
+      {endpoints.data && list.length === 0 ? (
+        <EmptyState title={`No ${session.environment} endpoints yet`}>
+          <p className="muted">
+            Add the URL of your server to receive order, key and catalog events as they happen.
+          </p>
+        </EmptyState>
+      ) : null}
+      {list.length > 0 ? (
+        <div className="card table-card">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">URL</th>
+                <th scope="col">Events</th>
+                <th scope="col">Status</th>
+                <th scope="col">Created</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((endpoint) => (
+                <tr key={endpoint.id}>
+                  <td>
+                    <div className="strong mono">{endpoint.url}</div>
+                    {endpoint.description ? <div className="muted small">{endpoint.description}</div> : null}
+                  </td>
+                  <td>
+                    {endpoint.eventTypes.includes('*') ? (
+                      <span>every type</span>
+                    ) : (
+                      <span title={endpoint.eventTypes.join('\n')}>
+                        {endpoint.eventTypes.length === 1
+                          ? endpoint.eventTypes[0]
+                          : `${endpoint.eventTypes.length} types`}
+                      </span>
+                    )}
+                  </td>
+                  <td>
+                    <span className={`pill ${endpoint.status === 'active' ? 'pill-done' : 'pill-error'}`}>
+                      {endpoint.status}
+                    </span>
+                  </td>
+                  <td className="nowrap">{formatDate(endpoint.createdAt)}</td>
+                  <td>
+                    <div className="row-actions">
+                      <button
+                        type="button"
+                        className="button ghost small"
+                        aria-pressed={selected === endpoint.id}
+                        onClick={() => setSelected(endpoint.id)}
+                      >
+                        Deliveries
+                      </button>
+                      {writable ? (
+                        <>
+                          <button
+                            type="button"
+                            className="button ghost small"
+                            onClick={() => act.mutate({ kind: 'test', endpoint })}
+                          >
+                            Send test
+                          </button>
+                          <button
+                            type="button"
+                            className="button ghost small"
+                            onClick={() => setEditing({ endpoint })}
+                          >
+                            Edit
+                          </button>
+                          <button
+                            type="button"
+                            className="button ghost small"
+                            onClick={() => setRotating(endpoint)}
+                          >
+                            Rotate secret
+                          </button>
+                          {endpoint.status === 'disabled' ? (
+                            <button
+                              type="button"
+                              className="button primary small"
+                              onClick={() => act.mutate({ kind: 'enable', endpoint })}
+                            >
+                              Enable
+                            </button>
+                          ) : null}
+                        </>
+                      ) : null}
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {current ? <DeliveriesPanel key={current.id} endpoint={current} writable={writable} /> : null}
+      {editing ? (
+        <EndpointDialog
+          endpoint={editing.endpoint}
+          catalog={catalog}
+          onClose={() => setEditing(null)}
+          onSaved={async (saved) => {
+            setEditing(null);
+            setSelected(saved.id);
+            if (saved.secret) setSecret({ name: saved.url, key: saved.secret });
+            await refresh();
+          }}
+        />
+      ) : null}
+      {rotating ? (
+        <Dialog
+          open
+          onOpenChange={(open) => (open ? undefined : setRotating(null))}
+          title="Rotate the signing secret?"
+          description={`${rotating.url}: a new secret signs every delivery from now on; the old one keeps signing beside it for 24 hours, so you can switch without losing events.`}
+        >
+          <ErrorNotice error={act.error} />
+          <div className="dialog-actions">
+            <button type="button" className="button secondary" onClick={() => setRotating(null)}>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className="button primary"
+              onClick={() => act.mutate({ kind: 'rotate', endpoint: rotating })}
+              disabled={act.isPending}
+            >
+              Rotate now
+            </button>
+          </div>
+        </Dialog>
+      ) : null}
+      <SecretReveal
+        secret={secret}
+        onClose={() => setSecret(null)}
+        description="This is the only time it is shown. Verify every webhook's signature with it; if it is lost, rotate it."
+      />
+    </>
+  );
+}

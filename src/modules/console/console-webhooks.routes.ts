@@ -1,0 +1,160 @@
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../context.js';
+import { LimitQuery } from '../../http/pagination.js';
+import { Nullable, Uuid } from '../../http/schemas.js';
+import type { TypedApp } from '../../http/typed-app.js';
+import { exampleEnvelope } from '../events/event-examples.js';
+import { EVENT_TYPE_NAMES, EVENT_TYPES } from '../events/event-types.js';
+import { redeliverEvent, replayFailedSince } from '../webhooks/redelivery.service.js';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  enableEndpoint,
+  listAttempts,
+  listEndpoints,
+  tenantOf,
+  testEndpoint,
+  updateEndpoint,
+} from '../webhooks/webhooks.service.js';
+import { CONSOLE_API } from './console-auth.routes.js';
+import { requireSession } from './console-http.js';
+import { principalOfSession } from './sessions.service.js';
+
+const open = { config: { auth: 'none' } } as const;
+const Params = Type.Object({ id: Uuid });
+const Url = Type.String({ minLength: 1, maxLength: 2048 });
+const EventTypes = Type.Array(Type.String({ maxLength: 100 }), { maxItems: 64 });
+const write = { capability: 'webhooks:write' } as const;
+
+/** The event types an endpoint may subscribe to, each with what its webhook looks like. */
+const CATALOG = EVENT_TYPE_NAMES.filter((type) => EVENT_TYPES[type].audience !== 'endpoint').map((type) => ({
+  type,
+  example: exampleEnvelope(type),
+}));
+
+/** The webhooks page: the seller API's webhook services, acting as the signed-in user. */
+export function registerConsoleWebhookRoutes(app: TypedApp, ctx: AppContext): void {
+  const base = `${CONSOLE_API}/webhooks`;
+  const acting = async (request: Parameters<typeof requireSession>[1], needs = {}) =>
+    principalOfSession(await requireSession(ctx, request, needs));
+
+  app.get(base, { ...open, schema: { hide: true } }, async (request) => {
+    const data = await listEndpoints(ctx, await acting(request));
+    return { data, meta: { eventTypes: CATALOG } };
+  });
+
+  app.post(
+    base,
+    {
+      ...open,
+      schema: {
+        hide: true,
+        body: Type.Object(
+          { url: Url, eventTypes: EventTypes, description: Type.Optional(Type.String({ maxLength: 500 })) },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request, reply) => {
+      const created = await createEndpoint(ctx, await acting(request, write), request.body);
+      return reply.code(201).send({ data: created });
+    },
+  );
+
+  app.patch(
+    `${base}/:id`,
+    {
+      ...open,
+      schema: {
+        hide: true,
+        params: Params,
+        body: Type.Object(
+          {
+            url: Type.Optional(Url),
+            eventTypes: Type.Optional(EventTypes),
+            description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+            rotateSecret: Type.Optional(Type.Boolean()),
+          },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request) => ({
+      data: await updateEndpoint(ctx, await acting(request, write), request.params.id, request.body),
+    }),
+  );
+
+  app.delete(`${base}/:id`, { ...open, schema: { hide: true, params: Params } }, async (request, reply) => {
+    await deleteEndpoint(ctx, await acting(request, write), request.params.id);
+    return reply.code(204).send(null);
+  });
+
+  app.post(
+    `${base}/:id/test`,
+    { ...open, schema: { hide: true, params: Params } },
+    async (request, reply) => {
+      const data = await testEndpoint(ctx, await acting(request, write), request.params.id);
+      return reply.code(202).send({ data });
+    },
+  );
+
+  app.post(`${base}/:id/enable`, { ...open, schema: { hide: true, params: Params } }, async (request) => ({
+    data: await enableEndpoint(ctx, await acting(request, write), request.params.id),
+  }));
+
+  app.get(
+    `${base}/:id/deliveries`,
+    {
+      ...open,
+      schema: {
+        hide: true,
+        params: Params,
+        querystring: Type.Object(
+          { cursor: Type.Optional(Type.String({ maxLength: 200 })), limit: LimitQuery(100, 50) },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request) => {
+      const page = await listAttempts(ctx, await acting(request), request.params.id, request.query, (c) => c);
+      return { data: page.data, meta: { nextCursor: page.meta.nextCursor } };
+    },
+  );
+
+  app.post(
+    `${base}/:id/resend`,
+    {
+      ...open,
+      schema: {
+        hide: true,
+        params: Params,
+        body: Type.Object(
+          { eventId: Type.String({ minLength: 1, maxLength: 100 }) },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request, reply) => {
+      const tenant = tenantOf(await acting(request, write));
+      const data = await redeliverEvent(ctx, tenant, request.body.eventId, request.params.id);
+      return reply.code(201).send({ data });
+    },
+  );
+
+  app.post(
+    `${base}/:id/replay`,
+    {
+      ...open,
+      schema: {
+        hide: true,
+        params: Params,
+        body: Type.Object({ since: Type.String({ format: 'date-time' }) }, { additionalProperties: false }),
+      },
+    },
+    async (request, reply) => {
+      const tenant = tenantOf(await acting(request, write));
+      const data = await replayFailedSince(ctx, tenant, request.params.id, request.body.since);
+      return reply.code(201).send({ data });
+    },
+  );
+}

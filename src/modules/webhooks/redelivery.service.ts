@@ -1,0 +1,126 @@
+import type { AppContext } from '../../context.js';
+import type { Executor } from '../../db/database.js';
+import { fail } from '../../http/errors.js';
+import { matches, subscriberOf } from './publisher.service.js';
+import * as repo from './webhooks.repo.js';
+
+/** Events one replay call re-queues at most; calling again with the same `since` continues. */
+export const MAX_REPLAY = 500;
+
+async function endpointFor(trx: Executor, tenant: repo.Tenant | null, endpointId: string) {
+  const endpoint = tenant
+    ? await repo.endpointOf(trx, tenant, endpointId)
+    : await repo.endpointById(trx, endpointId);
+  if (!endpoint) throw fail('NOT_FOUND', `Webhook endpoint ${endpointId} not found.`);
+  return endpoint;
+}
+
+/**
+ * Sends one published event to one endpoint again, as a new delivery due now (its own attempts
+ * and retries; `held` while the endpoint is disabled); the endpoint's type filter is not
+ * consulted. With a tenant (a seller), an event or endpoint of another company or environment
+ * is not found; without one (the operator), a mismatched pair is refused.
+ */
+export async function redeliverEvent(
+  ctx: AppContext,
+  tenant: repo.Tenant | null,
+  eventId: string,
+  endpointId: string,
+) {
+  const now = ctx.clock.now();
+  return ctx.db.transaction().execute(async (trx) => {
+    let eventQuery = trx.selectFrom('outbox_events').selectAll().where('event_id', '=', eventId);
+    if (tenant)
+      eventQuery = eventQuery
+        .where('company_id', '=', tenant.companyId)
+        .where('environment', '=', tenant.environment);
+    const event = await eventQuery.executeTakeFirst();
+    if (!event) throw fail('NOT_FOUND', `Event ${eventId} not found.`);
+    const endpoint = await endpointFor(trx, tenant, endpointId);
+    if (endpoint.company_id !== event.company_id || endpoint.environment !== event.environment)
+      throw fail(
+        'VALIDATION_FAILED',
+        'The event and the endpoint belong to different companies or environments.',
+      );
+    if (event.published_seq === null)
+      throw fail('VALIDATION_FAILED', 'The event is not published yet; it will be delivered normally.');
+    const delivery = repo.newDelivery(endpoint, { ...event, published_seq: event.published_seq }, now);
+    await repo.insertDeliveries(trx, [delivery]);
+    return { deliveryId: delivery.id, eventId, endpointId, status: delivery.status };
+  });
+}
+
+/**
+ * Re-queues to one endpoint of the tenant every event published at or after `since` that it
+ * has not received and is not about to: those whose every delivery to it failed, and those it
+ * matches (type filter, audience) but never got a delivery of (published while it did not
+ * exist or was filtered differently). Deliveries pending, held or succeeded are left alone, so
+ * calling again re-queues nothing twice. Oldest first, at most MAX_REPLAY per call.
+ */
+export async function replayFailedSince(
+  ctx: AppContext,
+  tenant: repo.Tenant,
+  endpointId: string,
+  since: string,
+) {
+  const now = ctx.clock.now();
+  const sinceMs = Date.parse(since);
+  if (Number.isNaN(sinceMs)) throw fail('VALIDATION_FAILED', 'since must be an RFC 3339 date-time.');
+  return ctx.db.transaction().execute(async (trx) => {
+    const endpoint = await endpointFor(trx, tenant, endpointId);
+    const subscriber = subscriberOf(endpoint);
+    const events = await trx
+      .selectFrom('outbox_events as o')
+      .select([
+        'o.event_id',
+        'o.company_id',
+        'o.environment',
+        'o.event_type',
+        'o.payload',
+        'o.target_endpoint_id',
+        'o.published_seq',
+      ])
+      .select((eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom('webhook_deliveries as f')
+              .select('f.id')
+              .whereRef('f.event_id', '=', 'o.event_id')
+              .where('f.endpoint_id', '=', endpointId)
+              .where('f.status', '=', 'failed'),
+          )
+          .as('has_failed'),
+      )
+      .where('o.company_id', '=', tenant.companyId)
+      .where('o.environment', '=', tenant.environment)
+      .where('o.published_seq', 'is not', null)
+      .where('o.created_at_us', '>=', sinceMs * 1000)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('webhook_deliveries as d')
+              .select('d.id')
+              .whereRef('d.event_id', '=', 'o.event_id')
+              .where('d.endpoint_id', '=', endpointId)
+              .where('d.status', 'in', ['pending', 'held', 'succeeded']),
+          ),
+        ),
+      )
+      .orderBy('o.published_seq')
+      .execute();
+    const due = events.filter((e) => Boolean(e.has_failed) || matches(subscriber, e));
+    const chosen = due.slice(0, MAX_REPLAY);
+    const rows = chosen.map((e) =>
+      repo.newDelivery(endpoint, { ...e, published_seq: e.published_seq! }, now),
+    );
+    await repo.insertDeliveries(trx, rows);
+    return {
+      endpointId,
+      since: new Date(sinceMs).toISOString(),
+      replayed: rows.length,
+      eventIds: chosen.map((e) => e.event_id),
+      more: due.length > chosen.length,
+    };
+  });
+}
