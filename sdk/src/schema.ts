@@ -15657,8 +15657,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "url": "https://hooks.example.com/in",
-                 *       "description": "main"
+                 *       "url": "https://hooks.example.com/in"
                  *     }
                  */
                 "application/json": {
@@ -15681,15 +15680,15 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "01a20b53-73a1-7000-a0c0-799643ff6e5d",
+                     *         "id": "01a218b4-19f6-7000-a6a8-f3e7a3348c3e",
                      *         "url": "https://hooks.example.com/in",
                      *         "eventTypes": [
                      *           "*"
                      *         ],
-                     *         "description": "main",
+                     *         "description": null,
                      *         "status": "active",
-                     *         "secret": "whsec_vLskzt+xm9h48vRkiFULnpztKjhBq2fR7LDdoD+Oh6Q=",
-                     *         "createdAt": "2026-11-24T02:12:28.193Z"
+                     *         "secret": "whsec_LTkSkbOHfJq45RnzjkHNDwI+IY9/eQMC0WRykMh8djY=",
+                     *         "createdAt": "2026-11-26T16:33:06.038Z"
                      *       }
                      *     }
                      */
@@ -16629,6 +16628,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "since": "2026-11-26T16:34:07.385Z"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: date-time
@@ -16645,6 +16649,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "endpointId": "01a218b4-1b42-7000-9835-c840e7bbde39",
+                     *         "since": "2026-11-26T16:34:07.385Z",
+                     *         "replayed": 2,
+                     *         "eventIds": [
+                     *           "evt_01a218b5116d7000a23864775767970e",
+                     *           "evt_01a218b511727000bc7dd52ca691306f"
+                     *         ],
+                     *         "more": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             endpointId: string;
@@ -16816,6 +16834,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "eventId": "evt_01a218b41aa8700093fcd08567d826dd"
+                 *     }
+                 */
                 "application/json": {
                     eventId: string;
                 };
@@ -16828,6 +16851,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "deliveryId": "01a218b4-1ada-7000-8781-cc97ecc67548",
+                     *         "eventId": "evt_01a218b41aa8700093fcd08567d826dd",
+                     *         "endpointId": "01a218b4-1a9f-7000-8991-5badf04aad7c",
+                     *         "status": "pending"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             deliveryId: string;
@@ -17006,7 +17039,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "eventId": "evt_01a20b57c2917000b272a91131e6c92b"
+                     *         "eventId": "evt_01a218b41aa8700093fcd08567d826dd"
                      *       }
                      *     }
                      */
