@@ -66,6 +66,7 @@ async function world() {
         low_stock_threshold: 5,
         refund_policy: JSON.stringify({ windowDays: 14 }),
         auto_approve_max: 10,
+        replacement_policy: JSON.stringify({ maxPerOrder: 2, windowDays: 30 }),
         quantity_pulled: 7,
       }),
       allocation('other', { seller_company_id: s.publisherId, status: 'active' }),
