@@ -99,8 +99,11 @@ describe.skipIf(ENGINE !== 'postgres')('Redis loses the hot-drop store mid-drop 
     }
   };
 
-  /** Clients reserve (1-3 units) and commit until `until()`; returns the keys delivered. */
-  async function sell(until: () => boolean, clients = 16) {
+  /**
+   * Clients reserve (1-3 units) and commit until `until()`, each pausing `pauseMs` between sales
+   * (so a phase that must outlast the faults cannot sell out first); returns the keys delivered.
+   */
+  async function sell(until: () => boolean, clients = 16, pauseMs = 0) {
     const delivered: string[] = [];
     let n = 0;
     await Promise.all(
@@ -119,6 +122,7 @@ describe.skipIf(ENGINE !== 'postgres')('Redis loses the hot-drop store mid-drop 
           const committed = await post(c + 1, '/orders/commit', commitBody(s, id), `c-${id}`);
           expect(committed.status, JSON.stringify(committed.json)).toBe(200);
           delivered.push(...(committed.json.data!.keys as string[]));
+          if (pauseMs > 0) await sleep(pauseMs);
         }
       }),
     );
@@ -151,7 +155,7 @@ describe.skipIf(ENGINE !== 'postgres')('Redis loses the hot-drop store mid-drop 
 
   it('after FLUSHALL and a restart empty, the whole capacity sells; remainingSlots and availability exact; nothing oversold', async () => {
     let phase = 0;
-    const first = sell(() => phase > 0, 8);
+    const first = sell(() => phase > 0, 8, 150);
     await sleep(800);
     const flusher = new Redis(redis.url);
     await flusher.flushall();
