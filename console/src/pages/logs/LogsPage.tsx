@@ -2,6 +2,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { call } from '../../api/client';
+import { type Column, DataTable } from '../../components/DataTable';
 import { useSession } from '../../components/session';
 import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
 
@@ -101,66 +102,61 @@ export function LogsPage() {
         </div>
       </form>
       <ErrorNotice error={logs.error} />
-      <div className="card table-card">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Time</th>
-              <th scope="col">Status</th>
-              <th scope="col">Request</th>
-              <th scope="col">Key</th>
-              <th scope="col">Duration</th>
-              <th scope="col">Request id</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.length === 0 && logs.data ? (
-              <tr>
-                <td colSpan={6} className="muted">
-                  No request matches.
-                </td>
-              </tr>
-            ) : null}
-            {rows.map((row) => (
-              <tr key={row.requestId}>
-                <td className="nowrap">{formatDate(row.at)}</td>
-                <td>
-                  <span className={`pill ${row.status >= 400 ? 'pill-error' : 'pill-done'}`}>
-                    {row.status}
-                  </span>
-                  {row.errorCode ? <div className="small mono">{row.errorCode}</div> : null}
-                </td>
-                <td>
-                  <span className="strong mono">{row.method}</span> <span className="mono">{row.path}</span>
-                  {row.error ? (
-                    <div>
-                      <button
-                        type="button"
-                        className="button ghost small"
-                        aria-expanded={open === row.requestId}
-                        onClick={() => setOpen(open === row.requestId ? null : row.requestId)}
-                      >
-                        {open === row.requestId ? 'Hide error' : 'Show error'}
-                      </button>
-                      {open === row.requestId ? (
-                        <pre className="error-body">{JSON.stringify(row.error, null, 2)}</pre>
-                      ) : null}
-                    </div>
-                  ) : null}
-                </td>
-                <td>{row.keyName}</td>
-                <td className="nowrap">{row.durationMs} ms</td>
-                <td className="mono small">{row.requestId}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {logs.hasNextPage ? (
-        <button type="button" className="button secondary" onClick={() => logs.fetchNextPage()}>
-          Older requests
-        </button>
-      ) : null}
+      <DataTable
+        columns={columns(open, setOpen)}
+        rows={rows}
+        rowKey={(row) => row.requestId}
+        loaded={Boolean(logs.data)}
+        empty="No request matches."
+        caption="Requests"
+        more={{
+          label: 'Older requests',
+          hasMore: logs.hasNextPage,
+          loading: logs.isFetchingNextPage,
+          onMore: () => logs.fetchNextPage(),
+        }}
+      />
     </>
   );
+}
+
+function columns(open: string | null, setOpen: (requestId: string | null) => void): Column<LogRow>[] {
+  return [
+    { header: 'Time', className: 'nowrap', cell: (row) => formatDate(row.at) },
+    {
+      header: 'Status',
+      cell: (row) => (
+        <>
+          <span className={`pill ${row.status >= 400 ? 'pill-error' : 'pill-done'}`}>{row.status}</span>
+          {row.errorCode ? <div className="small mono">{row.errorCode}</div> : null}
+        </>
+      ),
+    },
+    {
+      header: 'Request',
+      cell: (row) => (
+        <>
+          <span className="strong mono">{row.method}</span> <span className="mono">{row.path}</span>
+          {row.error ? (
+            <div>
+              <button
+                type="button"
+                className="button ghost small"
+                aria-expanded={open === row.requestId}
+                onClick={() => setOpen(open === row.requestId ? null : row.requestId)}
+              >
+                {open === row.requestId ? 'Hide error' : 'Show error'}
+              </button>
+              {open === row.requestId ? (
+                <pre className="error-body">{JSON.stringify(row.error, null, 2)}</pre>
+              ) : null}
+            </div>
+          ) : null}
+        </>
+      ),
+    },
+    { header: 'Key', cell: (row) => row.keyName },
+    { header: 'Duration', className: 'nowrap', cell: (row) => `${row.durationMs} ms` },
+    { header: 'Request id', className: 'mono small nowrap', cell: (row) => row.requestId },
+  ];
 }
