@@ -6,12 +6,13 @@ import type { FuzzBenchResult } from './fuzz.js';
 import type { benchKeyImport } from './key-import.js';
 import type { benchLargeTenant } from './large-tenant.js';
 import { measure, measurePaired, report, runInFreshProcess, startServer, stealMeter } from './lib.js';
+import { benchOrderGrowth } from './order-growth.js';
 import { benchReserve, reportReserve } from './reserve.js';
 import type { benchSnapshot } from './snapshot.js';
 import type { benchWebhooks } from './webhooks.js';
 
 const steal = stealMeter();
-/** `BENCH_ONLY=checkout,reserve` runs those sections alone: requests (reads and checkout), reserve, memory, fuzz, webhooks, cli, large-tenant. */
+/** `BENCH_ONLY=checkout,reserve` runs those sections alone: requests (reads and checkout), reserve, memory, fuzz, webhooks, cli, large-tenant, order-growth. */
 const only = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
 const wants = (section: string) => only.size === 0 || only.has(section);
 if (wants('requests') || wants('checkout')) await benchRequests();
@@ -21,6 +22,7 @@ if (wants('fuzz')) await benchFuzz();
 if (wants('webhooks')) await benchWebhookDeliveries();
 if (wants('cli')) benchCliStart();
 if (wants('large-tenant')) await benchLargeTenantReads();
+if (wants('order-growth')) await benchOrderGrowthOnPostgres();
 console.log(`CPU time stolen by the host during the run: ${steal()}`);
 
 /** Reads against bare hello; POST /orders against its raw baselines, replay against bare hello. */
@@ -225,4 +227,12 @@ async function benchLargeTenantReads() {
     console.table(result.reads);
     if (result.ordersUnderReads) console.log('POST /orders under heavy reads', result.ordersUnderReads);
   }
+}
+
+/** POST /orders on PostgreSQL from 0 to ORDER_GROWTH_TOTAL orders, per ORDER_GROWTH_STEP (bench/order-growth.ts). */
+async function benchOrderGrowthOnPostgres() {
+  const steps = await benchOrderGrowth();
+  if (!steps) return;
+  console.log('POST /orders on PostgreSQL as the tenant grows (autovacuum emulated at its naptime):');
+  console.table(steps);
 }
