@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Kysely, sql } from 'kysely';
@@ -132,4 +132,30 @@ describe('heavyRead (accounting on SQLite: ordering, not timing)', () => {
       await handle.close();
     }
   });
+
+  it.skipIf(!existsSync('/proc/thread-self'))(
+    'runs at a lower scheduling priority than the event loop (Linux)',
+    async () => {
+      const niceOfThreads = () =>
+        readdirSync(`/proc/${process.pid}/task`).map((tid) => {
+          const stat = readFileSync(`/proc/${process.pid}/task/${tid}/stat`, 'utf8');
+          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+        });
+      const handle = openDatabase({ engine: 'sqlite', path: join(dir, 'nice.sqlite') });
+      await scratch(handle.db).schema.createTable('marks').addColumn('n', 'integer').execute();
+      const before = niceOfThreads();
+      const reader = openSqliteReader(join(dir, 'nice.sqlite'));
+      try {
+        await reader.all('select 1', []);
+        const after = niceOfThreads();
+        expect(after.filter((nice) => nice === 10)).toHaveLength(
+          before.filter((nice) => nice === 10).length + 1,
+        );
+        expect(Math.min(...after)).toBe(0);
+      } finally {
+        await reader.close();
+        await handle.close();
+      }
+    },
+  );
 });
