@@ -33,7 +33,11 @@ async function latencyReceiver() {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-  return { url, latencies, close: () => (server.closeAllConnections(), server.close()) };
+  const close = () => {
+    server.closeAllConnections();
+    server.close();
+  };
+  return { url, latencies, close };
 }
 
 const quantile = (values: number[], q: number) => {
