@@ -10,6 +10,7 @@ import { Writable } from 'node:stream';
 import { createSdapiClient } from '@sdapi/sdk';
 import { listen } from '../cli/src/listen.js';
 import { ListenState } from '../cli/src/listen-state.js';
+import { ALWAYS_SKU, usWebOrder } from '../cli/src/sandbox-sale.js';
 import { openSession } from '../cli/src/session.js';
 import { startCompiledServer } from '../test/compiled-server.js';
 
@@ -69,22 +70,7 @@ export async function benchListen() {
     for (let i = 0; i < ORDERS; i++) {
       // A random pause, so orders land at every phase of the polling interval.
       await new Promise((r) => setTimeout(r, Math.random() * 2 * INTERVAL_MS));
-      await api.POST('/api/seller/v1/orders', {
-        body: {
-          skuCode: 'SANDBOX-ALWAYS-001',
-          quantity: 1,
-          orderReference: `bench-listen-${i}`,
-          countryCode: 'US',
-          expectedUnitPriceCents: 1999,
-          integrationOrderContext: {
-            salesCountryCode: 'US',
-            currencyCode: 'USD',
-            salesTaxRatePercent: 0,
-            salesPriceGrossMinor: 1999,
-            salesChannel: 'web',
-          },
-        },
-      });
+      await api.POST('/api/seller/v1/orders', { body: usWebOrder(ALWAYS_SKU, `bench-listen-${i}`, 1999) });
     }
     const until = Date.now() + 30_000;
     while ((forwarded.latencies.size < ORDERS || pushed.latencies.size < ORDERS) && Date.now() < until) {

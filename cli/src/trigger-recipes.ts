@@ -1,5 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { CliError } from './errors.js';
+import {
+  ALWAYS_SKU as ALWAYS,
+  HOT_DROP_SKU as HOT_DROP,
+  freshReference as reference,
+  usLine,
+  usWebOrder,
+} from './sandbox-sale.js';
 import { type Session, withRequestId } from './session.js';
 
 /** One API call a trigger made, as it prints it. */
@@ -15,19 +21,6 @@ export interface Recipe {
   run(s: Session, options: { endpoint?: string }): Promise<Step[]>;
 }
 
-const ALWAYS = 'SANDBOX-ALWAYS-001';
-const HOT_DROP = 'SANDBOX-HOTDROP-001';
-const reference = (what: string) => `cli-${what}-${randomUUID().slice(0, 8)}`;
-
-/** What a US web sale declares, at the quoted price. */
-const context = (cents: number) => ({
-  salesCountryCode: 'US',
-  currencyCode: 'USD',
-  salesTaxRatePercent: 0,
-  salesPriceGrossMinor: cents,
-  salesChannel: 'web',
-});
-
 async function quote(s: Session, skuCode: string, steps: Step[]): Promise<number> {
   const body = { skuCode, quantity: 1, countryCode: 'US', orderReference: reference('quote') };
   const r = await withRequestId(s.baseUrl, s.client.raw.POST('/api/seller/v1/orders/preview', { body }));
@@ -42,14 +35,7 @@ async function quote(s: Session, skuCode: string, steps: Step[]): Promise<number
 
 async function order(s: Session, steps: Step[]) {
   const cents = await quote(s, ALWAYS, steps);
-  const body = {
-    skuCode: ALWAYS,
-    quantity: 1,
-    countryCode: 'US',
-    orderReference: reference('order'),
-    expectedUnitPriceCents: cents,
-    integrationOrderContext: context(cents),
-  };
+  const body = usWebOrder(ALWAYS, reference('order'), cents);
   const r = await withRequestId(s.baseUrl, s.client.raw.POST('/api/seller/v1/orders', { body }));
   const placed = r.data.data as { orderReference: string; keyIds: string[] };
   steps.push({
@@ -62,13 +48,7 @@ async function order(s: Session, steps: Step[]) {
 
 async function reserve(s: Session, steps: Step[]) {
   const cents = await quote(s, HOT_DROP, steps);
-  const body = {
-    skuCode: HOT_DROP,
-    quantity: 1,
-    countryCode: 'US',
-    orderReference: reference('reserve'),
-    expectedUnitPriceCents: cents,
-  };
+  const body = usLine(HOT_DROP, reference('reserve'), cents);
   const r = await withRequestId(s.baseUrl, s.client.raw.POST('/api/seller/v1/orders/reserve', { body }));
   const reservation = r.data.data as { reservationId: string; orderReference: string };
   steps.push({

@@ -5,27 +5,24 @@ import { createSdapiClient, verifyWebhook } from '@sdapi/sdk';
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_SERVICE_SKIPPED, useSandboxService } from '../../test/sandbox-service.js';
 import { localSecretOf } from '../src/local-secret.js';
+import { ALWAYS_SKU, usWebOrder } from '../src/sandbox-sale.js';
 import { eventually, Receiver, runCli, spawnCli } from './cli-process.js';
 
 /** One order of the always-available SKU, placed by the test itself. */
 async function placeOrder(api: ReturnType<typeof createSdapiClient>, orderReference: string) {
-  await api.POST('/api/seller/v1/orders', {
-    body: {
-      skuCode: 'SANDBOX-ALWAYS-001',
-      quantity: 1,
-      orderReference,
-      countryCode: 'US',
-      expectedUnitPriceCents: 1999,
-      integrationOrderContext: {
-        salesCountryCode: 'US',
-        currencyCode: 'USD',
-        salesTaxRatePercent: 0,
-        salesPriceGrossMinor: 1999,
-        salesChannel: 'web',
-      },
-    },
-  });
+  await api.POST('/api/seller/v1/orders', { body: usWebOrder(ALWAYS_SKU, orderReference, 1999) });
 }
+
+/** listen's arguments for order.fulfilled alone, to the receiver, keeping its position in `stateDir`. */
+const fulfilledOnly = (receiver: Receiver, stateDir: string) => [
+  'listen',
+  '--forward-to',
+  receiver.url,
+  '--events',
+  'order.fulfilled',
+  '--state-dir',
+  stateDir,
+];
 
 describe.skipIf(SANDBOX_SERVICE_SKIPPED)('sdapi-seller listen against a running sandbox service', () => {
   const service = useSandboxService();
@@ -85,15 +82,7 @@ describe.skipIf(SANDBOX_SERVICE_SKIPPED)('sdapi-seller listen against a running 
     const receiver = await new Receiver().start();
     const port = receiver.port;
     const since = new Date().toISOString();
-    const args = [
-      'listen',
-      '--forward-to',
-      receiver.url,
-      '--events',
-      'order.fulfilled',
-      '--state-dir',
-      mkdtempSync(join(tmpdir(), 'cli-down-')),
-    ];
+    const args = fulfilledOnly(receiver, mkdtempSync(join(tmpdir(), 'cli-down-')));
     const listen = spawnCli(args, env());
     try {
       await listen.waitFor(/Ready\./);
@@ -119,17 +108,7 @@ describe.skipIf(SANDBOX_SERVICE_SKIPPED)('sdapi-seller listen against a running 
   it('resumes with --from last after a Ctrl-C: nothing lost, nothing repeated', async () => {
     const receiver = await new Receiver().start();
     const stateDir = mkdtempSync(join(tmpdir(), 'cli-resume-'));
-    const args = [
-      'listen',
-      '--forward-to',
-      receiver.url,
-      '--events',
-      'order.fulfilled',
-      '--from',
-      'last',
-      '--state-dir',
-      stateDir,
-    ];
+    const args = [...fulfilledOnly(receiver, stateDir), '--from', 'last'];
     const since = new Date().toISOString();
     try {
       const first = spawnCli(args, env());
