@@ -9,8 +9,10 @@ RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
-# The SDK is an npm workspace of the repository: `npm ci` needs its manifest, not its sources.
+# The SDK and the seller CLI are npm workspaces of the repository: `npm ci` needs their manifests,
+# not their sources.
 COPY sdk/package.json ./sdk/package.json
+COPY cli/package.json ./cli/package.json
 COPY scripts ./scripts
 COPY src ./src
 # `npm ci` runs `prepare`, which builds dist/.

@@ -6,13 +6,14 @@ import type { FuzzBenchResult } from './fuzz.js';
 import type { benchKeyImport } from './key-import.js';
 import type { benchLargeTenant } from './large-tenant.js';
 import { measure, measurePaired, report, runInFreshProcess, startServer, stealMeter } from './lib.js';
+import type { benchListen } from './listen.js';
 import { benchOrderGrowth } from './order-growth.js';
 import { benchReserve, reportReserve } from './reserve.js';
 import type { benchSnapshot } from './snapshot.js';
 import type { benchWebhooks } from './webhooks.js';
 
 const steal = stealMeter();
-/** `BENCH_ONLY=checkout,reserve` runs those sections alone: requests (reads and checkout), reserve, memory, fuzz, webhooks, cli, large-tenant, order-growth. */
+/** `BENCH_ONLY=checkout,reserve` runs those sections alone: requests (reads and checkout), reserve, memory, fuzz, webhooks, cli, listen, large-tenant, order-growth. */
 const only = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
 const wants = (section: string) => only.size === 0 || only.has(section);
 if (wants('requests') || wants('checkout')) await benchRequests();
@@ -21,6 +22,7 @@ if (wants('memory')) await benchMemory();
 if (wants('fuzz')) await benchFuzz();
 if (wants('webhooks')) await benchWebhookDeliveries();
 if (wants('cli')) benchCliStart();
+if (wants('listen')) await benchListenForwarding();
 if (wants('large-tenant')) await benchLargeTenantReads();
 if (wants('order-growth')) await benchOrderGrowthOnPostgres();
 console.log(`CPU time stolen by the host during the run: ${steal()}`);
@@ -209,6 +211,27 @@ function benchCliStart() {
       aim: i === 0 ? '' : `< 1000 ms ${c.max < 1000 ? 'met' : 'MISSED'}`,
     })),
   );
+}
+
+/** sdapi-seller listen's commit-to-handler latency against the service's own push delivery. */
+async function benchListenForwarding() {
+  const r = await runInFreshProcess<Awaited<ReturnType<typeof benchListen>>>('bench/listen.ts', '');
+  console.table([
+    {
+      scenario: `webhook push to a registered endpoint (baseline), ${r.orders} order.fulfilled`,
+      'p50 ms': r.push.p50,
+      'p95 ms': r.push.p95,
+      ratio: '1.00',
+      aim: '',
+    },
+    {
+      scenario: `sdapi-seller listen, polling every ${r.intervalMs} ms, ${r.forwarded}/${r.orders} forwarded`,
+      'p50 ms': r.listen.p50,
+      'p95 ms': r.listen.p95,
+      ratio: `${(r.listen.p50 / Math.max(1, r.push.p50)).toFixed(1)} x baseline p50`,
+      aim: `p50 <= 2000 ms ${r.listen.p50 <= 2000 && r.forwarded === r.orders ? 'met' : 'MISSED'}`,
+    },
+  ]);
 }
 
 /**
