@@ -13,6 +13,8 @@ COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 # not their sources.
 COPY sdk/package.json ./sdk/package.json
 COPY cli/package.json ./cli/package.json
+# The seller console is built with the service (`npm run build`) and served from console/dist.
+COPY console ./console
 COPY scripts ./scripts
 COPY src ./src
 # `npm ci` runs `prepare`, which builds dist/.
@@ -28,6 +30,7 @@ WORKDIR /app
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/console/dist ./console/dist
 COPY bin ./bin
 RUN mkdir -p /data && chown node:node /data
 USER node

@@ -103,6 +103,9 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/npm prune --omit=dev/);
     expect(dockerfile).toMatch(/^USER node$/m);
     expect(dockerfile).toMatch(/^CMD \["node", "dist\/server\.js"\]$/m);
+    // The console's sources reach the build and its built files the runtime (served at /console).
+    expect(dockerfile).toMatch(/^COPY console \.\/console$/m);
+    expect(dockerfile).toMatch(/^COPY --from=build \/app\/console\/dist \.\/console\/dist$/m);
     expect(dockerfile).toMatch(/^HEALTHCHECK .*\n?.*\/health\/ready/m);
     expect(readFileSync('.dockerignore', 'utf8').split('\n')).toEqual(
       expect.arrayContaining(['node_modules', 'dist', 'data']),
