@@ -15,7 +15,7 @@ function newestUnder(dir: string): number {
 /**
  * Tests of the compiled build (the CLI, the server under SIGTERM) run dist/: build it once per
  * test run when a source file is newer than the last build (`npm ci` and `.ci/run` build first,
- * so there this is a check only).
+ * so there this is a check only); the same for the SDK, which the seller CLI's processes load.
  */
 export default function buildIfStale(): void {
   const stamp = 'dist/.build-stamp';
@@ -26,7 +26,14 @@ export default function buildIfStale(): void {
     statSync('console/index.html').mtimeMs,
     statSync('tsconfig.build.json').mtimeMs,
   );
-  if (builtAt >= sourcesAt) return;
-  process.stderr.write('dist/ is older than src/: npm run build\n');
-  execFileSync('npm', ['run', 'build'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  if (builtAt < sourcesAt) {
+    process.stderr.write('dist/ is older than src/: npm run build\n');
+    execFileSync('npm', ['run', 'build'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+  // The seller CLI's tests run it as a process of its own, which imports the built SDK.
+  const sdkBuilt = 'sdk/dist/index.js';
+  if (!existsSync(sdkBuilt) || statSync(sdkBuilt).mtimeMs < newestUnder('sdk/src')) {
+    process.stderr.write('sdk/dist/ is older than sdk/src/: npm run sdk:build\n');
+    execFileSync('npm', ['run', 'sdk:build'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  }
 }
