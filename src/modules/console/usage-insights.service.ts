@@ -31,7 +31,7 @@ function windowOf(ctx: AppContext, span: UsageSpan): [number, number] {
  */
 export async function rateLimitPeaks(ctx: AppContext, span: UsageSpan) {
   const [start, end] = windowOf(ctx, span);
-  const minute = sql<number>`floor(at / ${MINUTE_MS})`;
+  const minute = sql<number>`floor(at / ${sql.lit(MINUTE_MS)})`;
   const rateClass = sql<string>`coalesce(rate_class, 'general')`;
   const bucket = sql<string>`coalesce(rate_bucket, case when method = 'GET' then 'read' else 'write' end)`;
   const rows = await ctx.db

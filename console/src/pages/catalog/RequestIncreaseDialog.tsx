@@ -30,7 +30,10 @@ export function RequestIncreaseDialog({
         grantId: allocation.id,
         requestedQuantity: Number(form.requestedQuantity),
       }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['allocations'] }),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['allocations'] });
+      await queryClient.invalidateQueries({ queryKey: ['allocations-requests'] });
+    },
   });
   return (
     <>
