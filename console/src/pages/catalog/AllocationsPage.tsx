@@ -59,7 +59,10 @@ function columns(mayRequest: boolean): Column<Allocation>[] {
             </p>
           ) : null}
           {mayRequest ? (
-            <RequestIncreaseDialog allocation={row} emphasis={!row.sellable || row.remaining === 0} />
+            <RequestIncreaseDialog
+              allocation={row}
+              emphasis={row.remaining === 0 || row.recommendedAction === 'request_allocation'}
+            />
           ) : null}
         </>
       ),
