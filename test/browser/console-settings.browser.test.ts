@@ -160,7 +160,7 @@ describe.skipIf(skipped)('console catalog, usage and settings in a browser', () 
     await page.getByText('0 unread.', { exact: false }).waitFor();
 
     await page.getByRole('link', { name: 'Team' }).click();
-    await page.getByText('ops@demo.example').waitFor();
+    await page.getByRole('combobox', { name: 'Role of ops@demo.example' }).waitFor();
     await check('settings-team');
 
     await page.getByRole('link', { name: 'Usage' }).click();

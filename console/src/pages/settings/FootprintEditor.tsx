@@ -18,7 +18,7 @@ const listOf = (text: string) =>
 /** Both footprint sets replaced in one call: the service (validation, codes) of PUT /me/footprint. */
 export function FootprintEditor({ footprint, editable }: { footprint: Footprint; editable: boolean }) {
   const queryClient = useQueryClient();
-  const { register, handleSubmit } = useForm({
+  const { register, handleSubmit, reset } = useForm({
     defaultValues: { countries: footprint.countries.join(', '), currencies: footprint.currencies.join(', ') },
   });
   const save = useMutation({
@@ -27,7 +27,10 @@ export function FootprintEditor({ footprint, editable }: { footprint: Footprint;
         countries: listOf(form.countries),
         currencies: listOf(form.currencies),
       }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['company'] }),
+    onSuccess: ({ data }) => {
+      reset({ countries: data.countries.join(', '), currencies: data.currencies.join(', ') });
+      return queryClient.invalidateQueries({ queryKey: ['company'] });
+    },
   });
   return (
     <form onSubmit={handleSubmit((form) => save.mutate(form))} noValidate>
@@ -45,7 +48,9 @@ export function FootprintEditor({ footprint, editable }: { footprint: Footprint;
         <span>Currencies you sell in</span>
         <input {...register('currencies')} readOnly={!editable} />
       </label>
-      <p className="small muted">Last changed {formatDate(footprint.updatedAt)}.</p>
+      <p className="small muted">
+        Last changed {formatDate(save.data?.data.updatedAt ?? footprint.updatedAt)}.
+      </p>
       {editable ? (
         <button type="submit" className="button primary" disabled={save.isPending}>
           Save footprint

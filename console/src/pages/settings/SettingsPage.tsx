@@ -85,11 +85,7 @@ export function SettingsPage() {
               The countries and currencies you sell in. Orders for a country or currency outside it are
               refused.
             </p>
-            <FootprintEditor
-              key={data.footprint.updatedAt ?? 'none'}
-              footprint={data.footprint}
-              editable={can(session, 'footprint:write')}
-            />
+            <FootprintEditor footprint={data.footprint} editable={can(session, 'footprint:write')} />
           </section>
         </>
       ) : null}
