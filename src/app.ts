@@ -82,7 +82,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     { prefix: SELLER_PREFIX },
   );
   registerDocsPage(app, () => sellerDocument());
-  registerConsole(app, ctx, requestLog);
+  registerConsole(app, ctx, requestLog, usage);
   registerRedemptionPage(app, ctx);
 
   registerVersionRedirect(app);

@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { setNonce } from 'get-nonce';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter, RouterProvider } from 'react-router';
+import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
 import { ConsoleError } from './api/client';
 import { Layout } from './components/Layout';
 import { AccountPage } from './pages/account/AccountPage';
@@ -15,6 +15,7 @@ import { NotFoundPage } from './pages/NotFoundPage';
 import { SignInPage } from './pages/sign-in/SignInPage';
 import { TeamPage } from './pages/team/TeamPage';
 import { WebhooksPage } from './pages/webhooks/WebhooksPage';
+import { part2Routes } from './part2-routes';
 import './styles.css';
 
 // The dialog library's run-time <style> carries the page's CSP nonce (served in a meta tag).
@@ -41,7 +42,9 @@ const router = createBrowserRouter(
         { path: 'keys', element: <KeysPage /> },
         { path: 'webhooks', element: <WebhooksPage /> },
         { path: 'logs', element: <LogsPage /> },
-        { path: 'team', element: <TeamPage /> },
+        { path: 'team', element: <Navigate to="/settings/team" replace /> },
+        { path: 'settings/team', element: <TeamPage /> },
+        ...part2Routes,
         { path: 'audit', element: <AuditPage /> },
         { path: 'account', element: <AccountPage /> },
         { path: '*', element: <NotFoundPage /> },

@@ -40,6 +40,8 @@ import type {
 import type {
   ConsoleAuditTable,
   ConsoleInvitesTable,
+  ConsoleNoticeCursorTable,
+  ConsoleNoticesTable,
   ConsoleSessionsTable,
   ConsoleSettingsTable,
   ConsoleSigninFailuresTable,
@@ -131,5 +133,7 @@ export interface Database {
   console_signin_failures: ConsoleSigninFailuresTable;
   console_settings: ConsoleSettingsTable;
   console_audit: ConsoleAuditTable;
+  console_notices: ConsoleNoticesTable;
+  console_notice_cursor: ConsoleNoticeCursorTable;
   request_log: RequestLogTable;
 }

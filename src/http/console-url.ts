@@ -1,9 +1,16 @@
 /**
- * The console page that fixes a failure whose details name a `consoleAction`: key problems lead
- * to the API keys page, the rest to Home, whose readiness checklist says what is missing.
+ * The console page that fixes a failure whose details name a `consoleAction` (SPEC 7's values):
+ * contracts and the partner catalog lead to the partners page, allocations to the allocations
+ * page, key problems to the API keys page, and production access (KYB) and the wallet to the
+ * company's standing in Settings, which says what the company has and what to do.
  */
-const CONSOLE_PAGES: Record<string, string> = {
+export const CONSOLE_PAGES: Record<string, string> = {
+  review_partner_contracts: '/console/catalog/partners',
+  review_allocations: '/console/catalog/allocations',
   manage_api_keys: '/console/keys',
+  complete_kyb: '/console/settings#standing',
+  top_up_wallet: '/console/settings#standing',
+  review_partner_catalog: '/console/catalog',
 };
 
 export function withConsoleUrl(details: Record<string, unknown>, publicUrl: string): Record<string, unknown> {

@@ -4,6 +4,7 @@ import { archiveDueProducts } from '../modules/catalog/products.service.js';
 import { sweepRedemptions } from '../modules/checkout/orders/redemptions.service.js';
 import { registerPreorderJob } from '../modules/checkout/preorders/preorders.job.js';
 import { sweepReservations } from '../modules/checkout/reservations/lifecycle.service.js';
+import { collectNotices } from '../modules/console/notices.service.js';
 import { clearCapturedAddresses } from '../modules/geo-attest/geo-attest.service.js';
 import { purgeOldRequests } from '../modules/request-log/request-log.service.js';
 import { registerWebhookJobs } from '../modules/webhooks/webhooks.jobs.js';
@@ -16,6 +17,8 @@ const SWEEP_INTERVAL_MS = 60_000;
 const MOMENT_SWEEP_MS = 1_000;
 /** Hot-drop reservations live about 60 s: their slots come back within a second of expiring. */
 const RESERVATION_SWEEP_MS = 1_000;
+/** Published events become console notices within a few seconds. */
+const NOTICE_POLL_MS = 2_000;
 
 /**
  * The background work of one server process: webhook publishing and delivery, pre-order
@@ -65,6 +68,7 @@ export function startProcessJobs(ctx: AppContext, log: { error(obj: object, msg:
       return false;
     },
   });
+  runner.add({ name: 'console-notices', idleMs: NOTICE_POLL_MS, run: () => collectNotices(ctx) });
   runner.add({
     name: 'request-log-retention',
     idleMs: 10 * SWEEP_INTERVAL_MS,

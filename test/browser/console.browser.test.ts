@@ -196,6 +196,7 @@ describe.skipIf(skipped)('the seller console in a browser', () => {
       await receiver.close();
     }
 
+    await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('link', { name: 'Team' }).click();
     await page.getByRole('button', { name: 'Invite a teammate' }).click();
     await page.getByLabel('Email').fill('dev@seller.example');

@@ -102,7 +102,9 @@ export function Layout() {
     { to: '/keys', label: 'API keys' },
     { to: '/webhooks', label: 'Webhooks' },
     { to: '/logs', label: 'Request log' },
-    ...(can(session, 'users:manage') ? [{ to: '/team', label: 'Team' }] : []),
+    { to: '/catalog', label: 'Catalog' },
+    { to: '/usage', label: 'Usage' },
+    { to: '/settings', label: 'Settings' },
     ...(can(session, 'audit:read') ? [{ to: '/audit', label: 'Audit log' }] : []),
     { to: '/account', label: 'Your account' },
   ];

@@ -1,16 +1,26 @@
 import type { AppContext } from '../../context.js';
 import type { TypedApp } from '../../http/typed-app.js';
+import type { UsageCounter } from '../finance/usage-counter.js';
 import type { RequestLogRecorder } from '../request-log/request-log.recorder.js';
+import { registerConsoleAllocationRoutes } from './console-allocations.routes.js';
 import { registerConsoleAuthRoutes } from './console-auth.routes.js';
+import { registerConsoleCatalogRoutes } from './console-catalog.routes.js';
 import { registerConsoleHomeRoutes } from './console-home.routes.js';
 import { registerConsoleKeyRoutes } from './console-keys.routes.js';
 import { registerConsoleLogRoutes } from './console-logs.routes.js';
 import { registerConsolePages } from './console-pages.js';
+import { registerConsoleSettingsRoutes } from './console-settings.routes.js';
 import { registerConsoleTeamRoutes } from './console-team.routes.js';
+import { registerConsoleUsageRoutes } from './console-usage.routes.js';
 import { registerConsoleWebhookRoutes } from './console-webhooks.routes.js';
 
 /** The seller console on the seller listener: its pages at /console, its calls at /console/api. */
-export function registerConsole(app: TypedApp, ctx: AppContext, requestLog: RequestLogRecorder): void {
+export function registerConsole(
+  app: TypedApp,
+  ctx: AppContext,
+  requestLog: RequestLogRecorder,
+  usage: UsageCounter,
+): void {
   const typed = app;
   registerConsoleAuthRoutes(typed, ctx);
   registerConsoleHomeRoutes(typed, ctx);
@@ -18,5 +28,9 @@ export function registerConsole(app: TypedApp, ctx: AppContext, requestLog: Requ
   registerConsoleTeamRoutes(typed, ctx);
   registerConsoleLogRoutes(typed, ctx, requestLog);
   registerConsoleWebhookRoutes(typed, ctx);
+  registerConsoleCatalogRoutes(typed, ctx);
+  registerConsoleAllocationRoutes(typed, ctx);
+  registerConsoleUsageRoutes(typed, ctx, usage, requestLog);
+  registerConsoleSettingsRoutes(typed, ctx);
   registerConsolePages(app);
 }

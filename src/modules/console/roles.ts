@@ -2,12 +2,27 @@ import { SCOPES, type Scope } from '../../http/auth/scopes.js';
 import type { Role } from './console.table.js';
 
 /** What a role may change in the console; every role may read keys, webhooks and the request log. */
-export type Capability = 'keys:write' | 'webhooks:write' | 'users:manage' | 'audit:read';
+export type Capability =
+  | 'keys:write'
+  | 'webhooks:write'
+  | 'users:manage'
+  | 'audit:read'
+  | 'footprint:write'
+  | 'allocations:request'
+  | 'notices:mark';
 
 const CAPABILITIES: Record<Role, readonly Capability[]> = {
-  owner: ['keys:write', 'webhooks:write', 'users:manage', 'audit:read'],
-  developer: ['keys:write', 'webhooks:write'],
-  finance: [],
+  owner: [
+    'keys:write',
+    'webhooks:write',
+    'users:manage',
+    'audit:read',
+    'footprint:write',
+    'allocations:request',
+    'notices:mark',
+  ],
+  developer: ['keys:write', 'webhooks:write', 'allocations:request', 'notices:mark'],
+  finance: ['notices:mark'],
   viewer: [],
 };
 

@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
+import { noticeContractPaused } from '../console/notices.service.js';
 import { emit } from '../events/outbox.service.js';
 import { forgetCompanyFacts, getCompany } from '../identity/identity.service.js';
 import * as repo from './partners.repo.js';
@@ -159,6 +160,10 @@ export async function setAgreementStatus(
     updated_at: now,
     ...(status === 'active' ? { activated_at: now } : {}),
   });
+  if (status === 'paused') {
+    const connection = await requireConnection(trx, agreement.connection_id);
+    await noticeContractPaused(ctx, trx, sellerOf(ctx, connection), id, connection.publisher_company_id);
+  }
   if (status === 'active' && agreement.status === 'pending') {
     const connection = await requireConnection(trx, agreement.connection_id);
     await emit(ctx, trx, sellerOf(ctx, connection), 'contract.activated', {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { bucketOf } from '../../http/rate-limit.js';
 import type { RequestLogTable } from './request-log.table.js';
 
 /** Rows wait at most this long, or until this many are waiting, before one insert writes them. */
@@ -76,6 +77,8 @@ export function installRequestLog(app: FastifyInstance, ctx: AppContext, prefix:
       duration_ms: Math.round(reply.elapsedTime * 10) / 10,
       contract_date: request.contractDate,
       at: ctx.clock.now(),
+      rate_class: request.routeOptions.config.rateClass ?? 'general',
+      rate_bucket: bucketOf(request),
     });
   });
   app.addHook('onClose', async () => recorder.flush());

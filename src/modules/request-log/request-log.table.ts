@@ -20,4 +20,7 @@ export interface RequestLogTable {
   duration_ms: number;
   contract_date: string;
   at: number;
+  /** The route's rate-limit class and bucket (null on rows written before they were recorded). */
+  rate_class: string | null;
+  rate_bucket: string | null;
 }

@@ -2,8 +2,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { call, type Role, type TeamUser } from '../../api/client';
+import { DataTable } from '../../components/DataTable';
 import { useSession } from '../../components/session';
 import { CopyButton, Dialog, ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import { SettingsNav } from '../settings/SettingsNav';
 
 const ROLES: Role[] = ['owner', 'developer', 'finance', 'viewer'];
 interface Team {
@@ -101,9 +103,10 @@ export function TeamPage() {
     <>
       <PageHeader
         title="Team"
-        description="Who can use this console, and with which role."
+        description="Who can use this console, and with which role. A company keeps at least one owner."
         actions={<InviteDialog onInvited={refresh} />}
       />
+      <SettingsNav />
       <ErrorNotice error={team.error ?? setRole.error ?? remove.error ?? requireTotp.error} />
       <section className="card">
         <div className="card-head">
@@ -118,68 +121,66 @@ export function TeamPage() {
           Require an authenticator code for everyone in {session.company.name}
         </label>
       </section>
-      <div className="card table-card">
-        <table>
-          <caption className="visually-hidden">Users</caption>
-          <thead>
-            <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Two-factor</th>
-              <th scope="col">Joined</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(team.data?.data.users ?? []).map((user) => (
-              <tr key={user.id}>
-                <td className="strong">{user.email}</td>
-                <td>
-                  <select
-                    aria-label={`Role of ${user.email}`}
-                    value={user.role}
-                    onChange={(event) => setRole.mutate({ id: user.id, role: event.target.value as Role })}
-                  >
-                    {ROLES.map((role) => (
-                      <option key={role}>{role}</option>
-                    ))}
-                  </select>
-                </td>
-                <td>
-                  {user.totpEnabled ? (
-                    <span className="pill pill-done">on</span>
-                  ) : (
-                    <span className="pill">off</span>
-                  )}
-                </td>
-                <td>{formatDate(user.createdAt)}</td>
-                <td>
-                  {user.id === session.user.id ? (
-                    <span className="muted">you</span>
-                  ) : (
-                    <button
-                      type="button"
-                      className="button danger small"
-                      onClick={() => remove.mutate(user.id)}
-                    >
-                      Remove
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-            {(team.data?.data.invites ?? []).map((invite) => (
-              <tr key={invite.id} className="muted">
-                <td>{invite.email}</td>
-                <td>{invite.role}</td>
-                <td>—</td>
-                <td>invited, until {formatDate(invite.expiresAt)}</td>
-                <td />
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption="Users and open invites"
+        loaded={Boolean(team.data)}
+        empty="No user yet."
+        rows={[
+          ...(team.data?.data.users ?? []).map((user) => ({ user, invite: null })),
+          ...(team.data?.data.invites ?? []).map((invite) => ({ user: null, invite })),
+        ]}
+        rowKey={(row) => row.user?.id ?? row.invite?.id ?? ''}
+        columns={[
+          {
+            header: 'Email',
+            cell: (row) => <span className="strong">{row.user?.email ?? row.invite?.email}</span>,
+          },
+          {
+            header: 'Role',
+            cell: ({ user, invite }) =>
+              user ? (
+                <select
+                  aria-label={`Role of ${user.email}`}
+                  value={user.role}
+                  onChange={(event) => setRole.mutate({ id: user.id, role: event.target.value as Role })}
+                >
+                  {ROLES.map((role) => (
+                    <option key={role}>{role}</option>
+                  ))}
+                </select>
+              ) : (
+                invite?.role
+              ),
+          },
+          {
+            header: 'Two-factor',
+            cell: ({ user }) =>
+              user ? (
+                <span className={`pill ${user.totpEnabled ? 'pill-done' : ''}`}>
+                  {user.totpEnabled ? 'on' : 'off'}
+                </span>
+              ) : (
+                '—'
+              ),
+          },
+          {
+            header: 'Joined',
+            cell: ({ user, invite }) =>
+              user ? formatDate(user.createdAt) : `invited, until ${formatDate(invite?.expiresAt)}`,
+          },
+          {
+            header: 'Actions',
+            cell: ({ user }) =>
+              !user ? null : user.id === session.user.id ? (
+                <span className="muted">you</span>
+              ) : (
+                <button type="button" className="button danger small" onClick={() => remove.mutate(user.id)}>
+                  Remove
+                </button>
+              ),
+          },
+        ]}
+      />
     </>
   );
 }

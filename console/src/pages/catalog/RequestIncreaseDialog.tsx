@@ -1,0 +1,80 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { call } from '../../api/client';
+import { Dialog, ErrorNotice } from '../../components/ui';
+import type { Allocation, AllocationRequest } from './types';
+
+const OUTCOME: Record<string, string> = {
+  approved: 'Approved at once: the allocation has grown.',
+  pending: 'Sent: the publisher decides. Its answer appears in the requests below.',
+  rejected: 'Refused: this publisher does not take increase requests.',
+};
+
+/** Asks the publisher for more keys on a grant: the service of POST /allocations/requests. */
+export function RequestIncreaseDialog({
+  allocation,
+  emphasis,
+}: {
+  allocation: Allocation;
+  emphasis: boolean;
+}) {
+  const [open, setOpen] = useState(false);
+  const queryClient = useQueryClient();
+  const { register, handleSubmit, reset } = useForm<{ requestedQuantity: number }>({
+    defaultValues: { requestedQuantity: Math.max(allocation.quantityLimit, 10) },
+  });
+  const request = useMutation({
+    mutationFn: (form: { requestedQuantity: number }) =>
+      call<{ data: AllocationRequest }>('POST', '/allocations/requests', {
+        grantId: allocation.id,
+        requestedQuantity: Number(form.requestedQuantity),
+      }),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['allocations'] });
+      await queryClient.invalidateQueries({ queryKey: ['allocations-requests'] });
+    },
+  });
+  return (
+    <>
+      <button
+        type="button"
+        className={`button small ${emphasis ? 'primary' : 'secondary'}`}
+        onClick={() => setOpen(true)}
+      >
+        Request more keys
+      </button>
+      <Dialog
+        open={open}
+        onOpenChange={(next) => {
+          setOpen(next);
+          if (!next) {
+            request.reset();
+            reset();
+          }
+        }}
+        title={`Request more keys for ${allocation.skuCode}`}
+        description={`${allocation.publisherCompanyName} receives the request. ${allocation.remaining} of ${allocation.quantityLimit} keys remain.`}
+      >
+        {request.data ? (
+          <p role="status" className="notice">
+            {OUTCOME[request.data.data.status] ?? request.data.data.status}
+          </p>
+        ) : (
+          <form onSubmit={handleSubmit((form) => request.mutate(form))} noValidate>
+            <ErrorNotice error={request.error} />
+            <label className="field">
+              <span>Extra keys</span>
+              <input type="number" min={1} {...register('requestedQuantity', { required: true })} />
+            </label>
+            <div className="dialog-actions">
+              <button type="submit" className="button primary" disabled={request.isPending}>
+                Send request
+              </button>
+            </div>
+          </form>
+        )}
+      </Dialog>
+    </>
+  );
+}

@@ -1,0 +1,61 @@
+import { Link } from 'react-router';
+
+export interface Notice {
+  id: string;
+  kind: string;
+  subject: string;
+  detail: Record<string, string | number>;
+  createdAt: string;
+  readAt: string | null;
+  readBy: string | null;
+}
+
+/** A notice as a sentence, and the page where it is dealt with. */
+export function NoticeText({ notice }: { notice: Notice }) {
+  const d = notice.detail;
+  switch (notice.kind) {
+    case 'endpoint_disabled':
+      return (
+        <>
+          Webhook endpoint {d.endpointHost} was disabled after {d.consecutiveFailures} failed deliveries; its
+          events are held. <Link to="/webhooks">Review and enable it</Link>.
+        </>
+      );
+    case 'allocation_depleted':
+      return (
+        <>
+          The allocation for {d.skuCode} is used up. <Link to="/catalog/allocations">Request more keys</Link>.
+        </>
+      );
+    case 'allocation_low_stock':
+      return (
+        <>
+          The allocation for {d.skuCode} is low: {d.remaining} keys left (alert at {d.threshold}).{' '}
+          <Link to="/catalog/allocations">Request more keys</Link>.
+        </>
+      );
+    case 'contract_paused':
+      return (
+        <>
+          A publisher paused contract {d.contractId}: its products cannot be sold until it resumes.{' '}
+          <Link to="/catalog/partners">See your partners</Link>.
+        </>
+      );
+    case 'contract_superseded':
+      return (
+        <>
+          Contract {d.contractId} was replaced by {d.supersededBy}; the new terms apply now.{' '}
+          <Link to="/catalog/partners">See your partners</Link>.
+        </>
+      );
+    case 'delisting_scheduled':
+      return (
+        <>
+          A product is scheduled to leave the catalog on {new Date(String(d.effectiveAt)).toLocaleString()}.{' '}
+          <Link to={`/catalog/products/${d.productId}`}>See the product</Link>.
+        </>
+      );
+    default:
+      return <>{notice.kind.replaceAll('_', ' ')}</>;
+  }
+}

@@ -1,0 +1,129 @@
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../context.js';
+import { fail } from '../../http/errors.js';
+import { decodeCursor, LimitQuery, nextPageUrl, page } from '../../http/pagination.js';
+import { Uuid } from '../../http/schemas.js';
+import type { TypedApp } from '../../http/typed-app.js';
+import { listRequests, requestIncrease, requestView } from '../allocations/allocation-requests.service.js';
+import { pageAllocations } from '../allocations/allocations-read.service.js';
+import { availabilityOf } from '../allocations/availability.service.js';
+import { sellerScope } from '../sandbox/sandbox.service.js';
+import { CONSOLE_API } from './console-auth.routes.js';
+import { requireSession } from './console-http.js';
+import { principalOfSession } from './sessions.service.js';
+import { hotDropState, stockHistory } from './stock-history.service.js';
+
+const open = { config: { auth: 'none' } } as const;
+const Cursor = Type.Optional(Type.String({ maxLength: 500 }));
+const afterOf = (cursor: string | undefined) =>
+  cursor ? (decodeCursor(cursor, ['number', 'string']) as [number, string]) : undefined;
+
+/**
+ * The allocations page: the seller API's allocation, request and availability services as the
+ * signed-in user's company, plus what only the console shows (stock over time, hot-drop state).
+ */
+export function registerConsoleAllocationRoutes(app: TypedApp, ctx: AppContext): void {
+  const scopeOf = async (
+    request: Parameters<typeof requireSession>[1],
+    capability?: 'allocations:request',
+  ) => {
+    const session = await requireSession(ctx, request, capability ? { capability } : {});
+    return sellerScope(ctx, principalOfSession(session));
+  };
+
+  app.get(
+    `${CONSOLE_API}/allocations`,
+    {
+      ...open,
+      schema: {
+        hide: true,
+        querystring: Type.Object(
+          { sellableOnly: Type.Boolean({ default: false }), limit: LimitQuery(100, 50), cursor: Cursor },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request) => {
+      const { sellerId, environment } = await scopeOf(request);
+      const q = request.query;
+      const { items, keys } = await pageAllocations(ctx, sellerId, environment, {
+        sellableOnly: q.sellableOnly,
+        limit: q.limit,
+        after: afterOf(q.cursor),
+      });
+      const keyOf = new Map(items.map((item, i) => [item, keys[i]!]));
+      const result = page(items, q.limit, (item) => keyOf.get(item)!, nextPageUrl(request.url));
+      const data = await Promise.all(
+        result.data.map(async (item) => ({
+          ...item,
+          hotDropState: item.hotDrop ? await hotDropState(ctx, item.id) : null,
+        })),
+      );
+      return { data, meta: result.meta };
+    },
+  );
+
+  app.get(
+    `${CONSOLE_API}/allocations/requests`,
+    {
+      ...open,
+      schema: {
+        hide: true,
+        querystring: Type.Object(
+          { limit: LimitQuery(100, 50), cursor: Cursor },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request) => {
+      const { sellerId, environment } = await scopeOf(request);
+      const { limit, cursor } = request.query;
+      const rows = await listRequests(ctx, sellerId, environment, limit, afterOf(cursor));
+      const result = page(rows, limit, (r) => [r.created_at, r.id], nextPageUrl(request.url));
+      return { data: result.data.map(requestView), meta: result.meta };
+    },
+  );
+
+  app.post(
+    `${CONSOLE_API}/allocations/requests`,
+    {
+      ...open,
+      schema: {
+        hide: true,
+        body: Type.Object(
+          {
+            grantId: Uuid,
+            requestedQuantity: Type.Integer({ minimum: 1, maximum: 10_000_000 }),
+            declaredForecast: Type.Optional(Type.Integer({ minimum: 0 })),
+          },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request, reply) => {
+      const { sellerId, environment } = await scopeOf(request, 'allocations:request');
+      return reply.code(201).send({ data: await requestIncrease(ctx, sellerId, environment, request.body) });
+    },
+  );
+
+  app.get(
+    `${CONSOLE_API}/skus/:skuId/stock`,
+    {
+      ...open,
+      schema: {
+        hide: true,
+        params: Type.Object({ skuId: Uuid }),
+        querystring: Type.Object({}, { additionalProperties: false }),
+      },
+    },
+    async (request) => {
+      const scope = await scopeOf(request);
+      const availability = await availabilityOf(ctx, scope, { id: request.params.skuId }, {});
+      if (!availability) throw fail('NOT_FOUND', `SKU ${request.params.skuId} is not in your catalog.`);
+      const history = availability.allocationId
+        ? await stockHistory(ctx, scope, availability.allocationId, availability.allocationRemaining)
+        : [];
+      return { data: { availability, history } };
+    },
+  );
+}

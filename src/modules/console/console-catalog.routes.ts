@@ -1,0 +1,75 @@
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../context.js';
+import { nextPageUrl, page } from '../../http/pagination.js';
+import { Uuid } from '../../http/schemas.js';
+import type { TypedApp } from '../../http/typed-app.js';
+import { localeChain } from '../catalog/locale.js';
+import { ProductListQuerystring, parseProductQuery } from '../catalog/product-query.js';
+import { listProducts, productDetail } from '../catalog/products-read.service.js';
+import { listPartners } from '../partners/seller-terms.service.js';
+import { sellerScope } from '../sandbox/sandbox.service.js';
+import { CONSOLE_API } from './console-auth.routes.js';
+import { requireSession } from './console-http.js';
+import { principalOfSession } from './sessions.service.js';
+
+const open = { config: { auth: 'none' } } as const;
+const { q, partner, status, locale, limit, cursor } = ProductListQuerystring.properties;
+
+/** The catalog pages: the seller API's product and partner reads, as the signed-in user's company. */
+export function registerConsoleCatalogRoutes(app: TypedApp, ctx: AppContext): void {
+  app.get(
+    `${CONSOLE_API}/products`,
+    {
+      ...open,
+      schema: {
+        hide: true,
+        querystring: Type.Object(
+          {
+            q: Type.Optional(q),
+            partner: Type.Optional(partner),
+            status: Type.Optional(status),
+            locale: Type.Optional(locale),
+            limit,
+            cursor: Type.Optional(cursor),
+          },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request) => {
+      const session = await requireSession(ctx, request);
+      const scope = await sellerScope(ctx, principalOfSession(session));
+      const query = parseProductQuery(request.query, request.headers['accept-language']);
+      const rows = query.statusExcludesAll ? [] : await listProducts(ctx, scope, query.list);
+      const result = page(rows, query.list.limit, (r) => r.cursorKey, nextPageUrl(request.url));
+      return {
+        data: result.data.map(({ cursorKey: _key, ...row }) => row),
+        meta: { ...result.meta, localePreference: query.list.chain },
+      };
+    },
+  );
+
+  app.get(
+    `${CONSOLE_API}/products/:productId`,
+    {
+      ...open,
+      schema: {
+        hide: true,
+        params: Type.Object({ productId: Uuid }),
+        querystring: Type.Object({ locale: Type.Optional(locale) }, { additionalProperties: false }),
+      },
+    },
+    async (request) => {
+      const session = await requireSession(ctx, request);
+      const scope = await sellerScope(ctx, principalOfSession(session));
+      const chain = localeChain(request.query.locale, request.headers['accept-language']);
+      return productDetail(ctx, scope, request.params.productId, chain, false);
+    },
+  );
+
+  app.get(`${CONSOLE_API}/partners`, { ...open, schema: { hide: true } }, async (request) => {
+    const session = await requireSession(ctx, request);
+    const { sellerId, environment } = await sellerScope(ctx, principalOfSession(session));
+    return { data: await listPartners(ctx, sellerId, environment) };
+  });
+}

@@ -1,0 +1,59 @@
+import type { AppContext } from '../../context.js';
+import { isoOf } from '../../lib/clock.js';
+import { slotStoreOf } from '../checkout/reservations/slot-store.js';
+
+/** The points a stock chart shows at most (the newest). */
+const MAX_POINTS = 500;
+const STOCK_EVENTS = ['allocation.updated', 'allocation.low_stock', 'allocation.depleted'] as const;
+
+/**
+ * An allocation's remaining keys over time, from what the platform already records: every
+ * grant, pull, top-up, pause and revoke writes an `allocation.*` event carrying `remaining` to the
+ * company's outbox, in the transaction that changed it. The series is those events, oldest
+ * first, as far back as events are kept, ending with the remaining now.
+ */
+export async function stockHistory(
+  ctx: AppContext,
+  scope: { sellerId: string; environment: string },
+  allocationId: string,
+  remainingNow: number,
+) {
+  const rows = await ctx.db
+    .selectFrom('outbox_events')
+    .select(['event_type', 'payload', 'created_at_us'])
+    .where('company_id', '=', scope.sellerId)
+    .where('environment', '=', scope.environment)
+    .where('event_type', 'in', [...STOCK_EVENTS])
+    .where('payload', 'like', `{"allocationId":${JSON.stringify(allocationId)},%`)
+    .orderBy('created_at_us', 'desc')
+    .limit(MAX_POINTS)
+    .execute();
+  const points = rows.reverse().map((row) => ({
+    at: isoOf(Math.floor(Number(row.created_at_us) / 1000)),
+    remaining: (JSON.parse(row.payload) as { remaining: number }).remaining,
+    event: row.event_type,
+  }));
+  points.push({ at: isoOf(ctx.clock.now()), remaining: remainingNow, event: 'now' });
+  return points;
+}
+
+/** A hot-drop grant's live reservations (units not yet committed or released) and slots left. */
+export async function hotDropState(ctx: AppContext, allocationId: string) {
+  const [live, slotsLeft] = await Promise.all([
+    ctx.db
+      .selectFrom('reservations')
+      .select((eb) => [
+        eb.fn.countAll<number>().as('count'),
+        eb.fn.coalesce(eb.fn.sum<number>('quantity'), eb.val(0)).as('units'),
+      ])
+      .where('allocation_id', '=', allocationId)
+      .where('status', 'in', ['live', 'committing'])
+      .executeTakeFirstOrThrow(),
+    slotStoreOf(ctx).remaining(ctx.db, allocationId),
+  ]);
+  return {
+    liveReservations: Number(live.count),
+    reservedUnits: Number(live.units),
+    slotsLeft: Math.max(0, slotsLeft),
+  };
+}
