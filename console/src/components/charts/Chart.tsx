@@ -215,29 +215,32 @@ export function Chart({
             </li>
           ))}
         </ul>
-        <table className="visually-hidden">
-          <caption>{title}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{xLabel}</th>
-              {series.map((s) => (
-                <th scope="col" key={s.name}>
-                  {s.name}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {categories.map((category, index) => (
-              <tr key={category}>
-                <th scope="row">{category}</th>
+        {/* A table ignores a 1px height: its wrapper is what is hidden (the page keeps its length). */}
+        <div className="visually-hidden">
+          <table>
+            <caption>{title}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{xLabel}</th>
                 {series.map((s) => (
-                  <td key={s.name}>{s.values[index] === null ? '—' : formatValue(s.values[index]!)}</td>
+                  <th scope="col" key={s.name}>
+                    {s.name}
+                  </th>
                 ))}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {categories.map((category, index) => (
+                <tr key={category}>
+                  <th scope="row">{category}</th>
+                  {series.map((s) => (
+                    <td key={s.name}>{s.values[index] === null ? '—' : formatValue(s.values[index]!)}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </figcaption>
     </figure>
   );
