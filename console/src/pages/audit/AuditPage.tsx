@@ -4,7 +4,7 @@ import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
 
 interface AuditReply {
   data: AuditRow[];
-  meta: { nextBefore: string | null };
+  meta: { nextCursor: string | null };
 }
 
 /** Who changed what and when, from the console, the API or the operator CLI; newest first. */
@@ -13,8 +13,8 @@ export function AuditPage() {
     queryKey: ['audit'],
     initialPageParam: null as string | null,
     queryFn: ({ pageParam }) =>
-      call<AuditReply>('GET', `/audit${pageParam ? `?before=${encodeURIComponent(pageParam)}` : ''}`),
-    getNextPageParam: (last) => last.meta.nextBefore,
+      call<AuditReply>('GET', `/audit${pageParam ? `?cursor=${encodeURIComponent(pageParam)}` : ''}`),
+    getNextPageParam: (last) => last.meta.nextCursor,
   });
   const rows = audit.data?.pages.flatMap((page) => page.data) ?? [];
   return (
