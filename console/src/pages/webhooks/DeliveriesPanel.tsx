@@ -2,6 +2,7 @@ import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-q
 import { useState } from 'react';
 import { call } from '../../api/client';
 import { ErrorNotice, formatDate } from '../../components/ui';
+import { extraError, outcome } from './outcome';
 import type { Attempt, Endpoint } from './types';
 
 interface Replayed {
@@ -9,11 +10,19 @@ interface Replayed {
   more: boolean;
 }
 
-const outcome = (row: Attempt) =>
-  row.statusCode !== null && row.statusCode >= 200 && row.statusCode < 300 ? 'pill-done' : 'pill-error';
-
-/** One endpoint's delivery log, newest first, with resend per event and replay of failures since a time. */
-export function DeliveriesPanel({ endpoint, writable }: { endpoint: Endpoint; writable: boolean }) {
+/**
+ * One endpoint's delivery log, newest first, with resend per event, replay of failures since a
+ * time, and a way to each event's deliveries across every endpoint.
+ */
+export function DeliveriesPanel({
+  endpoint,
+  writable,
+  onShowEvent,
+}: {
+  endpoint: Endpoint;
+  writable: boolean;
+  onShowEvent: (eventId: string) => void;
+}) {
   const queryClient = useQueryClient();
   const [notice, setNotice] = useState<string | null>(null);
   const [since, setSince] = useState('');
@@ -100,13 +109,13 @@ export function DeliveriesPanel({ endpoint, writable }: { endpoint: Endpoint; wr
               <th scope="col">Result</th>
               <th scope="col">Duration</th>
               <th scope="col">Next retry</th>
-              {writable ? <th scope="col">Actions</th> : null}
+              <th scope="col">Actions</th>
             </tr>
           </thead>
           <tbody>
             {log.data && rows.length === 0 ? (
               <tr>
-                <td colSpan={writable ? 7 : 6} className="muted">
+                <td colSpan={7} className="muted">
                   No delivery yet. Send a test event to see one here.
                 </td>
               </tr>
@@ -121,15 +130,13 @@ export function DeliveriesPanel({ endpoint, writable }: { endpoint: Endpoint; wr
                 <td>{row.attempt}</td>
                 <td>
                   <span className={`pill ${outcome(row)}`}>{row.statusCode ?? 'no answer'}</span>
-                  {row.error && row.error !== `HTTP ${row.statusCode}` ? (
-                    <div className="small">{row.error}</div>
-                  ) : null}
+                  {extraError(row) ? <div className="small">{extraError(row)}</div> : null}
                 </td>
                 <td className="nowrap">{row.durationMs} ms</td>
                 <td className="nowrap">{formatDate(row.nextRetryAt)}</td>
-                {writable ? (
-                  <td>
-                    <div className="row-actions">
+                <td>
+                  <div className="row-actions">
+                    {writable ? (
                       <button
                         type="button"
                         className="button ghost small"
@@ -138,9 +145,17 @@ export function DeliveriesPanel({ endpoint, writable }: { endpoint: Endpoint; wr
                       >
                         Resend
                       </button>
-                    </div>
-                  </td>
-                ) : null}
+                    ) : null}
+                    <button
+                      type="button"
+                      className="button ghost small"
+                      aria-label={`Every delivery of ${row.eventId}`}
+                      onClick={() => onShowEvent(row.eventId)}
+                    >
+                      All endpoints
+                    </button>
+                  </div>
+                </td>
               </tr>
             ))}
           </tbody>
