@@ -149,7 +149,7 @@ export function DeliveriesPanel({
                     <button
                       type="button"
                       className="button ghost small"
-                      aria-label={`Every delivery of ${row.eventId}`}
+                      aria-label={`All endpoints: every delivery of ${row.eventId}`}
                       onClick={() => onShowEvent(row.eventId)}
                     >
                       All endpoints
