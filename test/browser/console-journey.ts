@@ -31,18 +31,25 @@ export async function operatorCli(server: CompiledServer, publicUrl: string, ...
   return JSON.parse(stdout);
 }
 
+/** An operator API call (ADMIN_PORT, the operator token); its JSON body. */
+export async function operatorApi(server: CompiledServer, method: string, path: string, body: unknown) {
+  const reply = await fetch(`${server.admin}/admin/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(reply.ok, `${method} ${path}: ${reply.status}`).toBe(true);
+  return reply.json();
+}
+
 /**
  * POST /admin/v1/clock (the server runs with SDAPI_TEST_CLOCK=1): moves the service clock and
  * answers once every process sees it. Returns the service's offset from this machine's clock.
  */
 export async function advanceServiceClock(server: CompiledServer, seconds: number): Promise<number> {
-  const reply = await fetch(`${server.admin}/admin/v1/clock`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ advanceSeconds: seconds }),
-  });
-  expect(reply.status).toBe(200);
-  const { data } = (await reply.json()) as { data: { now: string } };
+  const { data } = (await operatorApi(server, 'POST', '/clock', { advanceSeconds: seconds })) as {
+    data: { now: string };
+  };
   return Date.parse(data.now) - Date.now();
 }
 

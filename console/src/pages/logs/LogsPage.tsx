@@ -1,5 +1,5 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { call } from '../../api/client';
 import { useSession } from '../../components/session';
@@ -122,36 +122,43 @@ export function LogsPage() {
               </tr>
             ) : null}
             {rows.map((row) => (
-              <tr key={row.requestId}>
-                <td className="nowrap">{formatDate(row.at)}</td>
-                <td>
-                  <span className={`pill ${row.status >= 400 ? 'pill-error' : 'pill-done'}`}>
-                    {row.status}
-                  </span>
-                  {row.errorCode ? <div className="small mono">{row.errorCode}</div> : null}
-                </td>
-                <td>
-                  <span className="strong mono">{row.method}</span> <span className="mono">{row.path}</span>
-                  {row.error ? (
-                    <div>
-                      <button
-                        type="button"
-                        className="button ghost small"
-                        aria-expanded={open === row.requestId}
-                        onClick={() => setOpen(open === row.requestId ? null : row.requestId)}
-                      >
-                        {open === row.requestId ? 'Hide error' : 'Show error'}
-                      </button>
-                      {open === row.requestId ? (
-                        <pre className="error-body">{JSON.stringify(row.error, null, 2)}</pre>
-                      ) : null}
-                    </div>
-                  ) : null}
-                </td>
-                <td>{row.keyName}</td>
-                <td className="nowrap">{row.durationMs} ms</td>
-                <td className="mono small">{row.requestId}</td>
-              </tr>
+              <Fragment key={row.requestId}>
+                <tr>
+                  <td className="nowrap">{formatDate(row.at)}</td>
+                  <td>
+                    <span className={`pill ${row.status >= 400 ? 'pill-error' : 'pill-done'}`}>
+                      {row.status}
+                    </span>
+                    {row.errorCode ? <div className="small mono">{row.errorCode}</div> : null}
+                  </td>
+                  <td>
+                    <span className="strong mono">{row.method}</span> <span className="mono">{row.path}</span>
+                    {row.error ? (
+                      <div>
+                        <button
+                          type="button"
+                          className="button ghost small"
+                          aria-expanded={open === row.requestId}
+                          aria-controls={`error-${row.requestId}`}
+                          onClick={() => setOpen(open === row.requestId ? null : row.requestId)}
+                        >
+                          {open === row.requestId ? 'Hide error' : 'Show error'}
+                        </button>
+                      </div>
+                    ) : null}
+                  </td>
+                  <td>{row.keyName}</td>
+                  <td className="nowrap">{row.durationMs} ms</td>
+                  <td className="mono small">{row.requestId}</td>
+                </tr>
+                {row.error && open === row.requestId ? (
+                  <tr id={`error-${row.requestId}`}>
+                    <td colSpan={6}>
+                      <pre className="error-body error-body-wide">{JSON.stringify(row.error, null, 2)}</pre>
+                    </td>
+                  </tr>
+                ) : null}
+              </Fragment>
             ))}
           </tbody>
         </table>

@@ -109,13 +109,13 @@ export function DeliveriesPanel({
               <th scope="col">Result</th>
               <th scope="col">Duration</th>
               <th scope="col">Next retry</th>
-              <th scope="col">Actions</th>
+              {writable ? <th scope="col">Actions</th> : null}
             </tr>
           </thead>
           <tbody>
             {log.data && rows.length === 0 ? (
               <tr>
-                <td colSpan={7} className="muted">
+                <td colSpan={writable ? 7 : 6} className="muted">
                   No delivery yet. Send a test event to see one here.
                 </td>
               </tr>
@@ -125,7 +125,16 @@ export function DeliveriesPanel({
                 <td className="nowrap">{formatDate(row.attemptedAt)}</td>
                 <td>
                   <code>{row.eventType}</code>
-                  <div className="muted small mono">{row.eventId}</div>
+                  <div>
+                    <button
+                      type="button"
+                      className="event-link small mono"
+                      title="This event's deliveries to every endpoint"
+                      onClick={() => onShowEvent(row.eventId)}
+                    >
+                      {row.eventId}
+                    </button>
+                  </div>
                 </td>
                 <td>{row.attempt}</td>
                 <td>
@@ -134,9 +143,9 @@ export function DeliveriesPanel({
                 </td>
                 <td className="nowrap">{row.durationMs} ms</td>
                 <td className="nowrap">{formatDate(row.nextRetryAt)}</td>
-                <td>
-                  <div className="row-actions">
-                    {writable ? (
+                {writable ? (
+                  <td>
+                    <div className="row-actions">
                       <button
                         type="button"
                         className="button ghost small"
@@ -145,17 +154,9 @@ export function DeliveriesPanel({
                       >
                         Resend
                       </button>
-                    ) : null}
-                    <button
-                      type="button"
-                      className="button ghost small"
-                      aria-label={`All endpoints: every delivery of ${row.eventId}`}
-                      onClick={() => onShowEvent(row.eventId)}
-                    >
-                      All endpoints
-                    </button>
-                  </div>
-                </td>
+                    </div>
+                  </td>
+                ) : null}
               </tr>
             ))}
           </tbody>

@@ -124,9 +124,11 @@ export function EventPanel({
                         {delivery ? (
                           <>
                             <td>
-                              <span className={`pill ${DELIVERY_PILL[delivery.status]}`}>
-                                {delivery.status}
-                              </span>
+                              {attempt === null || attempt === delivery.attempts[0] ? (
+                                <span className={`pill ${DELIVERY_PILL[delivery.status]}`}>
+                                  {delivery.status}
+                                </span>
+                              ) : null}
                             </td>
                             {attempt ? (
                               <>
