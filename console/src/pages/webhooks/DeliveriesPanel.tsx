@@ -71,7 +71,7 @@ export function DeliveriesPanel({
       </div>
       {writable ? (
         <form
-          className="filters"
+          className="filters replay-form"
           onSubmit={(event) => {
             event.preventDefault();
             replay.mutate();
@@ -122,7 +122,7 @@ export function DeliveriesPanel({
             ) : null}
             {rows.map((row) => (
               <tr key={`${row.eventId}-${row.attempt}-${row.attemptedAt}`}>
-                <td className="nowrap">{formatDate(row.attemptedAt)}</td>
+                <td>{formatDate(row.attemptedAt)}</td>
                 <td>
                   <code>{row.eventType}</code>
                   <div>
@@ -142,7 +142,7 @@ export function DeliveriesPanel({
                   {extraError(row) ? <div className="small">{extraError(row)}</div> : null}
                 </td>
                 <td className="nowrap">{row.durationMs} ms</td>
-                <td className="nowrap">{formatDate(row.nextRetryAt)}</td>
+                <td>{formatDate(row.nextRetryAt)}</td>
                 {writable ? (
                   <td>
                     <div className="row-actions">

@@ -142,15 +142,15 @@ export function EventPanel({
                                   ) : null}
                                 </td>
                                 <td className="nowrap">{attempt.durationMs} ms</td>
-                                <td className="nowrap">{formatDate(attempt.attemptedAt)}</td>
-                                <td className="nowrap">{formatDate(attempt.nextRetryAt)}</td>
+                                <td>{formatDate(attempt.attemptedAt)}</td>
+                                <td>{formatDate(attempt.nextRetryAt)}</td>
                               </>
                             ) : (
                               <>
                                 <td colSpan={4} className="muted">
                                   Queued, not tried yet
                                 </td>
-                                <td className="nowrap">{formatDate(delivery.nextAttemptAt)}</td>
+                                <td>{formatDate(delivery.nextAttemptAt)}</td>
                               </>
                             )}
                           </>
