@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { call } from '../../api/client';
-import { ErrorNotice, formatDate } from '../../components/ui';
+import { ErrorNotice, formatDate, OkNotice, TableHead } from '../../components/ui';
 import { extraError, outcome } from './outcome';
 import type { Attempt, Endpoint } from './types';
 
@@ -93,25 +93,21 @@ export function DeliveriesPanel({
           </div>
         </form>
       ) : null}
-      {notice ? (
-        <div className="notice notice-ok" role="status">
-          {notice}
-        </div>
-      ) : null}
+      <OkNotice message={notice} />
       <ErrorNotice error={log.error ?? resend.error ?? replay.error} />
       <div className="table-card">
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Attempted</th>
-              <th scope="col">Event</th>
-              <th scope="col">Attempt</th>
-              <th scope="col">Result</th>
-              <th scope="col">Duration</th>
-              <th scope="col">Next retry</th>
-              {writable ? <th scope="col">Actions</th> : null}
-            </tr>
-          </thead>
+          <TableHead
+            columns={[
+              'Attempted',
+              'Event',
+              'Attempt',
+              'Result',
+              'Duration',
+              'Next retry',
+              writable && 'Actions',
+            ]}
+          />
           <tbody>
             {log.data && rows.length === 0 ? (
               <tr>

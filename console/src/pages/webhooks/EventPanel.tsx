@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { call } from '../../api/client';
-import { ErrorNotice, formatDate } from '../../components/ui';
+import { ErrorNotice, formatDate, OkNotice, TableHead } from '../../components/ui';
 import { DELIVERY_PILL, extraError, outcome } from './outcome';
 import type { Attempt, EventDeliveries, EventDelivery } from './types';
 
@@ -76,28 +76,24 @@ export function EventPanel({
           Close
         </button>
       </div>
-      {notice ? (
-        <div className="notice notice-ok" role="status">
-          {notice}
-        </div>
-      ) : null}
+      <OkNotice message={notice} />
       <ErrorNotice error={event.error ?? resend.error} />
       {data ? (
         <>
           <div className="table-card">
             <table>
-              <thead>
-                <tr>
-                  <th scope="col">Endpoint</th>
-                  <th scope="col">Delivery</th>
-                  <th scope="col">Attempt</th>
-                  <th scope="col">Result</th>
-                  <th scope="col">Duration</th>
-                  <th scope="col">Attempted</th>
-                  <th scope="col">Next retry</th>
-                  {writable ? <th scope="col">Actions</th> : null}
-                </tr>
-              </thead>
+              <TableHead
+                columns={[
+                  'Endpoint',
+                  'Delivery',
+                  'Attempt',
+                  'Result',
+                  'Duration',
+                  'Attempted',
+                  'Next retry',
+                  writable && 'Actions',
+                ]}
+              />
               {data.endpoints.length === 0 ? (
                 <tbody>
                   <tr>

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { call } from '../../api/client';
 import { can, useSession } from '../../components/session';
-import { Dialog, EmptyState, ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import { Dialog, EmptyState, ErrorNotice, formatDate, OkNotice, PageHeader } from '../../components/ui';
 import { SecretReveal } from '../keys/SecretReveal';
 import { DeliveriesPanel } from './DeliveriesPanel';
 import { EndpointDialog } from './EndpointDialog';
@@ -81,11 +81,7 @@ export function WebhooksPage() {
           it.
         </div>
       ))}
-      {notice ? (
-        <div className="notice notice-ok" role="status">
-          {notice}
-        </div>
-      ) : null}
+      <OkNotice message={notice} />
       <ErrorNotice error={endpoints.error ?? act.error} />
       {endpoints.data && list.length === 0 ? (
         <EmptyState title={`No ${session.environment} endpoints yet`}>
