@@ -26,6 +26,7 @@ import * as m0024 from './migrations/0024_flat_seller_reads.js';
 import * as m0026 from './migrations/0026_console.js';
 import * as m0028 from './migrations/0028_replacement_policy_versioned.js';
 import * as m0030 from './migrations/0030_console_notices.js';
+import * as m0032 from './migrations/0032_audit_keyset.js';
 
 /** Migrations in order; one set serves SQLite and PostgreSQL. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -54,6 +55,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0026_console': m0026,
   '0028_replacement_policy_versioned': m0028,
   '0030_console_notices': m0030,
+  '0032_audit_keyset': m0032,
 };
 
 /** `schema` names the PostgreSQL schema the bookkeeping tables live in (DATABASE_SCHEMA). */

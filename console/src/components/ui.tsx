@@ -118,3 +118,28 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
     </div>
   );
 }
+
+/** A table's column headings; a falsy entry (a column the role does not see) is left out. */
+export function TableHead({ columns }: { columns: (string | false)[] }) {
+  return (
+    <thead>
+      <tr>
+        {columns.filter(Boolean).map((column) => (
+          <th scope="col" key={column as string}>
+            {column}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
+/** What an action did, announced politely to screen readers; nothing when there is no message. */
+export function OkNotice({ message }: { message: string | null }) {
+  if (!message) return null;
+  return (
+    <div className="notice notice-ok" role="status">
+      {message}
+    </div>
+  );
+}

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
+import { decodeCursor, page } from '../../http/pagination.js';
 import { uuidv7 } from '../../lib/ids.js';
 import * as repo from './console.repo.js';
 import type { ConsoleAuditTable } from './console.table.js';
@@ -28,17 +29,37 @@ export async function recordAudit(ctx: AppContext, entry: AuditEntry, ex: Execut
   });
 }
 
-export async function listAudit(ctx: AppContext, companyId: string, before: number | null, limit: number) {
-  const rows = await repo.listAudit(ctx.db, companyId, before, limit);
-  return rows.map((row) => ({
+/**
+ * One page of the company's audit log, newest first, by the keyset (at, id) in an opaque cursor
+ * (src/http/pagination.ts): rows sharing a timestamp are neither skipped nor repeated.
+ */
+export async function listAudit(
+  ctx: AppContext,
+  companyId: string,
+  query: { cursor?: string; limit: number },
+  urlFor: (cursor: string) => string,
+) {
+  const after = query.cursor ? decodeCursor(query.cursor, ['number', 'string']) : null;
+  const rows = await repo.listAudit(
+    ctx.db,
+    companyId,
+    after ? { at: after[0] as number, id: after[1] as string } : null,
+    query.limit + 1,
+  );
+  const { data, meta } = page(rows, query.limit, (row) => [Number(row.at), row.id], urlFor);
+  return { data: data.map(auditView), meta };
+}
+
+function auditView(row: repo.AuditRow) {
+  return {
     id: row.id,
-    at: new Date(row.at).toISOString(),
+    at: new Date(Number(row.at)).toISOString(),
     actor: row.actor,
     source: row.source,
     action: row.action,
     target: row.target,
     detail: row.detail ? (JSON.parse(row.detail) as Record<string, unknown>) : {},
-  }));
+  };
 }
 
 /** Who acted, as the audit log names them: a console user by email, an API key by id. */

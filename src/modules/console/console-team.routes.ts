@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
+import { nextPageUrl } from '../../http/pagination.js';
 import { Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { setCompanyTotpRequirement } from './account.service.js';
@@ -95,7 +96,7 @@ export function registerConsoleTeamRoutes(app: TypedApp, ctx: AppContext): void 
         hide: true,
         querystring: Type.Object(
           {
-            before: Type.Optional(Type.String({ format: 'date-time' })),
+            cursor: Type.Optional(Type.String({ maxLength: 200 })),
             limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
           },
           { additionalProperties: false },
@@ -104,10 +105,8 @@ export function registerConsoleTeamRoutes(app: TypedApp, ctx: AppContext): void 
     },
     async (request) => {
       const session = await requireSession(ctx, request, { capability: 'audit:read' });
-      const before = request.query.before ? Date.parse(request.query.before) : null;
-      const limit = request.query.limit ?? 50;
-      const data = await listAudit(ctx, session.companyId, before, limit);
-      return { data, meta: { nextBefore: data.length === limit ? (data.at(-1)?.at ?? null) : null } };
+      const { cursor, limit = 50 } = request.query;
+      return listAudit(ctx, session.companyId, { cursor, limit }, nextPageUrl(request.url));
     },
   );
 }

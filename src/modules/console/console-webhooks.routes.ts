@@ -5,6 +5,7 @@ import { Nullable, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { exampleEnvelope } from '../events/event-examples.js';
 import { EVENT_TYPE_NAMES, EVENT_TYPES } from '../events/event-types.js';
+import { eventDeliveries } from '../webhooks/event-deliveries.service.js';
 import { redeliverEvent, replayFailedSince } from '../webhooks/redelivery.service.js';
 import {
   createEndpoint,
@@ -22,6 +23,7 @@ import { principalOfSession } from './sessions.service.js';
 
 const open = { config: { auth: 'none' } } as const;
 const Params = Type.Object({ id: Uuid });
+const EventId = Type.String({ minLength: 1, maxLength: 100 });
 const Url = Type.String({ minLength: 1, maxLength: 2048 });
 const EventTypes = Type.Array(Type.String({ maxLength: 100 }), { maxItems: 64 });
 const write = { capability: 'webhooks:write' } as const;
@@ -121,6 +123,12 @@ export function registerConsoleWebhookRoutes(app: TypedApp, ctx: AppContext): vo
     },
   );
 
+  app.get(
+    `${base}/events/:eventId`,
+    { ...open, schema: { hide: true, params: Type.Object({ eventId: EventId }) } },
+    async (request) => ({ data: await eventDeliveries(ctx, await acting(request), request.params.eventId) }),
+  );
+
   app.post(
     `${base}/:id/resend`,
     {
@@ -128,10 +136,7 @@ export function registerConsoleWebhookRoutes(app: TypedApp, ctx: AppContext): vo
       schema: {
         hide: true,
         params: Params,
-        body: Type.Object(
-          { eventId: Type.String({ minLength: 1, maxLength: 100 }) },
-          { additionalProperties: false },
-        ),
+        body: Type.Object({ eventId: EventId }, { additionalProperties: false }),
       },
     },
     async (request, reply) => {

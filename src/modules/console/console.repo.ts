@@ -9,6 +9,7 @@ import type {
 export type UserRow = ConsoleUsersTable;
 export type SessionRow = ConsoleSessionsTable;
 export type InviteRow = ConsoleInvitesTable;
+export type AuditRow = ConsoleAuditTable;
 
 export const findUserByEmail = (db: Executor, email: string) =>
   db.selectFrom('console_users').selectAll().where('email', '=', email).executeTakeFirst();
@@ -106,8 +107,17 @@ export async function setRequireTotp(db: Executor, companyId: string, required: 
 export const insertAudit = (db: Executor, row: ConsoleAuditTable) =>
   db.insertInto('console_audit').values(row).execute();
 
-export const listAudit = (db: Executor, companyId: string, before: number | null, limit: number) => {
+/** Newest first by (at, id): after the row `after`, rows sharing its `at` continue by id. */
+export const listAudit = (
+  db: Executor,
+  companyId: string,
+  after: { at: number; id: string } | null,
+  limit: number,
+) => {
   let query = db.selectFrom('console_audit').selectAll().where('company_id', '=', companyId);
-  if (before !== null) query = query.where('at', '<', before);
+  if (after)
+    query = query.where(({ eb, or, and }) =>
+      or([eb('at', '<', after.at), and([eb('at', '=', after.at), eb('id', '<', after.id)])]),
+    );
   return query.orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 };

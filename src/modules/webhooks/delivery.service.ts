@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { AttemptRecorder } from './attempt-recorder.js';
-import { microIso } from './micro-time.js';
+import { type EnvelopeSource, envelopeBody } from './envelope.js';
 import { DELIVERY_TIMEOUT_MS, sendWebhook } from './sender.js';
 import { signatureHeaders } from './signing.js';
 import type * as repo from './webhooks.repo.js';
@@ -141,20 +141,12 @@ export class DeliveryWorker {
 
   private async deliver(
     row: Claimed,
-    event:
-      | {
-          event_id: string;
-          event_type: string;
-          event_version: number;
-          payload: string;
-          created_at_us: number;
-        }
-      | undefined,
+    event: EnvelopeSource | undefined,
     endpoint: repo.EndpointRow | undefined,
   ): Promise<void> {
     if (!event || !endpoint) return;
     const now = this.ctx.clock.now();
-    const body = `{"eventId":${JSON.stringify(event.event_id)},"eventType":${JSON.stringify(event.event_type)},"eventVersion":${event.event_version},"createdAt":"${microIso(event.created_at_us)}","data":${event.payload}}`;
+    const body = envelopeBody(event);
     const secrets = [this.secretOf(endpoint.secret_sealed)];
     if (endpoint.previous_secret_sealed && (endpoint.previous_secret_until ?? 0) > now)
       secrets.push(this.secretOf(endpoint.previous_secret_sealed));

@@ -4,7 +4,23 @@ import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
 
 interface AuditReply {
   data: AuditRow[];
-  meta: { nextBefore: string | null };
+  meta: { nextCursor: string | null };
+}
+
+const shown = (value: unknown) =>
+  Array.isArray(value) ? value.join(', ') : typeof value === 'object' ? JSON.stringify(value) : String(value);
+
+/** A row's particulars, one per line: the field's name, then its value (lists comma-separated). */
+function AuditDetail({ detail }: { detail: Record<string, unknown> }) {
+  return (
+    <>
+      {Object.entries(detail).map(([name, value]) => (
+        <div key={name} className="audit-detail">
+          <span className="muted">{name}</span> <span className="mono">{shown(value)}</span>
+        </div>
+      ))}
+    </>
+  );
 }
 
 /** Who changed what and when, from the console, the API or the operator CLI; newest first. */
@@ -13,8 +29,8 @@ export function AuditPage() {
     queryKey: ['audit'],
     initialPageParam: null as string | null,
     queryFn: ({ pageParam }) =>
-      call<AuditReply>('GET', `/audit${pageParam ? `?before=${encodeURIComponent(pageParam)}` : ''}`),
-    getNextPageParam: (last) => last.meta.nextBefore,
+      call<AuditReply>('GET', `/audit${pageParam ? `?cursor=${encodeURIComponent(pageParam)}` : ''}`),
+    getNextPageParam: (last) => last.meta.nextCursor,
   });
   const rows = audit.data?.pages.flatMap((page) => page.data) ?? [];
   return (
@@ -48,8 +64,8 @@ export function AuditPage() {
                   <code>{row.action}</code>
                 </td>
                 <td className="mono small">{row.target ?? '—'}</td>
-                <td className="mono small">
-                  {Object.keys(row.detail).length ? JSON.stringify(row.detail) : ''}
+                <td className="small">
+                  <AuditDetail detail={row.detail} />
                 </td>
               </tr>
             ))}

@@ -1,7 +1,8 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { call } from '../../api/client';
-import { ErrorNotice, formatDate } from '../../components/ui';
+import { ErrorNotice, formatDate, OkNotice, TableHead } from '../../components/ui';
+import { extraError, outcome } from './outcome';
 import type { Attempt, Endpoint } from './types';
 
 interface Replayed {
@@ -9,11 +10,19 @@ interface Replayed {
   more: boolean;
 }
 
-const outcome = (row: Attempt) =>
-  row.statusCode !== null && row.statusCode >= 200 && row.statusCode < 300 ? 'pill-done' : 'pill-error';
-
-/** One endpoint's delivery log, newest first, with resend per event and replay of failures since a time. */
-export function DeliveriesPanel({ endpoint, writable }: { endpoint: Endpoint; writable: boolean }) {
+/**
+ * One endpoint's delivery log, newest first, with resend per event, replay of failures since a
+ * time, and a way to each event's deliveries across every endpoint.
+ */
+export function DeliveriesPanel({
+  endpoint,
+  writable,
+  onShowEvent,
+}: {
+  endpoint: Endpoint;
+  writable: boolean;
+  onShowEvent: (eventId: string) => void;
+}) {
   const queryClient = useQueryClient();
   const [notice, setNotice] = useState<string | null>(null);
   const [since, setSince] = useState('');
@@ -62,7 +71,7 @@ export function DeliveriesPanel({ endpoint, writable }: { endpoint: Endpoint; wr
       </div>
       {writable ? (
         <form
-          className="filters"
+          className="filters replay-form"
           onSubmit={(event) => {
             event.preventDefault();
             replay.mutate();
@@ -84,25 +93,21 @@ export function DeliveriesPanel({ endpoint, writable }: { endpoint: Endpoint; wr
           </div>
         </form>
       ) : null}
-      {notice ? (
-        <div className="notice notice-ok" role="status">
-          {notice}
-        </div>
-      ) : null}
+      <OkNotice message={notice} />
       <ErrorNotice error={log.error ?? resend.error ?? replay.error} />
       <div className="table-card">
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Attempted</th>
-              <th scope="col">Event</th>
-              <th scope="col">Attempt</th>
-              <th scope="col">Result</th>
-              <th scope="col">Duration</th>
-              <th scope="col">Next retry</th>
-              {writable ? <th scope="col">Actions</th> : null}
-            </tr>
-          </thead>
+          <TableHead
+            columns={[
+              'Attempted',
+              'Event',
+              'Attempt',
+              'Result',
+              'Duration',
+              'Next retry',
+              writable && 'Actions',
+            ]}
+          />
           <tbody>
             {log.data && rows.length === 0 ? (
               <tr>
@@ -113,20 +118,27 @@ export function DeliveriesPanel({ endpoint, writable }: { endpoint: Endpoint; wr
             ) : null}
             {rows.map((row) => (
               <tr key={`${row.eventId}-${row.attempt}-${row.attemptedAt}`}>
-                <td className="nowrap">{formatDate(row.attemptedAt)}</td>
+                <td>{formatDate(row.attemptedAt)}</td>
                 <td>
                   <code>{row.eventType}</code>
-                  <div className="muted small mono">{row.eventId}</div>
+                  <div>
+                    <button
+                      type="button"
+                      className="event-link small mono"
+                      title="This event's deliveries to every endpoint"
+                      onClick={() => onShowEvent(row.eventId)}
+                    >
+                      {row.eventId}
+                    </button>
+                  </div>
                 </td>
                 <td>{row.attempt}</td>
                 <td>
                   <span className={`pill ${outcome(row)}`}>{row.statusCode ?? 'no answer'}</span>
-                  {row.error && row.error !== `HTTP ${row.statusCode}` ? (
-                    <div className="small">{row.error}</div>
-                  ) : null}
+                  {extraError(row) ? <div className="small">{extraError(row)}</div> : null}
                 </td>
                 <td className="nowrap">{row.durationMs} ms</td>
-                <td className="nowrap">{formatDate(row.nextRetryAt)}</td>
+                <td>{formatDate(row.nextRetryAt)}</td>
                 {writable ? (
                   <td>
                     <div className="row-actions">

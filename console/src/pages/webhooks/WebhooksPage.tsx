@@ -1,11 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { call } from '../../api/client';
 import { can, useSession } from '../../components/session';
-import { Dialog, EmptyState, ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import { Dialog, EmptyState, ErrorNotice, formatDate, OkNotice, PageHeader } from '../../components/ui';
 import { SecretReveal } from '../keys/SecretReveal';
 import { DeliveriesPanel } from './DeliveriesPanel';
 import { EndpointDialog } from './EndpointDialog';
+import { EventPanel } from './EventPanel';
 import type { CatalogEntry, Endpoint } from './types';
 
 interface EndpointsReply {
@@ -24,6 +26,9 @@ export function WebhooksPage() {
   const [secret, setSecret] = useState<{ name: string; key: string } | null>(null);
   const [rotating, setRotating] = useState<Endpoint | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [params, setParams] = useSearchParams();
+  const shownEvent = params.get('event');
+  const showEvent = (eventId: string | null) => setParams(eventId ? { event: eventId } : {});
   const endpoints = useQuery({
     queryKey: ['webhooks', session.environment],
     queryFn: () => call<EndpointsReply>('GET', '/webhooks'),
@@ -76,11 +81,7 @@ export function WebhooksPage() {
           it.
         </div>
       ))}
-      {notice ? (
-        <div className="notice notice-ok" role="status">
-          {notice}
-        </div>
-      ) : null}
+      <OkNotice message={notice} />
       <ErrorNotice error={endpoints.error ?? act.error} />
       {endpoints.data && list.length === 0 ? (
         <EmptyState title={`No ${session.environment} endpoints yet`}>
@@ -177,7 +178,38 @@ export function WebhooksPage() {
           </table>
         </div>
       ) : null}
-      {current ? <DeliveriesPanel key={current.id} endpoint={current} writable={writable} /> : null}
+      {list.length > 0 ? (
+        <form
+          className="card filters"
+          aria-label="Find an event"
+          onSubmit={(event) => {
+            event.preventDefault();
+            const value = String(new FormData(event.currentTarget).get('event') ?? '').trim();
+            if (value) showEvent(value);
+          }}
+        >
+          <label className="field grow">
+            <span>Event id</span>
+            <input name="event" defaultValue={shownEvent ?? ''} placeholder="evt_…" />
+          </label>
+          <div className="filter-actions">
+            <button type="submit" className="button secondary">
+              Show its deliveries
+            </button>
+          </div>
+        </form>
+      ) : null}
+      {shownEvent ? (
+        <EventPanel
+          key={shownEvent}
+          eventId={shownEvent}
+          writable={writable}
+          onClose={() => showEvent(null)}
+        />
+      ) : null}
+      {current ? (
+        <DeliveriesPanel key={current.id} endpoint={current} writable={writable} onShowEvent={showEvent} />
+      ) : null}
       {editing ? (
         <EndpointDialog
           endpoint={editing.endpoint}

@@ -25,3 +25,27 @@ export interface Attempt {
   attemptedAt: string;
   nextRetryAt: string | null;
 }
+
+/** One delivery of an event to one endpoint (a resend adds another), with its attempts. */
+export interface EventDelivery {
+  deliveryId: string;
+  status: 'pending' | 'held' | 'succeeded' | 'failed';
+  createdAt: string;
+  nextAttemptAt: string | null;
+  attempts: Attempt[];
+}
+
+/** An event across the environment's endpoints: its envelope and every delivery of it. */
+export interface EventDeliveries {
+  eventId: string;
+  eventType: string;
+  createdAt: string;
+  publishedAt: string | null;
+  envelope: Record<string, unknown>;
+  endpoints: {
+    endpointId: string;
+    url: string;
+    endpointStatus: 'active' | 'disabled';
+    deliveries: EventDelivery[];
+  }[];
+}
