@@ -1,0 +1,244 @@
+import { useId } from 'react';
+import './chart.css';
+
+/** One named series of numbers, one value per category (null where there is no value). */
+export interface ChartSeries {
+  name: string;
+  values: (number | null)[];
+}
+
+export interface ChartProps {
+  /** What the chart shows; the SVG's accessible name and the hidden table's caption. */
+  title: string;
+  /** Bars side by side per category, or one line per series. */
+  kind?: 'bar' | 'line';
+  /** The x axis: one label per position (months, days, SKUs…). */
+  categories: string[];
+  series: ChartSeries[];
+  xLabel: string;
+  yLabel: string;
+  /** How a value is written on the axis, in tooltips and in the data table (e.g. money). */
+  formatValue?: (value: number) => string;
+  height?: number;
+}
+
+const WIDTH = 640;
+const MARGIN = { top: 12, right: 16, bottom: 48, left: 72 };
+/** Up to eight series are told apart by colour and, for lines, by marker shape. */
+const MARKERS = ['circle', 'square', 'diamond', 'triangle'] as const;
+
+/** Round tick values covering 0..max (or min..max when values go negative). */
+export function niceTicks(min: number, max: number, count = 5): number[] {
+  const low = Math.min(0, min);
+  const high = Math.max(0, max);
+  if (low === high) return [0, 1];
+  const raw = (high - low) / count;
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((f) => f * magnitude).find((s) => s >= raw) ?? raw;
+  const ticks: number[] = [];
+  for (let tick = Math.floor(low / step) * step; tick <= high + step * 1e-9; tick += step) {
+    ticks.push(Number(tick.toFixed(10)));
+  }
+  if (ticks[ticks.length - 1]! < high) ticks.push(ticks[ticks.length - 1]! + step);
+  return ticks;
+}
+
+function Marker({ shape, x, y, className }: { shape: string; x: number; y: number; className: string }) {
+  if (shape === 'square') return <rect className={className} x={x - 3.5} y={y - 3.5} width={7} height={7} />;
+  if (shape === 'diamond')
+    return (
+      <polygon className={className} points={`${x},${y - 5} ${x + 5},${y} ${x},${y + 5} ${x - 5},${y}`} />
+    );
+  if (shape === 'triangle')
+    return <polygon className={className} points={`${x},${y - 5} ${x + 5},${y + 4} ${x - 5},${y + 4}`} />;
+  return <circle className={className} cx={x} cy={y} r={4} />;
+}
+
+/**
+ * A small accessible SVG chart (bars or lines) with labelled axes and a legend. The SVG is an
+ * image named by the title and described by a summary; the same figures are in a visually hidden
+ * table for screen readers. No inline styles (the console's CSP refuses them): colours come from
+ * chart.css classes `chart-s0`…`chart-s7`.
+ */
+export function Chart({
+  title,
+  kind = 'bar',
+  categories,
+  series,
+  xLabel,
+  yLabel,
+  formatValue = (value) => value.toLocaleString(),
+  height = 260,
+}: ChartProps) {
+  const id = useId();
+  const values = series.flatMap((s) => s.values.filter((v): v is number => v !== null));
+  const ticks = niceTicks(values.length ? Math.min(...values) : 0, values.length ? Math.max(...values) : 0);
+  const low = ticks[0]!;
+  const high = ticks[ticks.length - 1]!;
+  const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
+  const plotHeight = height - MARGIN.top - MARGIN.bottom;
+  const y = (value: number) => MARGIN.top + plotHeight - ((value - low) / (high - low)) * plotHeight;
+  const band = plotWidth / Math.max(categories.length, 1);
+  const center = (index: number) => MARGIN.left + band * index + band / 2;
+  const barWidth = Math.max(2, Math.min(28, (band * 0.8) / Math.max(series.length, 1)));
+  const labelEvery = Math.max(1, Math.ceil(categories.length / 12));
+  const summary =
+    categories.length === 0
+      ? 'No data.'
+      : `${series.map((s) => s.name).join(', ')} for ${categories.length} ${xLabel.toLowerCase()} values, from ${categories[0]} to ${categories[categories.length - 1]}; the figures are in the table that follows.`;
+
+  return (
+    <figure className="chart">
+      <svg
+        viewBox={`0 0 ${WIDTH} ${height}`}
+        role="img"
+        aria-labelledby={`${id}-title`}
+        aria-describedby={`${id}-desc`}
+        className="chart-svg"
+      >
+        <title id={`${id}-title`}>{title}</title>
+        <desc id={`${id}-desc`}>{summary}</desc>
+        {ticks.map((tick) => (
+          <g key={tick}>
+            <line
+              className="chart-grid"
+              x1={MARGIN.left}
+              x2={WIDTH - MARGIN.right}
+              y1={y(tick)}
+              y2={y(tick)}
+            />
+            <text
+              className="chart-tick"
+              x={MARGIN.left - 6}
+              y={y(tick)}
+              textAnchor="end"
+              dominantBaseline="middle"
+            >
+              {formatValue(tick)}
+            </text>
+          </g>
+        ))}
+        <line className="chart-axis" x1={MARGIN.left} x2={WIDTH - MARGIN.right} y1={y(0)} y2={y(0)} />
+        {categories.map((category, index) =>
+          index % labelEvery === 0 ? (
+            <text
+              key={category}
+              className="chart-tick"
+              x={center(index)}
+              y={height - MARGIN.bottom + 16}
+              textAnchor="middle"
+            >
+              {category}
+            </text>
+          ) : null,
+        )}
+        <text className="chart-label" x={MARGIN.left + plotWidth / 2} y={height - 8} textAnchor="middle">
+          {xLabel}
+        </text>
+        <text
+          className="chart-label"
+          transform={`translate(14 ${MARGIN.top + plotHeight / 2}) rotate(-90)`}
+          textAnchor="middle"
+        >
+          {yLabel}
+        </text>
+        {series.map((s, seriesIndex) => {
+          const colour = `chart-s${seriesIndex % 8}`;
+          if (kind === 'line') {
+            const points = s.values
+              .map((value, index) => (value === null ? null : `${center(index)},${y(value)}`))
+              .filter(Boolean)
+              .join(' ');
+            return (
+              <g key={s.name}>
+                <polyline className={`chart-line ${colour}`} points={points} />
+                {s.values.map((value, index) =>
+                  value === null ? null : (
+                    <Marker
+                      key={categories[index]}
+                      shape={MARKERS[seriesIndex % MARKERS.length]!}
+                      x={center(index)}
+                      y={y(value)}
+                      className={`chart-marker ${colour}`}
+                    />
+                  ),
+                )}
+              </g>
+            );
+          }
+          return (
+            <g key={s.name}>
+              {s.values.map((value, index) => {
+                if (value === null) return null;
+                const left = center(index) - (barWidth * series.length) / 2 + barWidth * seriesIndex;
+                const top = Math.min(y(value), y(0));
+                return (
+                  <rect
+                    key={categories[index]}
+                    className={`chart-bar ${colour}`}
+                    x={left}
+                    y={top}
+                    width={barWidth - 1}
+                    height={Math.max(Math.abs(y(value) - y(0)), value === 0 ? 0 : 1)}
+                  >
+                    <title>{`${s.name}, ${categories[index]}: ${formatValue(value)}`}</title>
+                  </rect>
+                );
+              })}
+            </g>
+          );
+        })}
+      </svg>
+      <figcaption>
+        <ul className="chart-legend" aria-hidden="true">
+          {series.map((s, seriesIndex) => (
+            <li key={s.name}>
+              <svg width="14" height="14" viewBox="0 0 14 14" focusable="false" aria-hidden="true">
+                {kind === 'line' ? (
+                  <Marker
+                    shape={MARKERS[seriesIndex % MARKERS.length]!}
+                    x={7}
+                    y={7}
+                    className={`chart-marker chart-s${seriesIndex % 8}`}
+                  />
+                ) : (
+                  <rect
+                    className={`chart-bar chart-s${seriesIndex % 8}`}
+                    x={1}
+                    y={1}
+                    width={12}
+                    height={12}
+                  />
+                )}
+              </svg>
+              {s.name}
+            </li>
+          ))}
+        </ul>
+        <table className="visually-hidden">
+          <caption>{title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{xLabel}</th>
+              {series.map((s) => (
+                <th scope="col" key={s.name}>
+                  {s.name}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {categories.map((category, index) => (
+              <tr key={category}>
+                <th scope="row">{category}</th>
+                {series.map((s) => (
+                  <td key={s.name}>{s.values[index] === null ? '—' : formatValue(s.values[index]!)}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </figcaption>
+    </figure>
+  );
+}
