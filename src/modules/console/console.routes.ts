@@ -2,9 +2,11 @@ import type { AppContext } from '../../context.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import type { RequestLogRecorder } from '../request-log/request-log.recorder.js';
 import { registerConsoleAuthRoutes } from './console-auth.routes.js';
+import { registerConsoleFinanceRoutes } from './console-finance.routes.js';
 import { registerConsoleHomeRoutes } from './console-home.routes.js';
 import { registerConsoleKeyRoutes } from './console-keys.routes.js';
 import { registerConsoleLogRoutes } from './console-logs.routes.js';
+import { registerConsoleOrderRoutes } from './console-orders.routes.js';
 import { registerConsolePages } from './console-pages.js';
 import { registerConsoleTeamRoutes } from './console-team.routes.js';
 import { registerConsoleWebhookRoutes } from './console-webhooks.routes.js';
@@ -18,5 +20,7 @@ export function registerConsole(app: TypedApp, ctx: AppContext, requestLog: Requ
   registerConsoleTeamRoutes(typed, ctx);
   registerConsoleLogRoutes(typed, ctx, requestLog);
   registerConsoleWebhookRoutes(typed, ctx);
+  registerConsoleOrderRoutes(typed, ctx);
+  registerConsoleFinanceRoutes(typed, ctx);
   registerConsolePages(app);
 }

@@ -1,13 +1,32 @@
 import { SCOPES, type Scope } from '../../http/auth/scopes.js';
 import type { Role } from './console.table.js';
 
-/** What a role may change in the console; every role may read keys, webhooks and the request log. */
-export type Capability = 'keys:write' | 'webhooks:write' | 'users:manage' | 'audit:read';
+/**
+ * What a role may do in the console beyond reading keys, webhooks, orders and the request log:
+ * `orders:refund` declares refunds and chargebacks; `orders:manage` returns and replaces keys and
+ * cancels pre-orders and reservations; `finance:read` opens statements, sales, activity and invoices.
+ */
+export type Capability =
+  | 'keys:write'
+  | 'webhooks:write'
+  | 'users:manage'
+  | 'audit:read'
+  | 'orders:refund'
+  | 'orders:manage'
+  | 'finance:read';
 
 const CAPABILITIES: Record<Role, readonly Capability[]> = {
-  owner: ['keys:write', 'webhooks:write', 'users:manage', 'audit:read'],
-  developer: ['keys:write', 'webhooks:write'],
-  finance: [],
+  owner: [
+    'keys:write',
+    'webhooks:write',
+    'users:manage',
+    'audit:read',
+    'orders:refund',
+    'orders:manage',
+    'finance:read',
+  ],
+  developer: ['keys:write', 'webhooks:write', 'orders:refund', 'orders:manage'],
+  finance: ['orders:refund', 'finance:read'],
   viewer: [],
 };
 
