@@ -143,8 +143,8 @@ describe('console orders', () => {
     expect(returned.status, JSON.stringify(returned.body)).toBe(200);
     expectApiError(
       await consoleCall(t, developer, 'POST', `/orders/${placed.orderId}/cancel`),
-      404,
-      'NOT_FOUND',
+      409,
+      'ORDER_NOT_CANCELLABLE',
     );
     expect(
       (await consoleCall(t, finance, 'GET', `/orders/reservations?orderReference=${placed.orderReference}`))
