@@ -1,72 +1,40 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentTotp } from '../../src/modules/console/totp.js';
 import { inviteUser } from '../../src/modules/console/users.service.js';
 import { disableEndpoint } from '../../src/modules/webhooks/webhooks.repo.js';
 import { makeSeller } from '../factories.js';
-import { ENGINE, useTestApp } from '../harness.js';
+import { useTestApp } from '../harness.js';
 import { deliverAll, startReceiver } from '../webhook-receiver.js';
+import { BROWSER_SKIPPED, type ConsoleBrowser, openConsoleBrowser } from './browser.js';
 
 /**
  * The seller console's journeys in Debian's chromium (as the /docs test): invite, password,
  * keys, the request log, webhooks (a delivery, a failure, resend, replay), the team, two-factor sign-in. A screenshot of every page goes to the
  * CI artifacts and axe-core checks each one for serious or critical violations.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const ARTIFACTS = process.env.CI_ARTIFACTS_DIR || 'artifacts';
-const skipped = ENGINE === 'postgres' || (!existsSync(CHROMIUM) && process.env.CI !== 'true');
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PASSWORD = 'a long console passphrase';
 
-describe.skipIf(skipped)('the seller console in a browser', () => {
+describe.skipIf(BROWSER_SKIPPED)('the seller console in a browser', () => {
   const t = useTestApp({ allowInsecureWebhooks: true });
-  let browser: Browser;
   let base: string;
   let page: Page;
-  const errors: string[] = [];
-  const foreign: string[] = [];
+  let opened: ConsoleBrowser;
+  let errors: string[];
+  let foreign: string[];
 
   beforeAll(async () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    page.on('request', (request) => {
-      if (!request.url().startsWith(base) && !/^(data|blob):/.test(request.url()))
-        foreign.push(request.url());
-    });
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (message) => {
-      // A refused sign-in answers 401 on purpose; everything else, CSP violations included, is an error.
-      if (message.type() === 'error' && !/status of 40[13]/.test(message.text()))
-        errors.push(`${message.text()} ${message.location().url}`);
-    });
-    mkdirSync(ARTIFACTS, { recursive: true });
+    opened = await openConsoleBrowser(base);
+    ({ page, errors, foreign } = opened);
   });
   afterAll(async () => {
-    await browser?.close();
+    await opened?.browser.close();
   });
 
-  /** Screenshot, then axe-core: no serious or critical violation. */
-  async function check(name: string) {
-    await page.screenshot({ path: join(ARTIFACTS, `console-${name}.png`), fullPage: true });
-    await page.evaluate(AXE);
-    const violations = await page.evaluate(async () => {
-      // biome-ignore lint/suspicious/noExplicitAny: axe is a global the evaluated script defines
-      const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
-      return result.violations
-        .filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical')
-        .map(
-          (v: { id: string; nodes: { target: string[] }[] }) =>
-            `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`,
-        );
-    });
-    expect(violations, `${name}: ${violations.join('\n')}`).toEqual([]);
-  }
+  const check = (name: string) => opened.check(name);
 
   it('walks invite, keys, request log, team, two-factor sign-in and sign-out', async () => {
     const seller = await makeSeller(t);
