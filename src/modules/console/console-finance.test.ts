@@ -1,31 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { alwaysOrder } from '../../../test/checkout.js';
 import { type ConsoleUser, consoleCall, consoleUser } from '../../../test/console.js';
 import { makeSeller } from '../../../test/factories.js';
-import { euroOrder, placeSale, reinstate, reverseSale, sellerGet } from '../../../test/finance.js';
+import { seedMixedMonth, sellerGet } from '../../../test/finance.js';
 import { useTestApp } from '../../../test/harness.js';
 import { expectApiError } from '../../../test/route-contract.js';
 import { periodContaining } from '../finance/totals.js';
 
 const t = useTestApp();
 
-/** A month of USD and EUR sales with a refund, a chargeback and its reinstatement. */
-async function seededMonth(user: ConsoleUser) {
-  const seller = user.seller;
-  const now = t.ctx.clock.now();
-  const usd = [
-    await placeSale(t, seller, alwaysOrder()),
-    await placeSale(t, seller, alwaysOrder({ quantity: 2 })),
-    await placeSale(t, seller, alwaysOrder()),
-  ];
-  await placeSale(t, seller, euroOrder(1));
-  const eur3 = await placeSale(t, seller, euroOrder(3));
-  await reverseSale(t, usd[1]!, now + 1);
-  await reverseSale(t, eur3, now + 2);
-  const chargeback = await reverseSale(t, usd[2]!, now + 3, 'chargeback');
-  await reinstate(t, chargeback, now + 4);
-  return periodContaining(now);
-}
+const seededMonth = async (user: ConsoleUser) => periodContaining(await seedMixedMonth(t, user.seller));
 
 describe('console finance', () => {
   it('answers statements, api-sales, activity and invoices exactly as the seller API, to the cent', async () => {

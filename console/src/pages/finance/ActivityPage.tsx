@@ -1,13 +1,13 @@
-import { useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { call } from '../../api/client';
 import { type Column, DataTable } from '../../components/DataTable';
+import { FilterForm, queryOf } from '../../components/FilterForm';
 import { formatMoney } from '../../components/money';
 import { useSession } from '../../components/session';
 import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
-import type { Page } from '../orders/types';
+import { useKeysetList } from '../../components/useKeysetList';
 import { FinanceNav } from './FinanceNav';
-import { FilterForm, queryOf } from './filters';
 import type { ActivityEntry } from './types';
 
 const FILTERS = [
@@ -84,16 +84,13 @@ export function ActivityPage() {
   const session = useSession();
   const [params] = useSearchParams();
   const query = queryOf(params, FILTERS);
-  const activity = useInfiniteQuery({
-    queryKey: ['activity', session.environment, query.toString()],
-    initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) => {
-      const page = new URLSearchParams(query);
-      if (pageParam) page.set('cursor', pageParam);
-      return call<Page<ActivityEntry>>('GET', `/finance/activity?${page}`);
-    },
-    getNextPageParam: (last) => last.meta.nextCursor,
-  });
+  const activity = useKeysetList<ActivityEntry>(
+    'activity',
+    session.environment,
+    '/finance/activity',
+    query,
+    'Older entries',
+  );
   return (
     <>
       <PageHeader
@@ -106,17 +103,12 @@ export function ActivityPage() {
       <ErrorNotice error={activity.error} />
       <DataTable
         columns={columns}
-        rows={activity.data?.pages.flatMap((p) => p.data) ?? []}
+        rows={activity.rows}
         rowKey={(e) => e.entryId}
-        loaded={Boolean(activity.data)}
+        loaded={activity.loaded}
         empty="No entry matches."
         caption="Activity"
-        more={{
-          label: 'Older entries',
-          hasMore: activity.hasNextPage,
-          loading: activity.isFetchingNextPage,
-          onMore: () => activity.fetchNextPage(),
-        }}
+        more={activity.more}
       />
     </>
   );

@@ -1,13 +1,13 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { call } from '../../api/client';
 import { type Column, DataTable } from '../../components/DataTable';
+import { FilterForm, queryOf } from '../../components/FilterForm';
 import { formatMoney } from '../../components/money';
 import { useSession } from '../../components/session';
 import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
-import type { Page, SaleLine } from '../orders/types';
+import { useKeysetList } from '../../components/useKeysetList';
+import type { SaleLine } from '../orders/types';
 import { FinanceNav } from './FinanceNav';
-import { FilterForm, queryOf } from './filters';
 
 const FILTERS = [
   { name: 'orderReference', label: 'Order reference' },
@@ -43,16 +43,13 @@ export function SalesPage() {
   const session = useSession();
   const [params] = useSearchParams();
   const query = queryOf(params, FILTERS);
-  const sales = useInfiniteQuery({
-    queryKey: ['api-sales', session.environment, query.toString()],
-    initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) => {
-      const page = new URLSearchParams(query);
-      if (pageParam) page.set('cursor', pageParam);
-      return call<Page<SaleLine>>('GET', `/finance/api-sales?${page}`);
-    },
-    getNextPageParam: (last) => last.meta.nextCursor,
-  });
+  const sales = useKeysetList<SaleLine>(
+    'api-sales',
+    session.environment,
+    '/finance/api-sales',
+    query,
+    'Older lines',
+  );
   return (
     <>
       <PageHeader title="Finance" description="API sales: every sale line and reversal, newest first." />
@@ -61,17 +58,12 @@ export function SalesPage() {
       <ErrorNotice error={sales.error} />
       <DataTable
         columns={columns}
-        rows={sales.data?.pages.flatMap((p) => p.data) ?? []}
+        rows={sales.rows}
         rowKey={(l) => l.transactionId}
-        loaded={Boolean(sales.data)}
+        loaded={sales.loaded}
         empty="No sale line matches."
         caption="API sales"
-        more={{
-          label: 'Older lines',
-          hasMore: sales.hasNextPage,
-          loading: sales.isFetchingNextPage,
-          onMore: () => sales.fetchNextPage(),
-        }}
+        more={sales.more}
       />
     </>
   );

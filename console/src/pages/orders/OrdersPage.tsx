@@ -1,20 +1,31 @@
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { call } from '../../api/client';
 import { type Column, DataTable } from '../../components/DataTable';
+import { type Filter, FilterForm, queryOf } from '../../components/FilterForm';
 import { formatMoney } from '../../components/money';
 import { can, useSession } from '../../components/session';
 import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
-import type { OrderAggregate, Page } from './types';
+import { useKeysetList } from '../../components/useKeysetList';
+import type { OrderAggregate } from './types';
 
-const FILTERS = ['orderReference', 'skuCode', 'kind', 'from', 'to'] as const;
-const KINDS = [
-  ['order', 'Order (single or bulk line)'],
-  ['reservation', 'Reservation commit'],
-  ['preorder', 'Pre-order'],
-  ['pull', 'Pull'],
-  ['export', 'Export'],
-] as const;
+const FILTERS: Filter[] = [
+  { name: 'orderReference', label: 'Order reference' },
+  { name: 'skuCode', label: 'SKU' },
+  {
+    name: 'kind',
+    label: 'Kind',
+    options: [
+      ['order', 'Order (single or bulk line)'],
+      ['reservation', 'Reservation commit'],
+      ['preorder', 'Pre-order'],
+      ['pull', 'Pull'],
+      ['export', 'Export'],
+    ],
+  },
+  { name: 'from', label: 'From', type: 'datetime-local' },
+  { name: 'to', label: 'To', type: 'datetime-local' },
+];
 
 const columns: Column<OrderAggregate>[] = [
   { header: 'Placed', className: 'nowrap', cell: (o) => formatDate(o.createdAt) },
@@ -86,23 +97,15 @@ function Reservations({ orderReference }: { orderReference: string }) {
 /** Orders of the environment, newest first: search by reference, SKU, kind and dates. */
 export function OrdersPage() {
   const session = useSession();
-  const [params, setParams] = useSearchParams();
-  const query = new URLSearchParams();
-  for (const name of FILTERS) {
-    const value = params.get(name);
-    if (value) query.set(name, name === 'from' || name === 'to' ? new Date(value).toISOString() : value);
-  }
-  const orders = useInfiniteQuery({
-    queryKey: ['orders', session.environment, query.toString()],
-    initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) => {
-      const page = new URLSearchParams(query);
-      if (pageParam) page.set('cursor', pageParam);
-      return call<Page<OrderAggregate>>('GET', `/orders?${page}`);
-    },
-    getNextPageParam: (last) => last.meta.nextCursor,
-  });
-  const rows = orders.data?.pages.flatMap((page) => page.data) ?? [];
+  const [params] = useSearchParams();
+  const query = queryOf(params, FILTERS);
+  const orders = useKeysetList<OrderAggregate>(
+    'orders',
+    session.environment,
+    '/orders',
+    query,
+    'Older orders',
+  );
   const reference = params.get('orderReference');
   return (
     <>
@@ -110,70 +113,17 @@ export function OrdersPage() {
         title="Orders"
         description="Orders, pulls and pre-orders of this environment, newest first. Keys are shown by id only."
       />
-      <form
-        className="card filters"
-        onSubmit={(event) => {
-          event.preventDefault();
-          const form = new FormData(event.currentTarget);
-          const next = new URLSearchParams();
-          for (const name of FILTERS) {
-            const value = String(form.get(name) ?? '').trim();
-            if (value) next.set(name, value);
-          }
-          setParams(next);
-        }}
-      >
-        <label className="field grow">
-          <span>Order reference</span>
-          <input name="orderReference" defaultValue={reference ?? ''} />
-        </label>
-        <label className="field">
-          <span>SKU</span>
-          <input name="skuCode" defaultValue={params.get('skuCode') ?? ''} />
-        </label>
-        <label className="field">
-          <span>Kind</span>
-          <select name="kind" defaultValue={params.get('kind') ?? ''}>
-            <option value="">any</option>
-            {KINDS.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          <span>From</span>
-          <input name="from" type="datetime-local" defaultValue={params.get('from') ?? ''} />
-        </label>
-        <label className="field">
-          <span>To</span>
-          <input name="to" type="datetime-local" defaultValue={params.get('to') ?? ''} />
-        </label>
-        <div className="filter-actions">
-          <button type="submit" className="button primary">
-            Search
-          </button>
-          <button type="button" className="button ghost" onClick={() => setParams(new URLSearchParams())}>
-            Clear
-          </button>
-        </div>
-      </form>
+      <FilterForm filters={FILTERS} />
       {reference ? <Reservations orderReference={reference} /> : null}
       <ErrorNotice error={orders.error} />
       <DataTable
         columns={columns}
-        rows={rows}
+        rows={orders.rows}
         rowKey={(row) => row.id}
-        loaded={Boolean(orders.data)}
+        loaded={orders.loaded}
         empty="No order matches."
         caption="Orders"
-        more={{
-          label: 'Older orders',
-          hasMore: orders.hasNextPage,
-          loading: orders.isFetchingNextPage,
-          onMore: () => orders.fetchNextPage(),
-        }}
+        more={orders.more}
       />
     </>
   );

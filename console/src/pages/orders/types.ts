@@ -61,8 +61,3 @@ export interface OrderDetail {
     }[];
   }[];
 }
-
-export interface Page<Row> {
-  data: Row[];
-  meta: { nextCursor: string | null; hasMore: boolean };
-}

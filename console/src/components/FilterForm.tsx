@@ -5,7 +5,8 @@ export interface Filter {
   label: string;
   type?: 'datetime-local';
   placeholder?: string;
-  options?: readonly string[];
+  /** A select: values, or [value, label] pairs. */
+  options?: readonly (string | readonly [string, string])[];
 }
 
 const isTime = (filter: Filter) => filter.type === 'datetime-local';
@@ -43,11 +44,14 @@ export function FilterForm({ filters }: { filters: readonly Filter[] }) {
             <span>{filter.label}</span>
             <select name={filter.name} defaultValue={params.get(filter.name) ?? ''}>
               <option value="">any</option>
-              {filter.options.map((option) => (
-                <option key={option} value={option}>
-                  {option}
-                </option>
-              ))}
+              {filter.options.map((option) => {
+                const [value, label] = typeof option === 'string' ? [option, option] : option;
+                return (
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
+                );
+              })}
             </select>
           </label>
         ) : (
