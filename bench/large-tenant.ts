@@ -2,7 +2,7 @@
 // 1,000,000 on SQLite, 200,000 on PostgreSQL with DATABASE_URL), each with its sale line, activity
 // entry and sold key, every twentieth refunded, written straight through the repositories in
 // large transactions, beside 60,000 keys in stock (imported). Reports p50/p95 of every seller list and
-// aggregate read at 1,000 orders and at full size (sequential, in this process), then on SQLite
+// aggregate read, and of the console's list pages (signed-in session), at 1,000 orders and at full size (sequential, in this process), then on SQLite
 // POST /orders p99 alone and while ten clients (in a process of their own) read statements and stream the activity CSV.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -19,6 +19,7 @@ import { migrateToLatest, schemaOf } from '../src/db/migrate.js';
 import type { GroupCommitAdapter } from '../src/db/sqlite-group-commit.js';
 import { uuidv7 } from '../src/lib/ids.js';
 import { insertOrder } from '../src/modules/checkout/orders/orders.repo.js';
+import { inviteUser } from '../src/modules/console/users.service.js';
 import { insertSaleWithActivity } from '../src/modules/finance/finance.repo.js';
 import { recordReversal } from '../src/modules/finance/reversals.service.js';
 import { insertSoldKeys } from '../src/modules/inventory/claims.repo.js';
@@ -116,17 +117,58 @@ function reads(world: CheckoutWorld, total: number, now: number): [string, strin
     ['GET /finance/statements (12 months)', '/finance/statements'],
     ['GET /usage', '/usage'],
     ['GET /availability', `/availability?skuCode=${world.skuCode}`],
+    // The console's list pages, through /console/api with a signed-in owner's session.
+    ['console GET /orders', 'console:/orders?limit=50'],
+    ['console GET /finance/api-sales', 'console:/finance/api-sales?limit=50'],
+    ['console GET /finance/activity', 'console:/finance/activity?limit=50'],
+    ['console GET /finance/statements (month)', `console:/finance/statements?from=${month}&to=${month}`],
   ];
 }
 
-async function measureReads(app: App, world: CheckoutWorld, total: number, now: number, reps: number) {
+/** An owner of the bench seller signed in to the console, on production data: the session cookie. */
+async function consoleSession(ctx: AppContext, app: App, world: CheckoutWorld) {
+  const invite = await inviteUser(ctx, {
+    companyId: world.sellerId,
+    email: 'bench-owner@example.com',
+    role: 'owner',
+    invitedBy: 'operator',
+    source: 'cli',
+  });
+  const accepted = await app.inject({
+    method: 'POST',
+    url: '/console/api/invites/accept',
+    payload: { token: invite.link.split('#')[1], password: 'a long bench passphrase' },
+  });
+  const cookie = String(accepted.headers['set-cookie']).split(';')[0]!;
+  const session = await app.inject({ method: 'GET', url: '/console/api/session', headers: { cookie } });
+  const switched = await app.inject({
+    method: 'PUT',
+    url: '/console/api/environment',
+    headers: { cookie, 'x-csrf-token': session.json().data.csrfToken },
+    payload: { environment: 'production' },
+  });
+  if (switched.statusCode !== 200) throw new Error(`console session: ${switched.body.slice(0, 200)}`);
+  return cookie;
+}
+
+async function measureReads(
+  app: App,
+  world: CheckoutWorld,
+  total: number,
+  now: number,
+  reps: number,
+  cookie: string,
+) {
   const headers = { authorization: `Bearer ${world.token}`, 'x-forwarded-for': '8.8.8.8' };
   const out: Record<string, { p50: number; p95: number }> = {};
   for (const [name, path] of reads(world, total, now)) {
     const times: number[] = [];
+    const request = path.startsWith('console:')
+      ? { url: `/console/api${path.slice('console:'.length)}`, headers: { cookie } }
+      : { url: `/api/seller/v1${path}`, headers };
     for (let i = 0; i < reps + WARM_UP; i++) {
       const started = performance.now();
-      const res = await app.inject({ method: 'GET', url: `/api/seller/v1${path}`, headers });
+      const res = await app.inject({ method: 'GET', ...request });
       if (res.statusCode !== 200)
         throw new Error(`${name} answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
       if (i >= WARM_UP) times.push(performance.now() - started);
@@ -261,13 +303,14 @@ export async function benchLargeTenant(engine = 'sqlite') {
     await grow(ctx, world, 0, small, total, now);
     if (isPostgres(ctx.db)) await sql`analyze`.execute(ctx.db);
     // Twice: the first pass also pays for what the key import left behind (checkpoints, GC).
-    await measureReads(app, world, small, now, reps);
-    const atSmall = await measureReads(app, world, small, now, reps);
+    const cookie = await consoleSession(ctx, app, world);
+    await measureReads(app, world, small, now, reps, cookie);
+    const atSmall = await measureReads(app, world, small, now, reps, cookie);
     const started = performance.now();
     await grow(ctx, world, small, total, total, now);
     result.fixtureSeconds = Number(((performance.now() - started) / 1000).toFixed(1));
     if (isPostgres(ctx.db)) await sql`vacuum analyze`.execute(ctx.db);
-    const atFull = await measureReads(app, world, total, now, reps);
+    const atFull = await measureReads(app, world, total, now, reps, cookie);
     result.reads = Object.fromEntries(
       Object.keys(atFull).map((name) => [
         name,

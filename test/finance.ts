@@ -114,3 +114,23 @@ function signedJson(text: string | null, fields: string[], sign: number): string
 
 export const sellerGet = (t: TestApp, seller: TestSeller, path: string) =>
   call(t, { method: 'GET', url: `/api/seller/v1${path}`, headers: seller.auth });
+
+/**
+ * A month of USD and EUR sales (gross 79.96 USD and 4.00 EUR) with a USD refund, an EUR refund and
+ * a USD chargeback that is reinstated: nets 39.98 USD and 1.00 EUR. Answers the time it started.
+ */
+export async function seedMixedMonth(t: TestApp, seller: TestSeller): Promise<number> {
+  const now = t.ctx.clock.now();
+  const usd = [
+    await placeSale(t, seller, alwaysOrder()),
+    await placeSale(t, seller, alwaysOrder({ quantity: 2 })),
+    await placeSale(t, seller, alwaysOrder()),
+  ];
+  await placeSale(t, seller, euroOrder(1));
+  const eur3 = await placeSale(t, seller, euroOrder(3));
+  await reverseSale(t, usd[1]!, now + 1);
+  await reverseSale(t, eur3, now + 2);
+  const chargeback = await reverseSale(t, usd[2]!, now + 3, 'chargeback');
+  await reinstate(t, chargeback, now + 4);
+  return now;
+}

@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { setNonce } from 'get-nonce';
-import { StrictMode } from 'react';
+import { lazy, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
 import { ConsoleError } from './api/client';
@@ -17,6 +17,15 @@ import { TeamPage } from './pages/team/TeamPage';
 import { WebhooksPage } from './pages/webhooks/WebhooksPage';
 import { part2Routes } from './part2-routes';
 import './styles.css';
+
+// Orders and finance load on first visit (finance pages carry the chart).
+const OrdersPage = lazy(() => import('./pages/orders/OrdersPage').then((m) => ({ default: m.OrdersPage })));
+const OrderPage = lazy(() => import('./pages/orders/OrderPage').then((m) => ({ default: m.OrderPage })));
+const finance = () => import('./pages/finance');
+const StatementsPage = lazy(() => finance().then((m) => ({ default: m.StatementsPage })));
+const SalesPage = lazy(() => finance().then((m) => ({ default: m.SalesPage })));
+const ActivityPage = lazy(() => finance().then((m) => ({ default: m.ActivityPage })));
+const InvoicesPage = lazy(() => finance().then((m) => ({ default: m.InvoicesPage })));
 
 // The dialog library's run-time <style> carries the page's CSP nonce (served in a meta tag).
 setNonce(document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content ?? '');
@@ -42,6 +51,12 @@ const router = createBrowserRouter(
         { path: 'keys', element: <KeysPage /> },
         { path: 'webhooks', element: <WebhooksPage /> },
         { path: 'logs', element: <LogsPage /> },
+        { path: 'orders', element: <OrdersPage /> },
+        { path: 'orders/:id', element: <OrderPage /> },
+        { path: 'finance', element: <StatementsPage /> },
+        { path: 'finance/sales', element: <SalesPage /> },
+        { path: 'finance/activity', element: <ActivityPage /> },
+        { path: 'finance/invoices', element: <InvoicesPage /> },
         { path: 'team', element: <Navigate to="/settings/team" replace /> },
         { path: 'settings/team', element: <TeamPage /> },
         ...part2Routes,

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { ConsoleError, call, type Environment, type Session } from '../api/client';
 import { TotpEnrolment } from '../pages/account/TotpEnrolment';
@@ -102,6 +102,8 @@ export function Layout() {
     { to: '/keys', label: 'API keys' },
     { to: '/webhooks', label: 'Webhooks' },
     { to: '/logs', label: 'Request log' },
+    { to: '/orders', label: 'Orders' },
+    ...(can(session, 'finance:read') ? [{ to: '/finance', label: 'Finance' }] : []),
     { to: '/catalog', label: 'Catalog' },
     { to: '/usage', label: 'Usage' },
     { to: '/settings', label: 'Settings' },
@@ -158,7 +160,9 @@ export function Layout() {
           </header>
           <main id="main" className="content">
             <DisabledEndpointsNotice session={session} />
-            <Outlet />
+            <Suspense fallback={<p aria-busy="true">Loading…</p>}>
+              <Outlet />
+            </Suspense>
           </main>
         </div>
       </div>

@@ -5,9 +5,11 @@ import type { RequestLogRecorder } from '../request-log/request-log.recorder.js'
 import { registerConsoleAllocationRoutes } from './console-allocations.routes.js';
 import { registerConsoleAuthRoutes } from './console-auth.routes.js';
 import { registerConsoleCatalogRoutes } from './console-catalog.routes.js';
+import { registerConsoleFinanceRoutes } from './console-finance.routes.js';
 import { registerConsoleHomeRoutes } from './console-home.routes.js';
 import { registerConsoleKeyRoutes } from './console-keys.routes.js';
 import { registerConsoleLogRoutes } from './console-logs.routes.js';
+import { registerConsoleOrderRoutes } from './console-orders.routes.js';
 import { registerConsolePages } from './console-pages.js';
 import { registerConsoleSettingsRoutes } from './console-settings.routes.js';
 import { registerConsoleTeamRoutes } from './console-team.routes.js';
@@ -32,5 +34,7 @@ export function registerConsole(
   registerConsoleAllocationRoutes(typed, ctx);
   registerConsoleUsageRoutes(typed, ctx, usage, requestLog);
   registerConsoleSettingsRoutes(typed, ctx);
+  registerConsoleOrderRoutes(typed, ctx);
+  registerConsoleFinanceRoutes(typed, ctx);
   registerConsolePages(app);
 }

@@ -1,7 +1,12 @@
 import { SCOPES, type Scope } from '../../http/auth/scopes.js';
 import type { Role } from './console.table.js';
 
-/** What a role may change in the console; every role may read keys, webhooks and the request log. */
+/**
+ * What a role may do in the console beyond reading keys, webhooks, orders, the catalog and the
+ * request log: `orders:refund` declares refunds and chargebacks; `orders:manage` returns and
+ * replaces keys and cancels pre-orders and reservations; `finance:read` opens statements, sales,
+ * activity and invoices.
+ */
 export type Capability =
   | 'keys:write'
   | 'webhooks:write'
@@ -9,7 +14,10 @@ export type Capability =
   | 'audit:read'
   | 'footprint:write'
   | 'allocations:request'
-  | 'notices:mark';
+  | 'notices:mark'
+  | 'orders:refund'
+  | 'orders:manage'
+  | 'finance:read';
 
 const CAPABILITIES: Record<Role, readonly Capability[]> = {
   owner: [
@@ -20,9 +28,19 @@ const CAPABILITIES: Record<Role, readonly Capability[]> = {
     'footprint:write',
     'allocations:request',
     'notices:mark',
+    'orders:refund',
+    'orders:manage',
+    'finance:read',
   ],
-  developer: ['keys:write', 'webhooks:write', 'allocations:request', 'notices:mark'],
-  finance: ['notices:mark'],
+  developer: [
+    'keys:write',
+    'webhooks:write',
+    'allocations:request',
+    'notices:mark',
+    'orders:refund',
+    'orders:manage',
+  ],
+  finance: ['notices:mark', 'orders:refund', 'finance:read'],
   viewer: [],
 };
 

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { decodeCursor, LimitQuery, nextPageUrl } from '../../http/pagination.js';
 import { principalOf } from '../../http/request-context.js';
@@ -28,6 +28,39 @@ import { statements, summary } from './statements.service.js';
 
 const finance = { auth: 'seller', scopes: ['seller:finance:read'], rateClass: 'finance' } as const;
 
+export const ApiSalesQuery = Type.Object({
+  from: Type.Optional(DateTime),
+  to: Type.Optional(DateTime),
+  orderReference: Type.Optional(OrderReference),
+  entryType: Type.Optional(OneOf(['sale', 'sale_reversal'])),
+  currencyCode: Type.Optional(CurrencyCode),
+  cursor: Type.Optional(Type.String({ maxLength: 500 })),
+  limit: LimitQuery(100, 50),
+});
+
+/** One page of GET /finance/api-sales (the console's Sales page answers the same). */
+export function apiSalesPage(
+  ctx: AppContext,
+  scope: { sellerId: string; environment: string },
+  q: Static<typeof ApiSalesQuery>,
+  urlFor: (cursor: string) => string,
+) {
+  return listApiSales(
+    ctx,
+    {
+      ...scope,
+      from: q.from ? instantOf(q.from) : undefined,
+      to: q.to ? instantOf(q.to) : undefined,
+      orderReference: q.orderReference,
+      entryType: q.entryType,
+      currencyCode: q.currencyCode,
+      before: q.cursor ? (decodeCursor(q.cursor, ['number', 'string']) as [number, string]) : undefined,
+      limit: q.limit,
+    },
+    urlFor,
+  );
+}
+
 /** Finance reads (SPEC 4.5, scope seller:finance:read): api-sales, statements, summary, invoices. */
 export function registerFinanceRoutes(app: TypedApp, ctx: AppContext): void {
   app.get('/finance/api-sales', {
@@ -35,38 +68,19 @@ export function registerFinanceRoutes(app: TypedApp, ctx: AppContext): void {
     schema: {
       tags: ['finance'],
       summary: 'Sale lines (sales and their reversals), newest first; page with meta.nextCursor.',
-      querystring: Type.Object({
-        from: Type.Optional(DateTime),
-        to: Type.Optional(DateTime),
-        orderReference: Type.Optional(OrderReference),
-        entryType: Type.Optional(OneOf(['sale', 'sale_reversal'])),
-        currencyCode: Type.Optional(CurrencyCode),
-        cursor: Type.Optional(Type.String({ maxLength: 500 })),
-        limit: LimitQuery(100, 50),
-      }),
+      querystring: ApiSalesQuery,
       response: {
         200: Type.Object({ data: Type.Array(SaleLineSchema), meta: PageMeta }),
         ...errorResponses(),
       },
     },
-    handler: async (request) => {
-      const q = request.query;
-      const scope = await sellerScope(ctx, principalOf(request));
-      return listApiSales(
+    handler: async (request) =>
+      apiSalesPage(
         ctx,
-        {
-          ...scope,
-          from: q.from ? instantOf(q.from) : undefined,
-          to: q.to ? instantOf(q.to) : undefined,
-          orderReference: q.orderReference,
-          entryType: q.entryType,
-          currencyCode: q.currencyCode,
-          before: q.cursor ? (decodeCursor(q.cursor, ['number', 'string']) as [number, string]) : undefined,
-          limit: q.limit,
-        },
+        await sellerScope(ctx, principalOf(request)),
+        request.query,
         nextPageUrl(request.url),
-      );
-    },
+      ),
   });
 
   app.get('/finance/api-sales/:transactionId', {

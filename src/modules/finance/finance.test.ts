@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { alwaysOrder, US_SALE } from '../../../test/checkout.js';
 import { makeSeller, type TestSeller } from '../../../test/factories.js';
-import { euroOrder, placeSale, reinstate, reverseSale, sellerGet } from '../../../test/finance.js';
+import {
+  euroOrder,
+  placeSale,
+  reinstate,
+  reverseSale,
+  seedMixedMonth,
+  sellerGet,
+} from '../../../test/finance.js';
 import { type TestApp, useTestApp } from '../../../test/harness.js';
 import { describeRouteContract, expectApiError } from '../../../test/route-contract.js';
 import { periodContaining } from './totals.js';
@@ -145,18 +152,7 @@ describe('GET /finance/api-sales', () => {
 describe('reconciliation', () => {
   it('shows the same totals per currency, to the cent, in api-sales, statements, summary and activity', async () => {
     const seller = await makeSeller(t);
-    const now = t.ctx.clock.now();
-    const usd = [
-      await placeSale(t, seller, alwaysOrder()),
-      await placeSale(t, seller, alwaysOrder({ quantity: 2 })),
-      await placeSale(t, seller, alwaysOrder()),
-    ];
-    await placeSale(t, seller, euroOrder(1));
-    const eur3 = await placeSale(t, seller, euroOrder(3));
-    await reverseSale(t, usd[1]!, now + 1);
-    await reverseSale(t, eur3, now + 2);
-    const chargeback = await reverseSale(t, usd[2]!, now + 3, 'chargeback');
-    await reinstate(t, chargeback, now + 4);
+    const now = await seedMixedMonth(t, seller);
 
     const expected = {
       USD: { grossSalesCents: 7996, refundedCents: 5997, reinstatedCents: 1999, netSalesCents: 3998 },

@@ -22,8 +22,8 @@ export interface ChartProps {
   height?: number;
 }
 
-const WIDTH = 640;
-const MARGIN = { top: 12, right: 16, bottom: 48, left: 72 };
+const WIDTH = 960;
+const MARGIN = { top: 12, right: 16, bottom: 48, left: 84 };
 /** Up to eight series are told apart by colour and, for lines, by marker shape. */
 const MARKERS = ['circle', 'square', 'diamond', 'triangle'] as const;
 

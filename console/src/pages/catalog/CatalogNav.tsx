@@ -1,14 +1,12 @@
-import { NavLink } from 'react-router';
+import { SectionTabs } from '../../components/SectionTabs';
+
+const TABS = [
+  { to: '/catalog', label: 'Products', end: true },
+  { to: '/catalog/allocations', label: 'Allocations' },
+  { to: '/catalog/partners', label: 'Partners' },
+];
 
 /** The catalog section's tabs: products, allocations, partners. */
 export function CatalogNav() {
-  return (
-    <nav className="sub-nav" aria-label="Catalog">
-      <NavLink to="/catalog" end>
-        Products
-      </NavLink>
-      <NavLink to="/catalog/allocations">Allocations</NavLink>
-      <NavLink to="/catalog/partners">Partners</NavLink>
-    </nav>
-  );
+  return <SectionTabs label="Catalog" tabs={TABS} />;
 }

@@ -6,7 +6,14 @@ import type { TypedApp } from '../../../http/typed-app.js';
 import { instantOf } from '../../../lib/clock.js';
 import { actorOf } from '../checkout.routes.js';
 import { FulfilledSchema, OrderReference } from '../checkout.schemas.js';
-import { getOrder, listOrders, recoverKeys, revealOrder } from './order-reads.service.js';
+import type { SellerActor } from '../line/quote.service.js';
+import {
+  getOrder,
+  listOrders,
+  type OrderListQuery,
+  recoverKeys,
+  revealOrder,
+} from './order-reads.service.js';
 
 const OrderAggregate = Type.Object({
   id: Type.String(),
@@ -41,6 +48,39 @@ const OrderAggregate = Type.Object({
 const read = { auth: 'seller', scopes: ['seller:products:read'], rateClass: 'orders' } as const;
 const pull = { auth: 'seller', scopes: ['seller:keys:pull'], rateClass: 'orders' } as const;
 
+/** One page of GET /orders (the console's order search adds skuCode and origin). */
+export async function orderListPage(
+  ctx: AppContext,
+  actor: SellerActor,
+  q: Omit<OrderListQuery, 'from' | 'to' | 'before'> & { from?: string; to?: string; cursor?: string },
+  urlFor: (cursor: string) => string,
+) {
+  const before = q.cursor ? (decodeCursor(q.cursor, ['number', 'string']) as [number, string]) : undefined;
+  const rows = await listOrders(ctx, actor, {
+    orderReference: q.orderReference,
+    skuCode: q.skuCode,
+    origin: q.origin,
+    from: q.from ? instantOf(q.from) : undefined,
+    to: q.to ? instantOf(q.to) : undefined,
+    before,
+    limit: q.limit,
+  });
+  const hasMore = rows.length > q.limit;
+  const pageRows = rows.slice(0, q.limit);
+  const last = pageRows.at(-1)?.order;
+  const nextCursor = hasMore && last ? encodeCursor([last.created_at, last.id]) : null;
+  return {
+    data: pageRows.map((r) => r.view),
+    meta: {
+      limit: q.limit,
+      count: pageRows.length,
+      hasMore,
+      nextCursor,
+      nextUrl: nextCursor ? urlFor(nextCursor) : null,
+    },
+  };
+}
+
 export function registerOrderReadRoutes(app: TypedApp, ctx: AppContext): void {
   app.get('/orders', {
     config: read,
@@ -59,33 +99,8 @@ export function registerOrderReadRoutes(app: TypedApp, ctx: AppContext): void {
         ...errorResponses(),
       },
     },
-    handler: async (request) => {
-      const q = request.query;
-      const before = q.cursor
-        ? (decodeCursor(q.cursor, ['number', 'string']) as [number, string])
-        : undefined;
-      const rows = await listOrders(ctx, await actorOf(ctx, request), {
-        orderReference: q.orderReference,
-        from: q.from ? instantOf(q.from) : undefined,
-        to: q.to ? instantOf(q.to) : undefined,
-        before,
-        limit: q.limit,
-      });
-      const hasMore = rows.length > q.limit;
-      const pageRows = rows.slice(0, q.limit);
-      const last = pageRows.at(-1)?.order;
-      const nextCursor = hasMore && last ? encodeCursor([last.created_at, last.id]) : null;
-      return {
-        data: pageRows.map((r) => r.view),
-        meta: {
-          limit: q.limit,
-          count: pageRows.length,
-          hasMore,
-          nextCursor,
-          nextUrl: nextCursor ? nextPageUrl(request.url)(nextCursor) : null,
-        },
-      };
-    },
+    handler: async (request) =>
+      orderListPage(ctx, await actorOf(ctx, request), request.query, nextPageUrl(request.url)),
   });
 
   app.get('/orders/:orderReadableId', {

@@ -8,6 +8,8 @@ import { findByReference, orderResponse } from './orders.service.js';
 
 export interface OrderListQuery {
   orderReference?: string;
+  skuCode?: string;
+  origin?: repo.OrderOrigin;
   from?: number;
   to?: number;
   before?: readonly [number, string];

@@ -1,7 +1,8 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { ExpressionBuilder, Insertable, Selectable, SelectQueryBuilder } from 'kysely';
 import { compiledOnce } from '../../../db/compiled-once.js';
 import type { Executor } from '../../../db/database.js';
 import { heavyRead } from '../../../db/heavy-read.js';
+import type { Database } from '../../../db/schema.js';
 import type { OrdersTable, RedemptionsTable } from '../checkout.table.js';
 
 export type OrderRow = Selectable<OrdersTable>;
@@ -89,6 +90,40 @@ export interface OrderListFilter {
   /** Keyset: orders strictly older than (created_at, id). */
   before?: readonly [number, string];
   limit: number;
+  skuCode?: string;
+  origin?: OrderOrigin;
+}
+
+/**
+ * How an order came to be, as the console searches it: a plain order (single or bulk line), a
+ * pull, a catalog export, the commit of a hot-drop reservation, or a pre-order (open, cancelled
+ * or failed; a converted pre-order delivers like an order).
+ */
+export const ORDER_ORIGINS = ['order', 'pull', 'export', 'reservation', 'preorder'] as const;
+export type OrderOrigin = (typeof ORDER_ORIGINS)[number];
+
+const PREORDER_STATES = ['preorder', 'cancelled', 'failed'] as const;
+
+function whereOrigin<Q extends SelectQueryBuilder<Database, 'orders', object>>(
+  query: Q,
+  origin: OrderOrigin,
+): Q {
+  const committed = (eb: ExpressionBuilder<Database, 'orders'>) =>
+    eb.exists(
+      eb
+        .selectFrom('reservations as r')
+        .select('r.id')
+        .whereRef('r.seller_company_id', '=', 'orders.seller_company_id')
+        .whereRef('r.environment', '=', 'orders.environment')
+        .whereRef('r.order_reference', '=', 'orders.order_reference')
+        .where('r.status', '=', 'consumed'),
+    );
+  if (origin === 'pull' || origin === 'export') return query.where('kind', '=', origin) as Q;
+  if (origin === 'preorder') return query.where('delivery', 'in', PREORDER_STATES) as Q;
+  const orders = query.where('kind', '=', 'order').where('delivery', 'not in', PREORDER_STATES) as Q;
+  return (
+    origin === 'reservation' ? orders.where(committed) : orders.where((eb) => eb.not(committed(eb)))
+  ) as Q;
 }
 
 /** Newest first. */
@@ -99,6 +134,8 @@ export function listOrders(ex: Executor, f: OrderListFilter) {
     .where('seller_company_id', '=', f.sellerId)
     .where('environment', '=', f.environment);
   if (f.orderReference) query = query.where('order_reference', '=', f.orderReference);
+  if (f.skuCode) query = query.where('sku_code', '=', f.skuCode);
+  if (f.origin) query = whereOrigin(query, f.origin);
   if (f.from !== undefined) query = query.where('created_at', '>=', f.from);
   if (f.to !== undefined) query = query.where('created_at', '<', f.to);
   if (f.before) {

@@ -1,0 +1,70 @@
+import { Link, useSearchParams } from 'react-router';
+import { call } from '../../api/client';
+import { type Column, DataTable } from '../../components/DataTable';
+import { FilterForm, queryOf } from '../../components/FilterForm';
+import { formatMoney } from '../../components/money';
+import { useSession } from '../../components/session';
+import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import { useKeysetList } from '../../components/useKeysetList';
+import type { SaleLine } from '../orders/types';
+import { FinanceNav } from './FinanceNav';
+
+const FILTERS = [
+  { name: 'orderReference', label: 'Order reference' },
+  { name: 'entryType', label: 'Entry', options: ['sale', 'sale_reversal'] },
+  { name: 'currencyCode', label: 'Currency', placeholder: 'EUR' },
+  { name: 'from', label: 'From', type: 'datetime-local' },
+  { name: 'to', label: 'To', type: 'datetime-local' },
+] as const;
+
+const columns: Column<SaleLine>[] = [
+  { header: 'When', className: 'nowrap', cell: (l) => formatDate(l.createdAt) },
+  { header: 'Entry', cell: (l) => l.entryType },
+  {
+    header: 'Order reference',
+    cell: (l) => (
+      <Link className="mono" to={`/orders?orderReference=${encodeURIComponent(l.orderReference)}`}>
+        {l.orderReference}
+      </Link>
+    ),
+  },
+  { header: 'SKU', className: 'mono small', cell: (l) => l.skuCode },
+  { header: 'Quantity', className: 'num', cell: (l) => l.quantity },
+  { header: 'Sale', className: 'num nowrap', cell: (l) => formatMoney(l.salePriceCents, l.currencyCode) },
+  {
+    header: 'Wholesale',
+    className: 'num nowrap',
+    cell: (l) => formatMoney(l.wholesaleCents, l.wholesaleCurrencyCode),
+  },
+];
+
+/** Sale lines and their reversals, as GET /finance/api-sales. */
+export function SalesPage() {
+  const session = useSession();
+  const [params] = useSearchParams();
+  const query = queryOf(params, FILTERS);
+  const sales = useKeysetList<SaleLine>(
+    'api-sales',
+    session.environment,
+    '/finance/api-sales',
+    query,
+    'Older lines',
+  );
+  return (
+    <>
+      <PageHeader title="Finance" description="API sales: every sale line and reversal, newest first." />
+      <FinanceNav />
+      <FilterForm filters={FILTERS} />
+      <ErrorNotice error={sales.error} />
+      <DataTable
+        columns={columns}
+        rows={sales.rows}
+        rowKey={(l) => l.transactionId}
+        loaded={sales.loaded}
+        empty="No sale line matches."
+        caption="API sales"
+        more={sales.more}
+      />
+    </>
+  );
+}

@@ -1,0 +1,125 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { call } from '../../api/client';
+import { Dialog, ErrorNotice } from '../../components/ui';
+
+export type KeyAction = 'refund' | 'chargeback' | 'return' | 'replace';
+
+const TITLES: Record<KeyAction, string> = {
+  refund: 'Refund keys',
+  chargeback: 'Record a chargeback',
+  return: 'Return keys',
+  replace: 'Replace a defective key',
+};
+
+const DESCRIPTIONS: Record<KeyAction, string> = {
+  refund: 'The keys are quarantined and their sale lines reversed, once per refund reference.',
+  chargeback: 'As a refund, declared by the payment provider; a won dispute reinstates it.',
+  return:
+    'Never-revealed keys go back to stock, revealed ones to quarantine; money moves where the refund policy allows.',
+  replace:
+    "One new key of the same grant for a key the buyer reports as not working, within the grant's replacement policy.",
+};
+
+interface Form {
+  keyIds: string[];
+  reference: string;
+  reason: string;
+}
+
+function requestOf(action: KeyAction, form: Form) {
+  const reason = form.reason.trim() || undefined;
+  if (action === 'replace') return { path: 'replacements', body: { keyId: form.keyIds[0], reason } };
+  if (action === 'return')
+    return { path: 'returns', body: { keyIds: form.keyIds, reason: form.reason.trim() } };
+  const referenceField = action === 'refund' ? 'refundReference' : 'chargebackReference';
+  return {
+    path: 'refunds',
+    body: { type: action, [referenceField]: form.reference.trim(), keyIds: form.keyIds, reason },
+  };
+}
+
+/** One dialog for the key actions of an order page: pick keys, give the reference or reason, confirm. */
+export function KeyActionDialog({
+  action,
+  orderId,
+  keyIds,
+  onClose,
+}: {
+  action: KeyAction;
+  orderId: string;
+  keyIds: string[];
+  onClose: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const { register, handleSubmit, formState } = useForm<Form>({
+    defaultValues: { keyIds: action === 'replace' ? keyIds.slice(0, 1) : [], reference: '', reason: '' },
+  });
+  const act = useMutation({
+    mutationFn: (form: Form) => {
+      const { path, body } = requestOf(action, form);
+      return call('POST', `/orders/${orderId}/${path}`, body);
+    },
+    onSuccess: async () => {
+      await queryClient.invalidateQueries();
+      onClose();
+    },
+  });
+  const needsReference = action === 'refund' || action === 'chargeback';
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => (open ? null : onClose())}
+      title={TITLES[action]}
+      description={DESCRIPTIONS[action]}
+    >
+      <form onSubmit={handleSubmit((form) => act.mutate(form))}>
+        <fieldset className="field">
+          <legend>{action === 'replace' ? 'Key' : 'Keys'}</legend>
+          {keyIds.map((id) => (
+            <label key={id} className="check-row">
+              <input
+                type={action === 'replace' ? 'radio' : 'checkbox'}
+                value={id}
+                {...register('keyIds', { required: 'Pick at least one key.' })}
+              />
+              <span className="mono small">{id}</span>
+            </label>
+          ))}
+          {formState.errors.keyIds ? (
+            <span className="field-error">{formState.errors.keyIds.message}</span>
+          ) : null}
+        </fieldset>
+        {needsReference ? (
+          <label className="field">
+            <span>{action === 'refund' ? 'Refund reference' : 'Chargeback reference'}</span>
+            <input
+              {...register('reference', { required: 'A reference makes the declaration happen once.' })}
+            />
+            {formState.errors.reference ? (
+              <span className="field-error">{formState.errors.reference.message}</span>
+            ) : null}
+          </label>
+        ) : null}
+        <label className="field">
+          <span>{action === 'return' ? 'Reason' : 'Reason (optional)'}</span>
+          <input
+            {...register('reason', { required: action === 'return' ? 'Say why the keys come back.' : false })}
+          />
+          {formState.errors.reason ? (
+            <span className="field-error">{formState.errors.reason.message}</span>
+          ) : null}
+        </label>
+        <ErrorNotice error={act.error} />
+        <div className="dialog-actions">
+          <button type="button" className="button ghost" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button danger" disabled={act.isPending}>
+            {TITLES[action]}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,130 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useSearchParams } from 'react-router';
+import { call } from '../../api/client';
+import { type Column, DataTable } from '../../components/DataTable';
+import { type Filter, FilterForm, queryOf } from '../../components/FilterForm';
+import { formatMoney } from '../../components/money';
+import { can, useSession } from '../../components/session';
+import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import { useKeysetList } from '../../components/useKeysetList';
+import type { OrderAggregate } from './types';
+
+const FILTERS: Filter[] = [
+  { name: 'orderReference', label: 'Order reference' },
+  { name: 'skuCode', label: 'SKU' },
+  {
+    name: 'kind',
+    label: 'Kind',
+    options: [
+      ['order', 'Order (single or bulk line)'],
+      ['reservation', 'Reservation commit'],
+      ['preorder', 'Pre-order'],
+      ['pull', 'Pull'],
+      ['export', 'Export'],
+    ],
+  },
+  { name: 'from', label: 'From', type: 'datetime-local' },
+  { name: 'to', label: 'To', type: 'datetime-local' },
+];
+
+const columns: Column<OrderAggregate>[] = [
+  { header: 'Placed', className: 'nowrap', cell: (o) => formatDate(o.createdAt) },
+  {
+    header: 'Order reference',
+    cell: (o) => (
+      <Link to={`/orders/${o.readableId}`} className="mono">
+        {o.orderReference}
+      </Link>
+    ),
+  },
+  { header: 'SKU', className: 'mono small', cell: (o) => o.skuCode },
+  { header: 'Kind', cell: (o) => `${o.kind} · ${o.delivery}` },
+  { header: 'Keys', className: 'num', cell: (o) => `${o.keyIds.length} / ${o.quantity}` },
+  { header: 'Unit price', className: 'nowrap', cell: (o) => formatMoney(o.unitPriceCents, o.currencyCode) },
+];
+
+interface Reservation {
+  reservationId: string;
+  skuCode: string;
+  quantity: number;
+  status: string;
+  expiresAt: string;
+}
+
+/** Live hot-drop reservations under a searched reference: they are not orders until committed. */
+function Reservations({ orderReference }: { orderReference: string }) {
+  const session = useSession();
+  const queryClient = useQueryClient();
+  const list = useQuery({
+    queryKey: ['reservations', session.environment, orderReference],
+    queryFn: () =>
+      call<{ data: Reservation[] }>(
+        'GET',
+        `/orders/reservations?orderReference=${encodeURIComponent(orderReference)}`,
+      ),
+  });
+  const cancel = useMutation({
+    mutationFn: (id: string) => call('POST', `/orders/reservations/${id}/cancel`),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['reservations'] }),
+  });
+  const rows = list.data?.data ?? [];
+  if (rows.length === 0) return null;
+  return (
+    <section className="card" aria-labelledby="reservations-title">
+      <h2 id="reservations-title">Reservations under this reference</h2>
+      <ErrorNotice error={cancel.error} />
+      <ul className="stack-list">
+        {rows.map((r) => (
+          <li key={r.reservationId}>
+            <span className="mono small">{r.reservationId}</span> · {r.skuCode} × {r.quantity} ·{' '}
+            <span className="pill">{r.status}</span> · expires {formatDate(r.expiresAt)}{' '}
+            {r.status === 'live' && can(session, 'orders:manage') ? (
+              <button
+                type="button"
+                className="button danger small"
+                onClick={() => cancel.mutate(r.reservationId)}
+              >
+                Release reservation
+              </button>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Orders of the environment, newest first: search by reference, SKU, kind and dates. */
+export function OrdersPage() {
+  const session = useSession();
+  const [params] = useSearchParams();
+  const query = queryOf(params, FILTERS);
+  const orders = useKeysetList<OrderAggregate>(
+    'orders',
+    session.environment,
+    '/orders',
+    query,
+    'Older orders',
+  );
+  const reference = params.get('orderReference');
+  return (
+    <>
+      <PageHeader
+        title="Orders"
+        description="Orders, pulls and pre-orders of this environment, newest first. Keys are shown by id only."
+      />
+      <FilterForm filters={FILTERS} />
+      {reference ? <Reservations orderReference={reference} /> : null}
+      <ErrorNotice error={orders.error} />
+      <DataTable
+        columns={columns}
+        rows={orders.rows}
+        rowKey={(row) => row.id}
+        loaded={orders.loaded}
+        empty="No order matches."
+        caption="Orders"
+        more={orders.more}
+      />
+    </>
+  );
+}

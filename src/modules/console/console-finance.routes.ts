@@ -1,0 +1,125 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { decodeCursor, LimitQuery, nextPageUrl } from '../../http/pagination.js';
+import { DateTime, Uuid } from '../../http/schemas.js';
+import type { TypedApp } from '../../http/typed-app.js';
+import { OrderReference } from '../checkout/checkout.schemas.js';
+import { ActivityFilterQuery, activityFilterOf } from '../finance/activity.routes.js';
+import { activityPage } from '../finance/activity.service.js';
+import { ApiSalesQuery, apiSalesPage } from '../finance/finance.routes.js';
+import { Month } from '../finance/finance.schemas.js';
+import { getInvoice, listInvoices } from '../finance/invoices.service.js';
+import { reportStatus, startReport } from '../finance/reports.service.js';
+import { statements } from '../finance/statements.service.js';
+import { sellerScope } from '../sandbox/sandbox.service.js';
+import { CONSOLE_API } from './console-auth.routes.js';
+import { requireSession } from './console-http.js';
+import { principalOfSession } from './sessions.service.js';
+
+const open = { config: { auth: 'none' } } as const;
+
+const ActivityFilter = {
+  from: Type.Optional(DateTime),
+  to: Type.Optional(DateTime),
+  orderReference: Type.Optional(OrderReference),
+  ...ActivityFilterQuery,
+};
+
+/**
+ * The Finance pages (owners and finance): the seller API's finance services with the session's
+ * company and environment, so every figure is the API's own. Reads answer exactly as the API.
+ */
+export function registerConsoleFinanceRoutes(app: TypedApp, ctx: AppContext): void {
+  const base = `${CONSOLE_API}/finance`;
+  const scopeOf = async (request: FastifyRequest) =>
+    sellerScope(ctx, principalOfSession(await requireSession(ctx, request, { capability: 'finance:read' })));
+
+  app.get(
+    `${base}/statements`,
+    {
+      ...open,
+      schema: {
+        hide: true,
+        querystring: Type.Object(
+          { from: Type.Optional(Month), to: Type.Optional(Month) },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request) => statements(ctx, await scopeOf(request), request.query),
+  );
+
+  app.get(
+    `${base}/api-sales`,
+    {
+      ...open,
+      schema: {
+        hide: true,
+        querystring: Type.Object(ApiSalesQuery.properties, { additionalProperties: false }),
+      },
+    },
+    async (request) => apiSalesPage(ctx, await scopeOf(request), request.query, nextPageUrl(request.url)),
+  );
+
+  app.get(
+    `${base}/activity`,
+    {
+      ...open,
+      schema: {
+        hide: true,
+        querystring: Type.Object(
+          {
+            ...ActivityFilter,
+            cursor: Type.Optional(Type.String({ maxLength: 500 })),
+            limit: LimitQuery(100, 50),
+          },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const before = q.cursor
+        ? (decodeCursor(q.cursor, ['number', 'string']) as [number, string])
+        : undefined;
+      const filter = { ...(await scopeOf(request)), ...activityFilterOf(q), before };
+      return activityPage(ctx, filter, q.limit, nextPageUrl(request.url));
+    },
+  );
+
+  /** The CSV export: the API's report job (POST /reports) with the page's filters. */
+  app.post(
+    `${base}/reports`,
+    {
+      ...open,
+      schema: { hide: true, body: Type.Object(ActivityFilter, { additionalProperties: false }) },
+    },
+    async (request, reply) => {
+      const started = await startReport(
+        ctx,
+        await scopeOf(request),
+        activityFilterOf(request.body),
+        request.log,
+      );
+      return reply.code(202).send(started);
+    },
+  );
+
+  app.get(
+    `${base}/reports/:reportId`,
+    { ...open, schema: { hide: true, params: Type.Object({ reportId: Uuid }) } },
+    async (request) => ({ data: await reportStatus(ctx, await scopeOf(request), request.params.reportId) }),
+  );
+
+  app.get(`${base}/invoices`, { ...open, schema: { hide: true } }, async (request) => {
+    const data = await listInvoices(ctx, await scopeOf(request));
+    return { data, meta: { count: data.length } };
+  });
+
+  app.get(
+    `${base}/invoices/:invoiceId`,
+    { ...open, schema: { hide: true, params: Type.Object({ invoiceId: Uuid }) } },
+    async (request) => ({ data: await getInvoice(ctx, await scopeOf(request), request.params.invoiceId) }),
+  );
+}

@@ -1,0 +1,178 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { fail } from '../../http/errors.js';
+import { LimitQuery, nextPageUrl } from '../../http/pagination.js';
+import { DateTime, OneOf, Uuid } from '../../http/schemas.js';
+import type { TypedApp } from '../../http/typed-app.js';
+import { RefundBody, ReturnBody } from '../after-sale/after-sale.schemas.js';
+import { createRefund } from '../after-sale/refunds.service.js';
+import { replaceKey } from '../after-sale/replacements.service.js';
+import { returnKeys } from '../after-sale/returns.service.js';
+import { OrderReference } from '../checkout/checkout.schemas.js';
+import type { SellerActor } from '../checkout/line/quote.service.js';
+import { orderListPage } from '../checkout/orders/order-reads.routes.js';
+import { findOrder, ORDER_ORIGINS, type OrderRow } from '../checkout/orders/orders.repo.js';
+import { cancelPreorder } from '../checkout/preorders/cancel.service.js';
+import { cancelReservation } from '../checkout/reservations/lifecycle.service.js';
+import { sellerScope } from '../sandbox/sandbox.service.js';
+import { CONSOLE_API } from './console-auth.routes.js';
+import { requireSession, type SessionNeeds } from './console-http.js';
+import { orderDetail } from './console-order-detail.js';
+import { can } from './roles.js';
+import { principalOfSession } from './sessions.service.js';
+
+const open = { config: { auth: 'none' } } as const;
+const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+const refund = { capability: 'orders:refund' } as const;
+const manage = { capability: 'orders:manage' } as const;
+
+/**
+ * The session as a seller actor. An action on an order acts in the order's reference namespace:
+ * in sandbox that is the API key that placed it (references are per key there), in production
+ * the company.
+ */
+async function actorOf(ctx: AppContext, request: FastifyRequest, needs: SessionNeeds = {}) {
+  const session = await requireSession(ctx, request, needs);
+  const principal = principalOfSession(session);
+  const scope = await sellerScope(ctx, principal);
+  return { session, actor: { ...scope, apiKeyId: principal.keyId } as SellerActor };
+}
+
+async function orderOf(ctx: AppContext, request: FastifyRequest, id: string, needs: SessionNeeds = {}) {
+  const { session, actor } = await actorOf(ctx, request, needs);
+  const order = await findOrder(ctx.db, actor.sellerId, actor.environment, id);
+  if (!order) throw fail('NOT_FOUND', `No order ${id}.`);
+  return { session, order, actor: inNamespaceOf(actor, order) };
+}
+
+const inNamespaceOf = (actor: SellerActor, order: OrderRow): SellerActor =>
+  actor.environment === 'sandbox' ? { ...actor, apiKeyId: order.reference_owner } : actor;
+
+/** The Orders pages: the seller API's order reads and after-sale actions, as the signed-in user. */
+export function registerConsoleOrderRoutes(app: TypedApp, ctx: AppContext): void {
+  const base = `${CONSOLE_API}/orders`;
+
+  app.get(
+    base,
+    {
+      ...open,
+      schema: {
+        hide: true,
+        querystring: Type.Object(
+          {
+            orderReference: Type.Optional(OrderReference),
+            skuCode: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+            kind: Type.Optional(OneOf([...ORDER_ORIGINS])),
+            from: Type.Optional(DateTime),
+            to: Type.Optional(DateTime),
+            cursor: Type.Optional(Type.String({ maxLength: 500 })),
+            limit: LimitQuery(100, 50),
+          },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request) => {
+      const { actor } = await actorOf(ctx, request);
+      const { kind, ...q } = request.query;
+      return orderListPage(ctx, actor, { ...q, origin: kind }, nextPageUrl(request.url));
+    },
+  );
+
+  app.get(
+    `${base}/reservations`,
+    {
+      ...open,
+      schema: {
+        hide: true,
+        querystring: Type.Object({ orderReference: OrderReference }, { additionalProperties: false }),
+      },
+    },
+    async (request) => {
+      const { actor } = await actorOf(ctx, request);
+      const rows = await ctx.db
+        .selectFrom('reservations')
+        .select(['id', 'sku_code', 'quantity', 'status', 'expires_at'])
+        .where('seller_company_id', '=', actor.sellerId)
+        .where('environment', '=', actor.environment)
+        .where('order_reference', '=', request.query.orderReference)
+        .orderBy('created_at', 'desc')
+        .limit(20)
+        .execute();
+      const now = ctx.clock.now();
+      return {
+        data: rows.map((r) => ({
+          reservationId: r.id,
+          skuCode: r.sku_code,
+          quantity: r.quantity,
+          status: r.status === 'live' && r.expires_at <= now ? 'expired' : r.status,
+          expiresAt: new Date(r.expires_at).toISOString(),
+        })),
+      };
+    },
+  );
+
+  app.get(`${base}/:id`, { ...open, schema: { hide: true, params: Params } }, async (request) => {
+    const { session, order, actor } = await orderOf(ctx, request, request.params.id);
+    return { data: await orderDetail(ctx, actor, order, can(session.role, 'finance:read')) };
+  });
+
+  app.post(
+    `${base}/:id/refunds`,
+    { ...open, schema: { hide: true, params: Params, body: RefundBody } },
+    async (request) => {
+      const { actor } = await orderOf(ctx, request, request.params.id, refund);
+      return { data: (await createRefund(ctx, actor, request.body)).view };
+    },
+  );
+
+  app.post(
+    `${base}/:id/returns`,
+    { ...open, schema: { hide: true, params: Params, body: ReturnBody } },
+    async (request) => {
+      const { actor } = await orderOf(ctx, request, request.params.id, manage);
+      return { data: await returnKeys(ctx, actor, request.body) };
+    },
+  );
+
+  app.post(
+    `${base}/:id/replacements`,
+    {
+      ...open,
+      schema: {
+        hide: true,
+        params: Params,
+        body: Type.Object(
+          {
+            keyId: Type.String({ minLength: 1, maxLength: 64 }),
+            reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+          },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request) => {
+      const { actor } = await orderOf(ctx, request, request.params.id, manage);
+      return { data: await replaceKey(ctx, actor, request.body) };
+    },
+  );
+
+  /** Cancels the order's open pre-order (its capacity returns), as POST /orders/cancel {orderReference}. */
+  app.post(`${base}/:id/cancel`, { ...open, schema: { hide: true, params: Params } }, async (request) => {
+    const { order, actor } = await orderOf(ctx, request, request.params.id, manage);
+    return { data: await cancelPreorder(ctx, actor, order.order_reference) };
+  });
+
+  /** Releases a live hot-drop reservation, as POST /orders/cancel {reservationId}. */
+  app.post(
+    `${base}/reservations/:reservationId/cancel`,
+    { ...open, schema: { hide: true, params: Type.Object({ reservationId: Uuid }) } },
+    async (request) => {
+      const { actor } = await actorOf(ctx, request, manage);
+      const data = await cancelReservation(ctx, actor, request.params.reservationId);
+      ctx.metrics.reservations.inc({ environment: actor.environment, outcome: 'released' });
+      return { data };
+    },
+  );
+}

@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import { LENIENT_POLICY, order, setPolicy } from '../../../test/after-sale.js';
+import { ref } from '../../../test/checkout.js';
+import { consoleCall, consoleUser } from '../../../test/console.js';
+import { makeSeller } from '../../../test/factories.js';
+import { useTestApp } from '../../../test/harness.js';
+import { call, expectApiError } from '../../../test/route-contract.js';
+
+const t = useTestApp();
+
+const api = (auth: Record<string, string>, path: string) =>
+  call(t, { method: 'GET', url: `/api/seller/v1${path}`, headers: auth });
+
+describe('console orders', () => {
+  it('searches like GET /orders (same answer), by reference, SKU and kind, and pages by keyset', async () => {
+    const dev = await consoleUser(t, 'developer');
+    const seller = dev.seller;
+    const first = await order(t, seller);
+    const second = await order(t, seller, { quantity: 2 });
+    const all = await consoleCall(t, dev, 'GET', '/orders?limit=1');
+    expect(all.status).toBe(200);
+    expect(all.body.data.map((o: { orderReference: string }) => o.orderReference)).toEqual([
+      second.orderReference,
+    ]);
+    const apiPage = await api(seller.auth, '/orders?limit=1');
+    expect(all.body.data).toEqual(apiPage.body.data);
+    const next = await consoleCall(t, dev, 'GET', `/orders?limit=1&cursor=${all.body.meta.nextCursor}`);
+    expect(next.body.data.map((o: { orderReference: string }) => o.orderReference)).toEqual([
+      first.orderReference,
+    ]);
+    expect(next.body.meta.hasMore).toBe(false);
+
+    const byRef = await consoleCall(t, dev, 'GET', `/orders?orderReference=${first.orderReference}`);
+    expect(byRef.body.data).toHaveLength(1);
+    const sku = byRef.body.data[0].skuCode as string;
+    expect((await consoleCall(t, dev, 'GET', `/orders?skuCode=${sku}`)).body.data).toHaveLength(2);
+    expect((await consoleCall(t, dev, 'GET', '/orders?skuCode=NO-SUCH-SKU')).body.data).toHaveLength(0);
+    expect((await consoleCall(t, dev, 'GET', '/orders?kind=order')).body.data).toHaveLength(2);
+    expect((await consoleCall(t, dev, 'GET', '/orders?kind=pull')).body.data).toHaveLength(0);
+    expect((await consoleCall(t, dev, 'GET', '/orders?kind=preorder')).body.data).toHaveLength(0);
+    expect((await consoleCall(t, dev, 'GET', '/orders?kind=reservation')).body.data).toHaveLength(0);
+    expectApiError(await consoleCall(t, dev, 'GET', '/orders?kind=bogus'), 422, 'VALIDATION_FAILED');
+    expectApiError(await consoleCall(t, dev, 'GET', '/orders?colour=red'), 422, 'VALIDATION_FAILED');
+  });
+
+  it("shows an order's keys by id, its events and refunds, never a plaintext key; another company's order is 404", async () => {
+    const owner = await consoleUser(t, 'owner');
+    const placed = await order(t, owner.seller, { quantity: 2 });
+    await setPolicy(t, placed.allocationId, LENIENT_POLICY);
+    const page = await consoleCall(t, owner, 'GET', `/orders/${placed.orderId}`);
+    expect(page.status).toBe(200);
+    const detail = page.body.data;
+    expect(detail.order).toEqual((await api(owner.seller.auth, `/orders/${placed.orderId}`)).body.data);
+    expect(detail.keys).toEqual(
+      placed.keyIds.map((id) => ({ id, state: 'sold' })).sort((a, b) => a.id.localeCompare(b.id)),
+    );
+    expect(detail.events.map((e: { eventType: string }) => e.eventType)).toContain('order.fulfilled');
+    expect(detail.saleLines).toHaveLength(1);
+    expect(detail.refunds).toEqual([]);
+
+    const refunded = await consoleCall(t, owner, 'POST', `/orders/${placed.orderId}/refunds`, {
+      type: 'refund',
+      refundReference: ref('rf'),
+      keyIds: [placed.keyIds[0]],
+    });
+    expect(refunded.status, JSON.stringify(refunded.body)).toBe(200);
+    const after = (await consoleCall(t, owner, 'GET', `/orders/${placed.orderId}`)).body.data;
+    expect(after.refunds.map((r: { refundId: string }) => r.refundId)).toEqual([refunded.body.data.refundId]);
+    expect(after.keys.find((k: { id: string }) => k.id === placed.keyIds[0]).state).not.toBe('sold');
+    expect(after.events.map((e: { eventType: string }) => e.eventType)).toContain('refund.completed');
+    expect(after.saleLines.map((l: { entryType: string }) => l.entryType).sort()).toEqual([
+      'sale',
+      'sale_reversal',
+    ]);
+
+    const answers = JSON.stringify([page.body, after, refunded.body]);
+    for (const key of placed.keys) expect(answers).not.toContain(key);
+
+    const stranger = await consoleUser(t, 'owner', await makeSeller(t));
+    expectApiError(await consoleCall(t, stranger, 'GET', `/orders/${placed.orderId}`), 404, 'NOT_FOUND');
+    expectApiError(
+      await consoleCall(t, stranger, 'POST', `/orders/${placed.orderId}/returns`, {
+        keyIds: [placed.keyIds[1]],
+        reason: 'not theirs',
+      }),
+      404,
+      'NOT_FOUND',
+    );
+    expect(
+      (await consoleCall(t, stranger, 'GET', `/orders?orderReference=${placed.orderReference}`)).body.data,
+    ).toEqual([]);
+  });
+
+  it('lets roles act as the role table says, with the API codes', async () => {
+    const owner = await consoleUser(t, 'owner');
+    const placed = await order(t, owner.seller, { quantity: 3 });
+    await setPolicy(t, placed.allocationId, LENIENT_POLICY);
+    const viewer = await consoleUser(t, 'viewer', owner.seller);
+    const finance = await consoleUser(t, 'finance', owner.seller);
+    const developer = await consoleUser(t, 'developer', owner.seller);
+    const refundOf = (keyId: string) => ({
+      type: 'chargeback',
+      chargebackReference: ref('cb'),
+      keyIds: [keyId],
+    });
+
+    expect((await consoleCall(t, viewer, 'GET', `/orders/${placed.orderId}`)).body.data.saleLines).toBeNull();
+    expectApiError(
+      await consoleCall(t, viewer, 'POST', `/orders/${placed.orderId}/refunds`, refundOf(placed.keyIds[0]!)),
+      403,
+      'FORBIDDEN',
+    );
+    const charged = await consoleCall(
+      t,
+      finance,
+      'POST',
+      `/orders/${placed.orderId}/refunds`,
+      refundOf(placed.keyIds[0]!),
+    );
+    expect(charged.status, JSON.stringify(charged.body)).toBe(200);
+    expect(charged.body.data.adjustmentType).toBe('chargeback');
+    const again = await consoleCall(
+      t,
+      finance,
+      'POST',
+      `/orders/${placed.orderId}/refunds`,
+      refundOf(placed.keyIds[0]!),
+    );
+    // the API's own refusal: the key is no longer a sold key
+    expect([again.status, again.body.code]).toEqual([422, 'VALIDATION_FAILED']);
+    expectApiError(
+      await consoleCall(t, finance, 'POST', `/orders/${placed.orderId}/returns`, {
+        keyIds: [placed.keyIds[1]],
+        reason: 'buyer changed mind',
+      }),
+      403,
+      'FORBIDDEN',
+    );
+    const returned = await consoleCall(t, developer, 'POST', `/orders/${placed.orderId}/returns`, {
+      keyIds: [placed.keyIds[1]],
+      reason: 'buyer changed mind',
+    });
+    expect(returned.status, JSON.stringify(returned.body)).toBe(200);
+    expectApiError(
+      await consoleCall(t, developer, 'POST', `/orders/${placed.orderId}/cancel`),
+      409,
+      'ORDER_NOT_CANCELLABLE',
+    );
+    expect(
+      (await consoleCall(t, finance, 'GET', `/orders/reservations?orderReference=${placed.orderReference}`))
+        .body.data,
+    ).toEqual([]);
+  });
+});
