@@ -97,7 +97,7 @@ describe('console finance', () => {
       expectApiError(await consoleCall(t, user, 'POST', '/finance/reports', {}), 403, 'FORBIDDEN');
     }
     const session = await consoleCall(t, finance, 'GET', '/session');
-    expect(session.body.data.capabilities).toEqual(['orders:refund', 'finance:read']);
+    expect(session.body.data.capabilities).toEqual(['notices:mark', 'orders:refund', 'finance:read']);
     expectApiError(
       await consoleCall(t, finance, 'POST', '/keys', {
         name: 'sneaky',
