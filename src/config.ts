@@ -20,6 +20,7 @@ const EnvSchema = Type.Object({
   SDAPI_SEED_ON_START: Type.Boolean({ default: true }),
   SDAPI_ALLOW_INSECURE_WEBHOOKS: Type.Boolean({ default: false }),
   SDAPI_DEV_LOOPBACK_ALLOWLIST: Type.Boolean({ default: false }),
+  SDAPI_REQUEST_LOG: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on' }),
   NODE_ENV: Type.Optional(Type.String()),
   PUBLIC_URL: Type.Optional(Type.String()),
   LOG_LEVEL: Type.Union(
@@ -65,6 +66,11 @@ export interface Config {
    * Refused at start with PostgreSQL or NODE_ENV=production (devLoopbackProblem).
    */
   devLoopbackAllowlist: boolean;
+  /**
+   * Records every seller request in the request log and with it each key's last-used time
+   * (docs/console.md); `SDAPI_REQUEST_LOG=off` stops both (docs/operations.md measures the cost).
+   */
+  requestLog: boolean;
   publicUrl: string;
   logLevel: Env['LOG_LEVEL'];
 }
@@ -122,6 +128,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     seedOnStart: env.SDAPI_SEED_ON_START,
     allowInsecureWebhooks: env.SDAPI_ALLOW_INSECURE_WEBHOOKS,
     devLoopbackAllowlist: env.SDAPI_DEV_LOOPBACK_ALLOWLIST,
+    requestLog: env.SDAPI_REQUEST_LOG === 'on',
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
     logLevel: env.LOG_LEVEL,
   };

@@ -14,7 +14,7 @@ export function registerConsole(app: TypedApp, ctx: AppContext, requestLog: Requ
   const typed = app;
   registerConsoleAuthRoutes(typed, ctx);
   registerConsoleHomeRoutes(typed, ctx);
-  registerConsoleKeyRoutes(typed, ctx);
+  registerConsoleKeyRoutes(typed, ctx, requestLog);
   registerConsoleTeamRoutes(typed, ctx);
   registerConsoleLogRoutes(typed, ctx, requestLog);
   registerConsoleWebhookRoutes(typed, ctx);

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { markKeysUsed } from '../api-keys/api-keys.repo.js';
 import type { RequestLogTable } from './request-log.table.js';
 
 /** Rows wait at most this long, or until this many are waiting, before one insert writes them. */
@@ -8,9 +9,20 @@ const MAX_WAITING = 500;
 /** Beyond this many unwritten rows (a store outage) new ones are dropped, never the process. */
 const MAX_BUFFERED = 20_000;
 
+/** The newest request time of each key among `rows`. */
+function newestByKey(rows: readonly RequestLogTable[]): Map<string, number> {
+  const newest = new Map<string, number>();
+  for (const row of rows) {
+    const seen = newest.get(row.key_id);
+    if (seen === undefined || row.at > seen) newest.set(row.key_id, row.at);
+  }
+  return newest;
+}
+
 /**
  * The request log's writer: the reply hook only pushes a row into memory; a timer (or a full
- * buffer) writes the waiting rows in one multi-row insert, off every request's path.
+ * buffer) writes the waiting rows in one multi-row insert, off every request's path, then moves
+ * each key of the batch's last-used time forward (one update per key, not per request).
  */
 export class RequestLogRecorder {
   private waiting: RequestLogTable[] = [];
@@ -39,6 +51,7 @@ export class RequestLogRecorder {
           .onConflict((oc) => oc.column('request_id').doNothing())
           .execute()
           .catch(() => undefined);
+        await markKeysUsed(this.ctx.db, newestByKey(rows)).catch(() => undefined);
       }
     });
     return this.flushing;
@@ -47,10 +60,12 @@ export class RequestLogRecorder {
 
 /**
  * Records every authenticated seller API request after its reply. The ApiError body of a
- * failure is captured as it is sent; a successful reply's body is never looked at.
+ * failure is captured as it is sent; a successful reply's body is never looked at. With
+ * `SDAPI_REQUEST_LOG=off` no hook is installed: nothing is recorded and last-used stays put.
  */
 export function installRequestLog(app: FastifyInstance, ctx: AppContext, prefix: string): RequestLogRecorder {
   const recorder = new RequestLogRecorder(ctx);
+  if (!ctx.config.requestLog) return recorder;
   const errorBodies = new WeakMap<object, string>();
   app.addHook('onSend', async (request, reply, payload) => {
     if (reply.statusCode >= 400 && request.principal && typeof payload === 'string')
