@@ -21,6 +21,8 @@ const EnvSchema = Type.Object({
   SDAPI_ALLOW_INSECURE_WEBHOOKS: Type.Boolean({ default: false }),
   SDAPI_DEV_LOOPBACK_ALLOWLIST: Type.Boolean({ default: false }),
   SDAPI_REQUEST_LOG: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on' }),
+  SDAPI_SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://[^\\s]+$' })),
+  SDAPI_MAIL_FROM: Type.Optional(Type.String({ minLength: 3, maxLength: 200 })),
   NODE_ENV: Type.Optional(Type.String()),
   PUBLIC_URL: Type.Optional(Type.String()),
   LOG_LEVEL: Type.Union(
@@ -71,6 +73,13 @@ export interface Config {
    * (docs/console.md); `SDAPI_REQUEST_LOG=off` stops both (docs/operations.md measures the cost).
    */
   requestLog: boolean;
+  /**
+   * The SMTP server console mail goes through (`smtp://` or `smtps://`, credentials in the URL):
+   * invites and disabled-endpoint notices (docs/console.md). Unset: nothing is e-mailed.
+   */
+  smtpUrl?: string;
+  /** The From of that mail; by default `Seller console <console@HOST of PUBLIC_URL>`. */
+  mailFrom: string;
   publicUrl: string;
   logLevel: Env['LOG_LEVEL'];
 }
@@ -110,6 +119,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const env = raw as Env;
   const problem = devLoopbackProblem(env);
   if (problem) throw new Error(problem);
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
   return {
     port: env.PORT,
     host: env.HOST,
@@ -129,7 +139,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     allowInsecureWebhooks: env.SDAPI_ALLOW_INSECURE_WEBHOOKS,
     devLoopbackAllowlist: env.SDAPI_DEV_LOOPBACK_ALLOWLIST,
     requestLog: env.SDAPI_REQUEST_LOG === 'on',
-    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
+    smtpUrl: env.SDAPI_SMTP_URL,
+    mailFrom:
+      env.SDAPI_MAIL_FROM ??
+      `Seller console <console@${URL.canParse(publicUrl) ? new URL(publicUrl).hostname : 'localhost'}>`,
+    publicUrl,
     logLevel: env.LOG_LEVEL,
   };
 }
