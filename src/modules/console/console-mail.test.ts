@@ -31,6 +31,22 @@ const mailCount = async (app: TestApp, outcome: string) =>
     .filter((v) => v.labels.outcome === outcome)
     .reduce((sum, v) => sum + v.value, 0);
 
+/** An endpoint on a receiver that always answers 503, failed 10 times in a row: disabled. */
+async function disableAnEndpoint(app: TestApp, auth: { authorization: string }) {
+  const failing = await receiver((res) => void res.writeHead(503).end());
+  const created = await call(app, {
+    method: 'POST',
+    url: '/api/seller/v1/webhooks',
+    headers: auth,
+    payload: { url: failing.url },
+  });
+  const endpointId = created.body.data.id as string;
+  for (let i = 0; i < 10; i++)
+    await call(app, { method: 'POST', url: `/api/seller/v1/webhooks/${endpointId}/test`, headers: auth });
+  await deliverAll(app, { total: 128, perEndpoint: 32 });
+  return { endpointId, failingHost: new URL(failing.url).host };
+}
+
 describe('console e-mail with an SMTP server configured', () => {
   it("e-mails an owner's invite with a link that works, and the link nowhere else", async () => {
     const owner = await consoleUser(t, 'owner');
@@ -113,21 +129,7 @@ describe('console e-mail with an SMTP server configured', () => {
     const second = await consoleUser(t, 'owner', first.seller);
     const developer = await consoleUser(t, 'developer', first.seller);
     const stranger = await consoleUser(t, 'owner');
-    const failing = await receiver((res) => void res.writeHead(503).end());
-    const created = await call(t, {
-      method: 'POST',
-      url: '/api/seller/v1/webhooks',
-      headers: first.seller.auth,
-      payload: { url: failing.url },
-    });
-    const endpointId = created.body.data.id as string;
-    for (let i = 0; i < 10; i++)
-      await call(t, {
-        method: 'POST',
-        url: `/api/seller/v1/webhooks/${endpointId}/test`,
-        headers: first.seller.auth,
-      });
-    await deliverAll(t, { total: 128, perEndpoint: 32 });
+    const { endpointId, failingHost } = await disableAnEndpoint(t, first.seller.auth);
     await settled(t);
 
     const notices = smtp.messages.filter((m) => m.subject.startsWith('Webhook endpoint'));
@@ -135,7 +137,7 @@ describe('console e-mail with an SMTP server configured', () => {
     // The developer and the other company's owner got their invites, and nothing else.
     for (const other of [developer.email, stranger.email])
       expect(mailTo(other).map((m) => m.subject)).toEqual([expect.stringMatching(/^You are invited/)]);
-    expect(notices[0]!.subject).toBe(`Webhook endpoint ${new URL(failing.url).host} disabled (sandbox)`);
+    expect(notices[0]!.subject).toBe(`Webhook endpoint ${failingHost} disabled (sandbox)`);
     expect(notices[0]!.text).toContain(endpointId);
     expect(notices[0]!.text).toContain('10 consecutive failed deliveries; last: HTTP 503');
     expect(notices[0]!.text).toContain(`${t.config.publicUrl}/console/webhooks`);
@@ -154,25 +156,12 @@ describe('console e-mail without an SMTP server', () => {
     expect(invited.body.data).toMatchObject({ emailed: false, link: expect.stringContaining('#') });
     expect(plain.ctx.mailer.enabled).toBe(false);
 
-    const failing = await receiver((res) => void res.writeHead(503).end());
-    const created = await call(plain, {
-      method: 'POST',
-      url: '/api/seller/v1/webhooks',
-      headers: owner.seller.auth,
-      payload: { url: failing.url },
-    });
-    for (let i = 0; i < 10; i++)
-      await call(plain, {
-        method: 'POST',
-        url: `/api/seller/v1/webhooks/${created.body.data.id}/test`,
-        headers: owner.seller.auth,
-      });
-    await deliverAll(plain, { total: 128, perEndpoint: 32 });
+    const { endpointId } = await disableAnEndpoint(plain, owner.seller.auth);
     await settled(plain);
     const endpoint = await plain.ctx.db
       .selectFrom('webhook_endpoints')
       .select('status')
-      .where('id', '=', created.body.data.id)
+      .where('id', '=', endpointId)
       .executeTakeFirstOrThrow();
     expect(endpoint.status).toBe('disabled');
     expect(await mailCount(plain, 'sent')).toBe(0);
