@@ -1,10 +1,11 @@
 // The request log's cost on the order path: POST /orders on two servers of the same world, one
 // with the request log (and each key's last-used time) on, one with SDAPI_REQUEST_LOG=off,
-// measured in alternating rounds, on SQLite and, when reachable, on PostgreSQL.
+// loaded at the same moments (32 connections each) in rounds, on SQLite and, when reachable,
+// on PostgreSQL.
 
 import { dropPgSchema, freshPgSchema } from './checkout.js';
 import { BENCH_DECLARATION } from './checkout-world.js';
-import { type Load, measurePaired, type Paired, startServer } from './lib.js';
+import { type Load, measureSimultaneous, type Paired, startServer } from './lib.js';
 
 const CONNECTIONS = 32;
 
@@ -38,7 +39,7 @@ async function benchEngine(engine: string, env: (log: 'on' | 'off') => Record<st
     connections: CONNECTIONS,
   });
   try {
-    const paired = await measurePaired(
+    const paired = await measureSimultaneous(
       ordersOn(off),
       `POST /orders with the request log and last-used on (${engine})`,
       ordersOn(on),

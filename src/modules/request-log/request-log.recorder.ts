@@ -45,13 +45,19 @@ export class RequestLogRecorder {
     this.flushing = this.flushing.then(async () => {
       while (this.waiting.length > 0) {
         const rows = this.waiting.splice(0, MAX_WAITING);
+        // One transaction: on SQLite one member of a group commit beside the orders, rather
+        // than a statement per table and key each waiting for the writer on its own.
         await this.ctx.db
-          .insertInto('request_log')
-          .values(rows)
-          .onConflict((oc) => oc.column('request_id').doNothing())
-          .execute()
+          .transaction()
+          .execute(async (trx) => {
+            await trx
+              .insertInto('request_log')
+              .values(rows)
+              .onConflict((oc) => oc.column('request_id').doNothing())
+              .execute();
+            await markKeysUsed(trx, newestByKey(rows));
+          })
           .catch(() => undefined);
-        await markKeysUsed(this.ctx.db, newestByKey(rows)).catch(() => undefined);
       }
     });
     return this.flushing;
