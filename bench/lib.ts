@@ -123,15 +123,35 @@ const median = (values: number[]): number => {
  * runs seconds apart. On a shared machine whose speed drifts by a third within a minute, one
  * baseline run followed by the scenarios much later measures the drift as much as the code.
  */
-export async function measurePaired(baseline: Load, name: string, scenario: Load): Promise<Paired> {
+export function measurePaired(baseline: Load, name: string, scenario: Load): Promise<Paired> {
+  return inRounds(baseline, scenario, async (seconds) => [
+    await run('baseline', baseline, seconds),
+    await run(name, scenario, seconds),
+  ]);
+}
+
+/**
+ * Two servers of the same world loaded at the same moments: each round runs both at once, each
+ * with its own connections, so a swing of the machine's speed (other work on a shared host)
+ * falls on both sides of every ratio, where back-to-back runs would measure it as a difference.
+ */
+export function measureSimultaneous(baseline: Load, name: string, scenario: Load): Promise<Paired> {
+  return inRounds(baseline, scenario, (seconds) =>
+    Promise.all([run('baseline', baseline, seconds), run(name, scenario, seconds)]),
+  );
+}
+
+async function inRounds(
+  baseline: Load,
+  scenario: Load,
+  round: (seconds: number) => Promise<[Measurement, Measurement]>,
+): Promise<Paired> {
   const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
   const seconds = Number(process.env.BENCH_SECONDS ?? 3);
   await run('warm-up', baseline, 1);
   await run('warm-up', scenario, 1);
   const pairs: [Measurement, Measurement][] = [];
-  for (let i = 0; i < rounds; i++) {
-    pairs.push([await run('baseline', baseline, seconds), await run(name, scenario, seconds)]);
-  }
+  for (let i = 0; i < rounds; i++) pairs.push(await round(seconds));
   const middle = (pick: (pair: [Measurement, Measurement]) => Measurement): Measurement => {
     const runs = pairs.map(pick);
     return {

@@ -2,22 +2,28 @@
 import type { benchActivityCsv } from './activity-csv.js';
 import { benchCheckout } from './checkout.js';
 import { benchCli } from './cli.js';
+import { reportConsoleSize } from './console-size.js';
 import type { FuzzBenchResult } from './fuzz.js';
 import type { benchKeyImport } from './key-import.js';
 import type { benchLargeTenant } from './large-tenant.js';
 import { measure, measurePaired, report, runInFreshProcess, startServer, stealMeter } from './lib.js';
 import type { benchListen } from './listen.js';
 import { benchOrderGrowth } from './order-growth.js';
+import { benchRequestLog, reportRequestLog } from './request-log.js';
 import { benchReserve, reportReserve } from './reserve.js';
 import type { benchSnapshot } from './snapshot.js';
 import type { benchWebhooks } from './webhooks.js';
 
 const steal = stealMeter();
-/** `BENCH_ONLY=checkout,reserve` runs those sections alone: requests (reads and checkout), reserve, memory, fuzz, webhooks, cli, listen, large-tenant, order-growth. */
+/**
+ * `BENCH_ONLY=checkout,reserve` runs those sections alone: requests (reads and checkout), reserve,
+ * request-log, memory, fuzz, webhooks, cli, listen, large-tenant, order-growth, console-size.
+ */
 const only = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
 const wants = (section: string) => only.size === 0 || only.has(section);
 if (wants('requests') || wants('checkout')) await benchRequests();
 if (wants('reserve')) reportReserve(await benchReserve());
+if (wants('request-log')) reportRequestLog(await benchRequestLog());
 if (wants('memory')) await benchMemory();
 if (wants('fuzz')) await benchFuzz();
 if (wants('webhooks')) await benchWebhookDeliveries();
@@ -25,6 +31,7 @@ if (wants('cli')) benchCliStart();
 if (wants('listen')) await benchListenForwarding();
 if (wants('large-tenant')) await benchLargeTenantReads();
 if (wants('order-growth')) await benchOrderGrowthOnPostgres();
+if (wants('console-size')) reportConsoleSize();
 console.log(`CPU time stolen by the host during the run: ${steal()}`);
 
 /** Reads against bare hello; POST /orders against its raw baselines, replay against bare hello. */

@@ -20,6 +20,9 @@ const EnvSchema = Type.Object({
   SDAPI_SEED_ON_START: Type.Boolean({ default: true }),
   SDAPI_ALLOW_INSECURE_WEBHOOKS: Type.Boolean({ default: false }),
   SDAPI_DEV_LOOPBACK_ALLOWLIST: Type.Boolean({ default: false }),
+  SDAPI_REQUEST_LOG: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on' }),
+  SDAPI_SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://[^\\s]+$' })),
+  SDAPI_MAIL_FROM: Type.Optional(Type.String({ minLength: 3, maxLength: 200 })),
   NODE_ENV: Type.Optional(Type.String()),
   PUBLIC_URL: Type.Optional(Type.String()),
   LOG_LEVEL: Type.Union(
@@ -65,6 +68,18 @@ export interface Config {
    * Refused at start with PostgreSQL or NODE_ENV=production (devLoopbackProblem).
    */
   devLoopbackAllowlist: boolean;
+  /**
+   * Records every seller request in the request log and with it each key's last-used time
+   * (docs/console.md); `SDAPI_REQUEST_LOG=off` stops both (docs/operations.md measures the cost).
+   */
+  requestLog: boolean;
+  /**
+   * The SMTP server console mail goes through (`smtp://` or `smtps://`, credentials in the URL):
+   * invites and disabled-endpoint notices (docs/console.md). Unset: nothing is e-mailed.
+   */
+  smtpUrl?: string;
+  /** The From of that mail; by default `Seller console <console@HOST of PUBLIC_URL>`. */
+  mailFrom: string;
   publicUrl: string;
   logLevel: Env['LOG_LEVEL'];
 }
@@ -104,6 +119,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const env = raw as Env;
   const problem = devLoopbackProblem(env);
   if (problem) throw new Error(problem);
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
   return {
     port: env.PORT,
     host: env.HOST,
@@ -122,7 +138,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     seedOnStart: env.SDAPI_SEED_ON_START,
     allowInsecureWebhooks: env.SDAPI_ALLOW_INSECURE_WEBHOOKS,
     devLoopbackAllowlist: env.SDAPI_DEV_LOOPBACK_ALLOWLIST,
-    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
+    requestLog: env.SDAPI_REQUEST_LOG === 'on',
+    smtpUrl: env.SDAPI_SMTP_URL,
+    mailFrom:
+      env.SDAPI_MAIL_FROM ??
+      `Seller console <console@${URL.canParse(publicUrl) ? new URL(publicUrl).hostname : 'localhost'}>`,
+    publicUrl,
     logLevel: env.LOG_LEVEL,
   };
 }

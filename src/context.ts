@@ -10,6 +10,7 @@ import { RedisRateLimitStore } from './lib/rate-limit/redis-store.js';
 import type { RateLimitStore } from './lib/rate-limit/store.js';
 import { SecretBox } from './lib/secret-box.js';
 import { TtlCache } from './lib/ttl-cache.js';
+import { Mailer } from './modules/mail/mailer.js';
 import { testClockStore } from './modules/operator/test-clock.repo.js';
 import { Metrics } from './observability/metrics.js';
 
@@ -33,6 +34,8 @@ export interface AppContext {
   redis?: Redis;
   /** The process's Prometheus series (`GET /metrics` on the operator listener); modules may add their own. */
   metrics: Metrics;
+  /** Console mail through SDAPI_SMTP_URL (invites, disabled-endpoint notices); disabled without it. */
+  mailer: Mailer;
   /** Readiness checks of the dependencies (`GET /health/ready`): each resolves when its dependency answers. */
   probes: Record<string, () => Promise<unknown>>;
   /** Work started by a request that outlives it (export jobs); close() waits for it. */
@@ -62,6 +65,8 @@ export async function createContext(config: Config, handle?: DbHandle): Promise<
   let shared: Redis | undefined;
   const background = new Set<Promise<unknown>>();
   const probes: AppContext['probes'] = { database: () => sql`select 1`.execute(database.db) };
+  const metrics = new Metrics(database.poolUse);
+  const mailer = new Mailer(config, metrics.registry);
 
   if (config.redisUrl) {
     // Loaded only when configured: the CLI and embedded mode start without it.
@@ -99,12 +104,14 @@ export async function createContext(config: Config, handle?: DbHandle): Promise<
     geoIp: openGeoIp(config.geoIpDb),
     rateLimits,
     redis: shared,
-    metrics: new Metrics(database.poolUse),
+    metrics,
+    mailer,
     probes,
     background,
     atClose: (task) => closing.push(task),
     async close() {
       await Promise.allSettled([...background]);
+      mailer.close();
       for (const task of closing) await task().catch(() => undefined);
       await testClock?.flush();
       await rateLimits.close();

@@ -27,7 +27,7 @@ const COLUMNS: Record<string, string[]> = {
     'quantityLimit',
     'quantityPulled',
   ],
-  'keys list': ['id', 'name', 'environment', 'keyHint', 'createdAt', 'revokedAt'],
+  'keys list': ['id', 'name', 'environment', 'keyHint', 'createdAt', 'lastUsedAt', 'revokedAt'],
   'requests list': ['id', 'sellerCompanyId', 'skuCode', 'requestedQuantity', 'status', 'createdAt'],
   'webhooks deliveries': ['id', 'status', 'eventType', 'eventId', 'endpointUrl', 'attempts', 'nextAttemptAt'],
 };

@@ -62,6 +62,8 @@ export interface ApiKey {
   expiresAt: string | null;
   rotatedAt: string | null;
   parentKeyId: string | null;
+  /** Newest request made with the key; null when it was never used. */
+  lastUsedAt: string | null;
 }
 
 export interface SecretOnce {

@@ -76,3 +76,18 @@ export async function revokeKey(ex: Executor, keyId: string, at: number): Promis
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+/**
+ * Moves each key's last-used time forward to the given time, never back: a batch written late
+ * (or by another process) cannot undo a newer one.
+ */
+export async function markKeysUsed(ex: Executor, newestByKey: ReadonlyMap<string, number>): Promise<void> {
+  for (const [keyId, at] of newestByKey) {
+    await ex
+      .updateTable('api_keys')
+      .set({ last_used_at: at })
+      .where('id', '=', keyId)
+      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
+      .execute();
+  }
+}

@@ -38,7 +38,8 @@ const SecretOnce = Type.Object({
 const KeyParams = Type.Object({ id: Uuid });
 const scoped = { auth: 'seller', scopes: ['seller:keys:write'] } as const;
 
-const itemOf = (row: ReturnType<typeof keyView>) => ({
+/** The seller API's key item: its contract has no last-used time (the console and operator show it). */
+const itemOf = ({ lastUsedAt: _consoleOnly, ...row }: ReturnType<typeof keyView>) => ({
   ...row,
   expiresAt: isoOrNull(row.expiresAt),
   createdAt: isoOrNull(row.createdAt) ?? '',

@@ -18,4 +18,6 @@ export interface ApiKeysTable {
   created_at: number;
   rotated_at: number | null;
   revoked_at: number | null;
+  /** The newest request time the request log has written for this key; null until first use. */
+  last_used_at: number | null;
 }

@@ -40,6 +40,7 @@ export const keyView = (row: repo.ApiKeyRow) => ({
   createdAt: row.created_at,
   rotatedAt: row.rotated_at,
   parentKeyId: row.parent_key_id,
+  lastUsedAt: row.last_used_at,
 });
 
 export async function listKeys(ctx: AppContext, principal: Principal) {

@@ -5,6 +5,7 @@ import { Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { isoOrNull } from '../../lib/clock.js';
 import { listKeys, replaceAllowedIps, revokeKey, rotateKey } from '../api-keys/key-management.service.js';
+import type { RequestLogRecorder } from '../request-log/request-log.recorder.js';
 import { CONSOLE_API } from './console-auth.routes.js';
 import { requireSession } from './console-http.js';
 import { checkAllowlist, createConsoleKey, rollConsoleKey } from './console-keys.service.js';
@@ -15,10 +16,18 @@ const KeyParams = Type.Object({ id: Uuid });
 const Entries = Type.Array(Type.String({ maxLength: 64 }), { maxItems: 50 });
 const write = { capability: 'keys:write' } as const;
 
-/** The API keys page: the seller API's key services, acting as the signed-in user. */
-export function registerConsoleKeyRoutes(app: TypedApp, ctx: AppContext): void {
+/**
+ * The API keys page: the seller API's key services, acting as the signed-in user. The list
+ * writes this process's waiting request-log rows first, so "last used" includes its own calls.
+ */
+export function registerConsoleKeyRoutes(
+  app: TypedApp,
+  ctx: AppContext,
+  requestLog: RequestLogRecorder,
+): void {
   app.get(`${CONSOLE_API}/keys`, { ...open, schema: { hide: true } }, async (request) => {
     const session = await requireSession(ctx, request);
+    await requestLog.flush();
     const keys = await listKeys(ctx, principalOfSession(session));
     return {
       data: keys.map((key) => ({
@@ -26,6 +35,7 @@ export function registerConsoleKeyRoutes(app: TypedApp, ctx: AppContext): void {
         createdAt: isoOrNull(key.createdAt),
         expiresAt: isoOrNull(key.expiresAt),
         rotatedAt: isoOrNull(key.rotatedAt),
+        lastUsedAt: isoOrNull(key.lastUsedAt),
       })),
       meta: { grantableScopes: [...principalOfSession(session).scopes], optInScopes: OPT_IN_SCOPES },
     };

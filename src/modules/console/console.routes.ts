@@ -26,7 +26,7 @@ export function registerConsole(
   const typed = app;
   registerConsoleAuthRoutes(typed, ctx);
   registerConsoleHomeRoutes(typed, ctx);
-  registerConsoleKeyRoutes(typed, ctx);
+  registerConsoleKeyRoutes(typed, ctx, requestLog);
   registerConsoleTeamRoutes(typed, ctx);
   registerConsoleLogRoutes(typed, ctx, requestLog);
   registerConsoleWebhookRoutes(typed, ctx);

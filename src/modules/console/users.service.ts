@@ -3,6 +3,7 @@ import { fail } from '../../http/errors.js';
 import { randomToken, sha256Hex } from '../../lib/crypto.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { getCompany } from '../identity/identity.service.js';
+import { inviteMail, mailInBackground } from '../mail/console-mail.js';
 import { recordAudit } from './audit.service.js';
 import * as repo from './console.repo.js';
 import { ROLES, type Role } from './console.table.js';
@@ -37,7 +38,11 @@ export interface InviteInput {
   source: 'console' | 'cli';
 }
 
-/** Creates a one-time invite and returns its link; only the token's hash is stored. */
+/**
+ * Creates a one-time invite and returns its link; only the token's hash is stored. With an SMTP
+ * server configured the link is also e-mailed to the invitee after the commit (`emailed`); a
+ * failed send never fails the invite, which the inviter can still copy.
+ */
 export async function inviteUser(ctx: AppContext, input: InviteInput) {
   const company = await getCompany(ctx, input.companyId);
   if (!company) throw fail('NOT_FOUND', `Company ${input.companyId} does not exist.`);
@@ -76,13 +81,13 @@ export async function inviteUser(ctx: AppContext, input: InviteInput) {
       trx,
     );
   });
-  return {
-    id,
-    email,
-    role,
-    expiresAt: new Date(now + INVITE_TTL_MS).toISOString(),
-    link: `${ctx.config.publicUrl}/console/invite#${token}`,
-  };
+  const expiresAt = new Date(now + INVITE_TTL_MS).toISOString();
+  const link = `${ctx.config.publicUrl}/console/invite#${token}`;
+  const emailed = mailInBackground(
+    ctx,
+    inviteMail({ to: email, companyName: company.name, role, invitedBy: input.invitedBy, link, expiresAt }),
+  );
+  return { id, email, role, expiresAt, link, emailed };
 }
 
 /** Looks up an open invite by its token (the page shows whom it is for before a password is set). */

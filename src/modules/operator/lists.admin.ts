@@ -181,6 +181,7 @@ export function registerListAdminRoutes(app: TypedApp, ctx: AppContext): void {
           createdAt: isoOrNull(row.created_at),
           rotatedAt: isoOrNull(row.rotated_at),
           revokedAt: isoOrNull(row.revoked_at),
+          lastUsedAt: isoOrNull(row.last_used_at),
         })),
       };
     },

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { bucketOf } from '../../http/rate-limit.js';
+import { markKeysUsed } from '../api-keys/api-keys.repo.js';
 import type { RequestLogTable } from './request-log.table.js';
 
 /** Rows wait at most this long, or until this many are waiting, before one insert writes them. */
@@ -9,9 +10,20 @@ const MAX_WAITING = 500;
 /** Beyond this many unwritten rows (a store outage) new ones are dropped, never the process. */
 const MAX_BUFFERED = 20_000;
 
+/** The newest request time of each key among `rows`. */
+function newestByKey(rows: readonly RequestLogTable[]): Map<string, number> {
+  const newest = new Map<string, number>();
+  for (const row of rows) {
+    const seen = newest.get(row.key_id);
+    if (seen === undefined || row.at > seen) newest.set(row.key_id, row.at);
+  }
+  return newest;
+}
+
 /**
  * The request log's writer: the reply hook only pushes a row into memory; a timer (or a full
- * buffer) writes the waiting rows in one multi-row insert, off every request's path.
+ * buffer) writes the waiting rows in one multi-row insert, off every request's path, then moves
+ * each key of the batch's last-used time forward (one update per key, not per request).
  */
 export class RequestLogRecorder {
   private waiting: RequestLogTable[] = [];
@@ -34,11 +46,18 @@ export class RequestLogRecorder {
     this.flushing = this.flushing.then(async () => {
       while (this.waiting.length > 0) {
         const rows = this.waiting.splice(0, MAX_WAITING);
+        // One transaction: on SQLite one member of a group commit beside the orders, rather
+        // than a statement per table and key each waiting for the writer on its own.
         await this.ctx.db
-          .insertInto('request_log')
-          .values(rows)
-          .onConflict((oc) => oc.column('request_id').doNothing())
-          .execute()
+          .transaction()
+          .execute(async (trx) => {
+            await trx
+              .insertInto('request_log')
+              .values(rows)
+              .onConflict((oc) => oc.column('request_id').doNothing())
+              .execute();
+            await markKeysUsed(trx, newestByKey(rows));
+          })
           .catch(() => undefined);
       }
     });
@@ -48,10 +67,12 @@ export class RequestLogRecorder {
 
 /**
  * Records every authenticated seller API request after its reply. The ApiError body of a
- * failure is captured as it is sent; a successful reply's body is never looked at.
+ * failure is captured as it is sent; a successful reply's body is never looked at. With
+ * `SDAPI_REQUEST_LOG=off` no hook is installed: nothing is recorded and last-used stays put.
  */
 export function installRequestLog(app: FastifyInstance, ctx: AppContext, prefix: string): RequestLogRecorder {
   const recorder = new RequestLogRecorder(ctx);
+  if (!ctx.config.requestLog) return recorder;
   const errorBodies = new WeakMap<object, string>();
   app.addHook('onSend', async (request, reply, payload) => {
     if (reply.statusCode >= 400 && request.principal && typeof payload === 'string')

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
+import { type EndpointDisabledNotice, mailOwnersEndpointDisabled } from '../console/owner-mail.service.js';
 import { emit } from '../events/outbox.service.js';
 import type { Claimed } from './delivery.service.js';
 import { MAX_ATTEMPTS, nextAttemptAt } from './retry-schedule.js';
@@ -60,14 +61,16 @@ export class AttemptRecorder {
       // One lock order for every process (endpoint rows), keeping each endpoint's own order.
       const batch = this.queue.splice(0).sort((a, b) => a.row.endpoint_id.localeCompare(b.row.endpoint_id));
       try {
-        await this.ctx.db.transaction().execute((trx) => writeOutcomes(this.ctx, trx, batch));
-        this.count(batch);
+        const disabled = await this.ctx.db
+          .transaction()
+          .execute((trx) => writeOutcomes(this.ctx, trx, batch));
+        this.committed(batch, disabled);
       } catch {
         for (const one of batch)
           await this.ctx.db
             .transaction()
             .execute((trx) => writeOutcomes(this.ctx, trx, [one]))
-            .then(() => this.count([one]))
+            .then((disabled) => this.committed([one], disabled))
             .catch(() => undefined);
       }
       for (const item of batch) item.done();
@@ -75,8 +78,9 @@ export class AttemptRecorder {
     this.flushing = false;
   }
 
-  /** `sdapi_webhook_deliveries_total`, once the outcomes are committed. */
-  private count(outcomes: AttemptOutcome[]): void {
+  /** `sdapi_webhook_deliveries_total`, and the owners' e-mail of each endpoint this commit disabled. */
+  private committed(outcomes: AttemptOutcome[], disabled: EndpointDisabledNotice[]): void {
+    for (const notice of disabled) mailOwnersEndpointDisabled(this.ctx, notice);
     for (const { row, result } of outcomes) {
       const outcome = result.ok ? 'delivered' : row.attempts + 1 >= MAX_ATTEMPTS ? 'failed' : 'retry';
       this.ctx.metrics.webhookDeliveries.inc({ outcome });
@@ -84,8 +88,12 @@ export class AttemptRecorder {
   }
 }
 
-/** The log rows, each endpoint's breaker, and each delivery's next state. */
-async function writeOutcomes(ctx: AppContext, trx: Executor, outcomes: AttemptOutcome[]): Promise<void> {
+/** The log rows, each endpoint's breaker, and each delivery's next state; the endpoints it disabled. */
+async function writeOutcomes(
+  ctx: AppContext,
+  trx: Executor,
+  outcomes: AttemptOutcome[],
+): Promise<EndpointDisabledNotice[]> {
   const now = ctx.clock.now();
   const planned = outcomes.map((o) => {
     const attempt = o.row.attempts + 1;
@@ -112,8 +120,9 @@ async function writeOutcomes(ctx: AppContext, trx: Executor, outcomes: AttemptOu
   );
   // The breakers first: a failure to an endpoint that is (now) disabled waits `held`.
   const disabled = new Set<string>();
+  const notices: EndpointDisabledNotice[] = [];
   for (const [endpointId, run] of failureRuns(planned))
-    if (!(await countFailures(ctx, trx, endpointId, run, now))) disabled.add(endpointId);
+    if (!(await countFailures(ctx, trx, endpointId, run, now, notices))) disabled.add(endpointId);
   // Successes in bulk (one statement per status code), failures one by one (their due times differ).
   const succeeded = new Map<number, string[]>();
   for (const { row, result, attempt, next } of planned) {
@@ -133,6 +142,7 @@ async function writeOutcomes(ctx: AppContext, trx: Executor, outcomes: AttemptOu
     });
   }
   for (const [code, ids] of succeeded) await repo.markSucceeded(trx, ids, code, now);
+  return notices;
 }
 
 interface FailureRun {
@@ -158,7 +168,8 @@ function failureRuns(outcomes: AttemptOutcome[]) {
  * Moves the endpoint's run of consecutive failures (restarted when a success came first). The
  * failure that makes it 10 disables an active endpoint and tells the company's other endpoints,
  * once per move, with exactly that count and that failure's error, however many failures this
- * batch (or another process) added at once. True while the endpoint is active.
+ * batch (or another process) added at once. True while the endpoint is active; the endpoint
+ * this call disabled joins `notices`.
  */
 async function countFailures(
   ctx: AppContext,
@@ -166,6 +177,7 @@ async function countFailures(
   endpointId: string,
   run: FailureRun,
   now: number,
+  notices: EndpointDisabledNotice[],
 ) {
   const failures = run.errors.length;
   if (failures === 0) {
@@ -180,6 +192,7 @@ async function countFailures(
   const trippedAt = Math.max(BREAKER_THRESHOLD, before + 1);
   const reason = `${trippedAt} consecutive failed deliveries; last: ${run.errors[trippedAt - before - 1]}`;
   if (!(await repo.disableEndpoint(trx, endpointId, reason, now))) return false;
+  const endpointHost = new URL(counted.url).host;
   await emit(
     ctx,
     trx,
@@ -187,11 +200,19 @@ async function countFailures(
     'system.webhook_endpoint_disabled',
     {
       endpointId,
-      endpointHost: new URL(counted.url).host,
+      endpointHost,
       reason,
       consecutiveFailures: trippedAt,
       disabledAt: new Date(now).toISOString(),
     },
   );
+  notices.push({
+    companyId: counted.company_id,
+    environment: counted.environment,
+    endpointId,
+    endpointHost,
+    reason,
+    disabledAt: now,
+  });
   return false;
 }

@@ -98,6 +98,7 @@ export function KeysPage() {
                 <th scope="col">Allowed IPs</th>
                 <th scope="col">Created</th>
                 <th scope="col">Expires</th>
+                <th scope="col">Last used</th>
                 {writable ? <th scope="col">Actions</th> : null}
               </tr>
             </thead>
@@ -119,6 +120,9 @@ export function KeysPage() {
                   </td>
                   <td>{formatDate(key.createdAt)}</td>
                   <td>{formatDate(key.expiresAt)}</td>
+                  <td>
+                    {key.lastUsedAt ? formatDate(key.lastUsedAt) : <span className="muted">never</span>}
+                  </td>
                   {writable ? (
                     <td className="row-actions">
                       <button

@@ -20,7 +20,7 @@ function InviteDialog({ onInvited }: { onInvited: () => void }) {
   });
   const invite = useMutation({
     mutationFn: (form: { email: string; role: Role }) =>
-      call<{ data: { link: string; email: string } }>('POST', '/team/invites', form),
+      call<{ data: { link: string; email: string; emailed: boolean } }>('POST', '/team/invites', form),
     onSuccess: () => onInvited(),
   });
   return (
@@ -38,7 +38,7 @@ function InviteDialog({ onInvited }: { onInvited: () => void }) {
           }
         }}
         title="Invite a teammate"
-        description="The link works once, for 72 hours. Send it to them yourself."
+        description="The link works once, for 72 hours."
       >
         {invite.data ? (
           <div className="secret-box">
@@ -46,6 +46,11 @@ function InviteDialog({ onInvited }: { onInvited: () => void }) {
             <code className="secret" data-testid="invite-link">
               {invite.data.data.link}
             </code>
+            <p className="muted small" data-testid="invite-delivery">
+              {invite.data.data.emailed
+                ? `It is also on its way to ${invite.data.data.email} by e-mail.`
+                : 'Send it to them yourself: this server sends no e-mail.'}
+            </p>
             <div className="dialog-actions">
               <CopyButton text={invite.data.data.link} label="Copy link" />
             </div>

@@ -1,0 +1,39 @@
+import { type AppContext, runInBackground } from '../../context.js';
+import { getCompany } from '../identity/identity.service.js';
+import { endpointDisabledMail } from '../mail/console-mail.js';
+import * as repo from './console.repo.js';
+
+export interface EndpointDisabledNotice {
+  companyId: string;
+  environment: string;
+  endpointId: string;
+  endpointHost: string;
+  reason: string;
+  disabledAt: number;
+}
+
+/**
+ * `system.webhook_endpoint_disabled` by e-mail to the company's console owners (and no one
+ * else), after the commit that disabled the endpoint, when an SMTP server is configured.
+ */
+export function mailOwnersEndpointDisabled(ctx: AppContext, notice: EndpointDisabledNotice): void {
+  if (!ctx.mailer.enabled) return;
+  void runInBackground(ctx, async () => {
+    const company = await getCompany(ctx, notice.companyId);
+    const owners = (await repo.listUsers(ctx.db, notice.companyId)).filter((user) => user.role === 'owner');
+    for (const owner of owners) {
+      await ctx.mailer.send(
+        endpointDisabledMail({
+          to: owner.email,
+          companyName: company?.name ?? notice.companyId,
+          environment: notice.environment,
+          endpointId: notice.endpointId,
+          endpointHost: notice.endpointHost,
+          reason: notice.reason,
+          disabledAt: new Date(notice.disabledAt).toISOString(),
+          consoleUrl: `${ctx.config.publicUrl}/console/webhooks`,
+        }),
+      );
+    }
+  });
+}
