@@ -1,15 +1,26 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import type { App } from '../../src/app.js';
 import { ENGINE } from '../harness.js';
 
-/** Debian's chromium (or CHROMIUM_PATH); the console's browser tests run once, in the SQLite run. */
+/**
+ * Debian's chromium (or CHROMIUM_PATH). The pages under test do not depend on the engine, so the
+ * browser tests run once, in the SQLite run; outside CI a machine without chromium skips them,
+ * under CI=true a missing browser fails.
+ */
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const ARTIFACTS = process.env.CI_ARTIFACTS_DIR || 'artifacts';
 export const BROWSER_SKIPPED = ENGINE === 'postgres' || (!existsSync(CHROMIUM) && process.env.CI !== 'true');
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** A headless chromium (playwright-core downloads none: it runs the one at CHROMIUM). */
+function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+}
 
 export interface ConsoleBrowser {
   browser: Browser;
@@ -18,16 +29,31 @@ export interface ConsoleBrowser {
   errors: string[];
   /** Requests to anywhere but the service. */
   foreign: string[];
-  /** Screenshot `console-<prefix><name>.png` into the artifacts, then axe-core: no serious or critical violation. */
+  /** Screenshot `console-<name>.png` into the artifacts, then axe-core: no serious or critical violation. */
   check(name: string): Promise<void>;
+  /** On an invite page: set `password` and sign in, until the home page shows. */
+  acceptInvite(password: string): Promise<void>;
+  /** Switch the console to the production environment's data. */
+  showProductionData(): Promise<void>;
+}
+
+export interface ConsoleBrowserOptions {
+  /** Accept downloads (the activity CSV). Default false. */
+  downloads?: boolean;
+  /**
+   * A refused sign-in or call answers 401/403 on purpose: its console message is not an error.
+   * Default true; false counts every console error.
+   */
+  refusalsExpected?: boolean;
 }
 
 /** A headless chromium page on the console at `base`, watching for errors and outside requests. */
 export async function openConsoleBrowser(
   base: string,
-  options: { downloads?: boolean } = {},
+  options: ConsoleBrowserOptions = {},
 ): Promise<ConsoleBrowser> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+  const refusalsExpected = options.refusalsExpected ?? true;
+  const browser = await launchChromium();
   const page = await browser.newPage({
     viewport: { width: 1400, height: 900 },
     acceptDownloads: options.downloads ?? false,
@@ -39,9 +65,9 @@ export async function openConsoleBrowser(
   });
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => {
-    // A refused sign-in or call answers 401/403 on purpose; everything else, CSP violations included, is an error.
-    if (message.type() === 'error' && !/status of 40[13]/.test(message.text()))
-      errors.push(`${message.text()} ${message.location().url}`);
+    if (message.type() !== 'error') return;
+    if (refusalsExpected && /status of 40[13]/.test(message.text())) return;
+    errors.push(`${message.text()} ${message.location().url}`);
   });
   mkdirSync(ARTIFACTS, { recursive: true });
   async function check(name: string) {
@@ -59,5 +85,48 @@ export async function openConsoleBrowser(
     });
     expect(violations, `${name}: ${violations.join('\n')}`).toEqual([]);
   }
-  return { browser, page, errors, foreign, check };
+  async function acceptInvite(password: string) {
+    await page.getByLabel('New password').fill(password);
+    await page.getByLabel('Repeat the password').fill(password);
+    await page.getByRole('button', { name: 'Set password and sign in' }).click();
+    await page.getByRole('heading', { name: 'Integration readiness' }).waitFor();
+  }
+  async function showProductionData() {
+    await page.getByText('Production', { exact: true }).click();
+    await page.getByText('Live data').waitFor();
+  }
+  return { browser, page, errors, foreign, check, acceptInvite, showProductionData };
+}
+
+export interface AppBrowser {
+  browser: Browser;
+  page: Page;
+  /** Where the app listens. */
+  base: string;
+  /** Every URL the page requested. */
+  requested: string[];
+  /** Page errors and console errors, as the browser words them. */
+  errors: string[];
+}
+
+/**
+ * `app` listening on a free loopback port, and a headless chromium page for it that records
+ * every request and every page or console error.
+ */
+export async function openAppBrowser(
+  app: App,
+  viewport: { width: number; height: number },
+): Promise<AppBrowser> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const browser = await launchChromium();
+  const page = await browser.newPage({ viewport });
+  const requested: string[] = [];
+  const errors: string[] = [];
+  page.on('request', (request) => requested.push(request.url()));
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  return { browser, page, base, requested, errors };
 }

@@ -1,32 +1,30 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { ADMIN_TOKEN, type CompiledServer, IP_PEPPER, MASTER_KEY } from '../compiled-server.js';
 
 /**
  * What the console's browser journey needs around the browser: the operator's CLI on the
  * server's own database, the operator API's test clock, the seller API with the key the
- * browser created, and the screenshot plus axe-core check of each page.
+ * browser created. The browser itself and its page checks are in ./browser.ts.
  */
 const run = promisify(execFile);
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-/** `sdapi ... --json` as the operator runs it beside the server: same DATABASE_URL and DATA_DIR. */
+/** The environment of `sdapi` as the operator runs it beside the server: same DATABASE_URL and DATA_DIR. */
+export const operatorEnv = (server: CompiledServer, publicUrl: string) => ({
+  PATH: process.env.PATH ?? '',
+  DATA_DIR: server.dataDir,
+  DATABASE_URL: `sqlite:${join(server.dataDir, 'sdapi.sqlite')}`,
+  SDAPI_MASTER_KEY: MASTER_KEY,
+  SDAPI_IP_PEPPER: IP_PEPPER,
+  PUBLIC_URL: publicUrl,
+});
+
+/** `sdapi ... --json` as the operator runs it beside the server. */
 export async function operatorCli(server: CompiledServer, publicUrl: string, ...args: string[]) {
   const { stdout } = await run(process.execPath, ['bin/sdapi.js', ...args, '--json'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      DATA_DIR: server.dataDir,
-      DATABASE_URL: `sqlite:${join(server.dataDir, 'sdapi.sqlite')}`,
-      SDAPI_MASTER_KEY: MASTER_KEY,
-      SDAPI_IP_PEPPER: IP_PEPPER,
-      PUBLIC_URL: publicUrl,
-      LOG_LEVEL: 'warn',
-    },
+    env: { ...operatorEnv(server, publicUrl), LOG_LEVEL: 'warn' },
   });
   return JSON.parse(stdout);
 }
@@ -90,21 +88,4 @@ export async function until(what: string, ready: () => boolean | Promise<boolean
     if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-}
-
-/** Screenshot of the whole page into the artifacts, then axe-core: no serious or critical violation. */
-export async function checkPage(page: Page, artifacts: string, name: string) {
-  await page.screenshot({ path: join(artifacts, `console-${name}.png`), fullPage: true });
-  await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    // biome-ignore lint/suspicious/noExplicitAny: axe is a global the evaluated script defines
-    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
-    return result.violations
-      .filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical')
-      .map(
-        (v: { id: string; nodes: { target: string[] }[] }) =>
-          `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`,
-      );
-  });
-  expect(violations, `${name}: ${violations.join('\n')}`).toEqual([]);
 }

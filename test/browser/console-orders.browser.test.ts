@@ -68,13 +68,9 @@ describe.skipIf(BROWSER_SKIPPED)('console orders and finance in a browser', () =
   async function signInFromInvite(role: 'owner' | 'finance', email: string) {
     const invite = await sdapi('users', 'invite', '--company', companyId, '--email', email, '--role', role);
     await page.goto(`${base}${new URL(invite.link).pathname}${new URL(invite.link).hash}`);
-    await page.getByLabel('New password').fill(PASSWORD);
-    await page.getByLabel('Repeat the password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Set password and sign in' }).click();
-    await page.getByRole('heading', { name: 'Integration readiness' }).waitFor();
+    await opened.acceptInvite(PASSWORD);
     // The demo world is a production company: act on production data.
-    await page.getByText('Production', { exact: true }).click();
-    await page.getByText('Live data').waitFor();
+    await opened.showProductionData();
   }
 
   beforeAll(async () => {

@@ -1,18 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SELLER_ID } from '../../src/modules/demo/demo.service.js';
-import {
-  ADMIN_TOKEN,
-  type CompiledServer,
-  IP_PEPPER,
-  MASTER_KEY,
-  startCompiledServer,
-} from '../compiled-server.js';
-import { ENGINE } from '../harness.js';
+import { ADMIN_TOKEN, type CompiledServer, startCompiledServer } from '../compiled-server.js';
+import { BROWSER_SKIPPED, type ConsoleBrowser, openConsoleBrowser } from './browser.js';
+import { operatorEnv } from './console-journey.js';
 
 /**
  * The console's catalog, allocations, usage and settings pages in Debian's chromium, on the
@@ -20,30 +12,17 @@ import { ENGINE } from '../harness.js';
  * paused allocation, edit the footprint, see a low-stock notice. Every page is screenshotted into
  * the CI artifacts and checked by axe-core (no serious or critical violation).
  */
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const ARTIFACTS = process.env.CI_ARTIFACTS_DIR || 'artifacts';
-const skipped = ENGINE === 'postgres' || (!existsSync(CHROMIUM) && process.env.CI !== 'true');
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PASSWORD = 'a long console passphrase';
 
-describe.skipIf(skipped)('console catalog, usage and settings in a browser', () => {
+describe.skipIf(BROWSER_SKIPPED)('console catalog, usage and settings in a browser', () => {
   let server: CompiledServer;
-  let browser: Browser;
+  let opened: ConsoleBrowser;
   let page: Page;
-  const errors: string[] = [];
 
   /** The operator CLI against the server's own database. */
   const cli = (...args: string[]) =>
     execFileSync(process.execPath, ['bin/sdapi.js', ...args], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        DATA_DIR: server.dataDir,
-        DATABASE_URL: `sqlite:${join(server.dataDir, 'sdapi.sqlite')}`,
-        SDAPI_ADMIN_TOKEN: ADMIN_TOKEN,
-        SDAPI_MASTER_KEY: MASTER_KEY,
-        SDAPI_IP_PEPPER: IP_PEPPER,
-        PUBLIC_URL: server.seller,
-      },
+      env: { ...operatorEnv(server, server.seller), SDAPI_ADMIN_TOKEN: ADMIN_TOKEN },
       encoding: 'utf8',
     });
   const admin = (method: string, path: string, body: unknown) =>
@@ -55,34 +34,16 @@ describe.skipIf(skipped)('console catalog, usage and settings in a browser', () 
 
   beforeAll(async () => {
     server = await startCompiledServer();
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(`${message.text()} ${message.location().url}`);
-    });
-    mkdirSync(ARTIFACTS, { recursive: true });
+    // Nothing here is refused on purpose: every console error counts.
+    opened = await openConsoleBrowser(server.seller, { refusalsExpected: false });
+    page = opened.page;
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
+    await opened?.browser.close();
     server?.process.kill();
   });
 
-  async function check(name: string) {
-    await page.screenshot({ path: join(ARTIFACTS, `console-${name}.png`), fullPage: true });
-    await page.evaluate(AXE);
-    const violations = await page.evaluate(async () => {
-      // biome-ignore lint/suspicious/noExplicitAny: axe is a global the evaluated script defines
-      const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
-      return result.violations
-        .filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical')
-        .map(
-          (v: { id: string; nodes: { target: string[] }[] }) =>
-            `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`,
-        );
-    });
-    expect(violations, `${name}: ${violations.join('\n')}`).toEqual([]);
-  }
+  const check = (name: string) => opened.check(name);
 
   it('requests an increase on a blocked allocation, edits the footprint, sees a notice', async () => {
     cli('seed', 'demo', '--allowed-ip', '8.8.8.8');
@@ -99,12 +60,8 @@ describe.skipIf(skipped)('console catalog, usage and settings in a browser', () 
     const link = /https?:\/\/\S+#\S+/.exec(invited)?.[0];
     expect(link, invited).toBeTruthy();
     await page.goto(`${server.seller}/console/invite#${link!.split('#')[1]}`);
-    await page.getByLabel('New password').fill(PASSWORD);
-    await page.getByLabel('Repeat the password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Set password and sign in' }).click();
-    await page.getByRole('heading', { name: 'Integration readiness' }).waitFor();
-    await page.getByText('Production', { exact: true }).click();
-    await page.getByText('Live data').waitFor();
+    await opened.acceptInvite(PASSWORD);
+    await opened.showProductionData();
 
     const allocations = (await page.evaluate(() =>
       fetch('/console/api/allocations').then((r) => r.json()),
@@ -168,6 +125,6 @@ describe.skipIf(skipped)('console catalog, usage and settings in a browser', () 
     await page.getByRole('heading', { name: 'Busiest keys' }).waitFor();
     await check('usage');
 
-    expect(errors, errors.join('\n')).toEqual([]);
+    expect(opened.errors, opened.errors.join('\n')).toEqual([]);
   }, 180_000);
 });

@@ -1,14 +1,12 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentTotp } from '../../src/modules/console/totp.js';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../src/modules/webhooks/retry-schedule.js';
 import { type CompiledServer, freePort, startCompiledServer } from '../compiled-server.js';
-import { ENGINE } from '../harness.js';
 import { startReceiver } from '../webhook-receiver.js';
+import { BROWSER_SKIPPED, type ConsoleBrowser, openConsoleBrowser } from './browser.js';
 import {
   advanceServiceClock,
-  checkPage,
   operatorApi,
   operatorCli,
   sandboxOrder,
@@ -32,19 +30,14 @@ import {
  * setting, so the retries are reached by moving the service clock (POST /admin/v1/clock), each
  * step just past the longest jittered wait. No database row is written by the test itself.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const ARTIFACTS = process.env.CI_ARTIFACTS_DIR || 'artifacts';
-const skipped = ENGINE === 'postgres' || (!existsSync(CHROMIUM) && process.env.CI !== 'true');
 const PASSWORD = 'a long console passphrase';
 const EMAIL = 'owner@seller.example';
 
-describe.skipIf(skipped)('the seller console in a browser, on the compiled server', () => {
+describe.skipIf(BROWSER_SKIPPED)('the seller console in a browser, on the compiled server', () => {
   let server: CompiledServer;
   let base: string;
-  let browser: Browser;
+  let opened: ConsoleBrowser;
   let page: Page;
-  const errors: string[] = [];
-  const foreign: string[] = [];
   /** What the receiver refuses: everything, or the order.* events of one order reference. */
   const failing = { all: false, orderReference: null as string | null };
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -52,7 +45,7 @@ describe.skipIf(skipped)('the seller console in a browser, on the compiled serve
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    [server, receiver, browser] = await Promise.all([
+    [server, receiver, opened] = await Promise.all([
       startCompiledServer({
         PORT: String(port),
         PUBLIC_URL: base,
@@ -65,24 +58,13 @@ describe.skipIf(skipped)('the seller console in a browser, on the compiled serve
           failing.orderReference !== null && got.json.data.orderReference === failing.orderReference;
         res.writeHead(failing.all || poisoned ? 500 : 204).end();
       }),
-      chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] }),
+      // A refused sign-in and an expired session answer 401 on purpose (refusalsExpected).
+      openConsoleBrowser(base),
     ]);
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    page.on('request', (request) => {
-      if (!request.url().startsWith(base) && !/^(data|blob):/.test(request.url()))
-        foreign.push(request.url());
-    });
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (message) => {
-      // A refused sign-in and an expired session answer 401 on purpose; everything else, CSP
-      // violations included, is an error.
-      if (message.type() === 'error' && !/status of 40[13]/.test(message.text()))
-        errors.push(`${message.text()} ${message.location().url}`);
-    });
-    mkdirSync(ARTIFACTS, { recursive: true });
+    page = opened.page;
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
+    await opened?.browser.close();
     await receiver?.close();
     if (server) {
       server.process.kill('SIGTERM');
@@ -90,7 +72,7 @@ describe.skipIf(skipped)('the seller console in a browser, on the compiled serve
     }
   });
 
-  const check = (name: string) => checkPage(page, ARTIFACTS, name);
+  const check = (name: string) => opened.check(name);
   const received = (orderReference: string) =>
     receiver.received.filter((r) => r.json.data.orderReference === orderReference);
   const deliveryRows = () =>
@@ -123,10 +105,7 @@ describe.skipIf(skipped)('the seller console in a browser, on the compiled serve
     await page.goto(invite.link);
     await page.getByText('You are invited as').waitFor();
     await check('invite');
-    await page.getByLabel('New password').fill(PASSWORD);
-    await page.getByLabel('Repeat the password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Set password and sign in' }).click();
-    await page.getByRole('heading', { name: 'Integration readiness' }).waitFor();
+    await opened.acceptInvite(PASSWORD);
     await page.getByText('Create a sandbox key').waitFor();
     await check('home');
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -309,7 +288,7 @@ describe.skipIf(skipped)('the seller console in a browser, on the compiled serve
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
 
-    expect(foreign, foreign.join('\n')).toEqual([]);
-    expect(errors, errors.join('\n')).toEqual([]);
+    expect(opened.foreign, opened.foreign.join('\n')).toEqual([]);
+    expect(opened.errors, opened.errors.join('\n')).toEqual([]);
   }, 120_000);
 });

@@ -1,43 +1,31 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANCHOR_ALIASES } from '../../src/modules/docs/docs-page.js';
 import { makeSeller } from '../factories.js';
-import { ENGINE, useTestApp } from '../harness.js';
+import { useTestApp } from '../harness.js';
 import { call } from '../route-contract.js';
+import { type AppBrowser, ARTIFACTS, BROWSER_SKIPPED, openAppBrowser } from './browser.js';
 
 /**
  * /docs in a real headless Chromium (Debian's `chromium`, which .ci/run installs when missing;
  * CHROMIUM_PATH overrides). The page does not depend on the engine: it runs in the SQLite run.
  * Outside CI a machine without Chromium skips it; under CI=true a missing browser fails.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const ARTIFACTS = process.env.CI_ARTIFACTS_DIR || 'artifacts';
-const skipped = ENGINE === 'postgres' || (!existsSync(CHROMIUM) && process.env.CI !== 'true');
 
-describe.skipIf(skipped)('the API reference at /docs in a browser', () => {
+describe.skipIf(BROWSER_SKIPPED)('the API reference at /docs in a browser', () => {
   const t = useTestApp();
-  let browser: Browser;
+  let opened: AppBrowser;
   let base: string;
   let page: Page;
-  const requested: string[] = [];
-  const errors: string[] = [];
 
   beforeAll(async () => {
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    page.on('request', (request) => requested.push(request.url()));
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
+    opened = await openAppBrowser(t.app, { width: 1400, height: 900 });
+    ({ base, page } = opened);
   });
   afterAll(async () => {
-    await browser?.close();
+    await opened?.browser.close();
   });
 
   it('renders the createOrder operation from the served document, loading nothing from elsewhere', async () => {
@@ -57,9 +45,9 @@ describe.skipIf(skipped)('the API reference at /docs in a browser', () => {
 
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'docs-create-order.png') });
-    const foreign = requested.filter((url) => !url.startsWith(base) && !/^(data|blob):/.test(url));
+    const foreign = opened.requested.filter((url) => !url.startsWith(base) && !/^(data|blob):/.test(url));
     expect(foreign, foreign.join('\n')).toEqual([]);
-    expect(errors, errors.join('\n')).toEqual([]);
+    expect(opened.errors, opened.errors.join('\n')).toEqual([]);
   });
 
   it('lands on the NO_AVAILABLE_KEYS row that doc_url points at, beside the guides', async () => {

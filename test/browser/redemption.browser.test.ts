@@ -1,13 +1,13 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/http/auth/scopes.js';
 import { admin } from '../admin.js';
 import { alwaysOrder, post } from '../checkout.js';
 import { makeSeller } from '../factories.js';
-import { ENGINE, useTestApp } from '../harness.js';
+import { useTestApp } from '../harness.js';
+import { type AppBrowser, ARTIFACTS, BROWSER_SKIPPED, openAppBrowser } from './browser.js';
 
 /**
  * The hosted redemption page of keyless keys in a real headless Chromium (Debian's `chromium`;
@@ -15,9 +15,6 @@ import { ENGINE, useTestApp } from '../harness.js';
  * the key; and the pages of a withdrawn and an unknown link. Screenshots go to CI_ARTIFACTS_DIR.
  * Like /docs, the page does not depend on the engine: it runs in the SQLite run.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const ARTIFACTS = process.env.CI_ARTIFACTS_DIR || 'artifacts';
-const skipped = ENGINE === 'postgres' || (!existsSync(CHROMIUM) && process.env.CI !== 'true');
 
 /** Relative luminance contrast of two `rgb(...)` colours (WCAG 2.x). */
 function contrast(foreground: string, background: string): number {
@@ -60,30 +57,19 @@ async function expectAccessible(page: Page) {
   }
 }
 
-describe.skipIf(skipped)('the hosted redemption page in a browser', () => {
+describe.skipIf(BROWSER_SKIPPED)('the hosted redemption page in a browser', () => {
   const t = useTestApp();
-  let browser: Browser;
+  let opened: AppBrowser;
   let base: string;
   let page: Page;
-  const errors: string[] = [];
-  const foreign: string[] = [];
 
   beforeAll(async () => {
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
-    page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
-    page.on('request', (request) => {
-      if (!request.url().startsWith(base)) foreign.push(request.url());
-    });
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
+    opened = await openAppBrowser(t.app, { width: 1000, height: 900 });
+    ({ base, page } = opened);
     mkdirSync(ARTIFACTS, { recursive: true });
   });
   afterAll(async () => {
-    await browser?.close();
+    await opened?.browser.close();
   });
 
   it('shows the product and instructions, then reveals the key when the buyer asks', async () => {
@@ -128,10 +114,11 @@ describe.skipIf(skipped)('the hosted redemption page in a browser', () => {
     await page.setViewportSize({ width: 390, height: 800 });
     await page.screenshot({ path: join(ARTIFACTS, 'redemption-unknown-mobile.png'), fullPage: true });
 
+    const foreign = opened.requested.filter((url) => !url.startsWith(base));
     expect(foreign, foreign.join('\n')).toEqual([]);
     // The withdrawn and unknown links answer 410 and 404 on purpose; anything else (a CSP
     // violation, a script error) is a failure.
-    const unexpected = errors.filter((e) => !/status of (404|410)\b/.test(e));
+    const unexpected = opened.errors.filter((e) => !/status of (404|410)\b/.test(e));
     expect(unexpected, unexpected.join('\n')).toEqual([]);
   });
 });
