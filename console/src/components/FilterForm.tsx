@@ -5,6 +5,8 @@ export interface Filter {
   label: string;
   type?: 'datetime-local';
   placeholder?: string;
+  /** The field takes the row's spare width (a search box). */
+  grow?: boolean;
   /** A select: values, or [value, label] pairs. */
   options?: readonly (string | readonly [string, string])[];
 }
@@ -55,7 +57,7 @@ export function FilterForm({ filters }: { filters: readonly Filter[] }) {
             </select>
           </label>
         ) : (
-          <label key={filter.name} className="field">
+          <label key={filter.name} className={filter.grow ? 'field grow' : 'field'}>
             <span>{filter.label}</span>
             <input
               name={filter.name}

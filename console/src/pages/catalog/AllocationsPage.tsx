@@ -2,11 +2,11 @@ import { Link } from 'react-router';
 import { type Column, DataTable } from '../../components/DataTable';
 import { can, useSession } from '../../components/session';
 import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import { useKeysetList } from '../../components/useKeysetList';
 import { CatalogNav } from './CatalogNav';
 import { RequestIncreaseDialog } from './RequestIncreaseDialog';
 import { actionSentence, blockerSentence } from './sentences';
 import type { Allocation, AllocationRequest } from './types';
-import { useCursorList } from './useCursorList';
 
 function stockSentence(row: Allocation): string {
   if (row.remaining === 0) return 'Used up: nothing left to sell.';
@@ -84,11 +84,19 @@ const REQUEST_COLUMNS: Column<AllocationRequest>[] = [
 /** The company's allocations: can each SKU be sold, why not, and the action that fixes it. */
 export function AllocationsPage() {
   const session = useSession();
-  const allocations = useCursorList<Allocation>('allocations', '/allocations', new URLSearchParams());
-  const requests = useCursorList<AllocationRequest>(
+  const allocations = useKeysetList<Allocation>(
+    'allocations',
+    session.environment,
+    '/allocations',
+    new URLSearchParams(),
+    'More allocations',
+  );
+  const requests = useKeysetList<AllocationRequest>(
     'allocations-requests',
+    session.environment,
     '/allocations/requests',
     new URLSearchParams(),
+    'Older requests',
   );
   return (
     <>
@@ -97,15 +105,15 @@ export function AllocationsPage() {
         description="How many keys each publisher lets you sell, whether each SKU is sellable now, and what to do when it is not."
       />
       <CatalogNav />
-      <ErrorNotice error={allocations.list.error ?? requests.list.error} />
+      <ErrorNotice error={allocations.error ?? requests.error} />
       <DataTable
         caption="Allocations"
         columns={columns(can(session, 'allocations:request'))}
         rows={allocations.rows}
         rowKey={(row) => row.id}
-        loaded={Boolean(allocations.list.data)}
+        loaded={allocations.loaded}
         empty="No publisher has granted you an allocation yet."
-        more={allocations.more('More allocations')}
+        more={allocations.more}
       />
       <h2>Your increase requests</h2>
       <DataTable
@@ -113,9 +121,9 @@ export function AllocationsPage() {
         columns={REQUEST_COLUMNS}
         rows={requests.rows}
         rowKey={(row) => row.id}
-        loaded={Boolean(requests.list.data)}
+        loaded={requests.loaded}
         empty="No request yet."
-        more={requests.more('Older requests')}
+        more={requests.more}
       />
     </>
   );

@@ -1,11 +1,18 @@
 import { Link, useSearchParams } from 'react-router';
 import { type Column, DataTable } from '../../components/DataTable';
+import { type Filter, FilterForm, queryOf } from '../../components/FilterForm';
+import { useSession } from '../../components/session';
 import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import { useKeysetList } from '../../components/useKeysetList';
 import { CatalogNav } from './CatalogNav';
 import type { ProductRow } from './types';
-import { useCursorList } from './useCursorList';
 
-const FILTERS = ['q', 'status', 'partner', 'locale'] as const;
+const FILTERS: Filter[] = [
+  { name: 'q', label: 'Search', placeholder: 'Name or slug', grow: true },
+  { name: 'status', label: 'Status', options: ['active', 'draft', 'discontinued'] },
+  { name: 'partner', label: 'Publisher id' },
+  { name: 'locale', label: 'Locale', placeholder: 'de-DE' },
+];
 
 const columns = (locale: string | null): Column<ProductRow>[] => [
   {
@@ -25,69 +32,30 @@ const columns = (locale: string | null): Column<ProductRow>[] => [
 
 /** The products publishers share with the company: search, status and publisher filters, locale. */
 export function CatalogPage() {
-  const [params, setParams] = useSearchParams();
-  const query = new URLSearchParams();
-  for (const name of FILTERS) {
-    const value = params.get(name)?.trim();
-    if (value) query.set(name, value);
-  }
-  const { list, rows, more } = useCursorList<ProductRow>('products', '/products', query);
+  const session = useSession();
+  const [params] = useSearchParams();
+  const query = queryOf(params, FILTERS);
+  const products = useKeysetList<ProductRow>(
+    'products',
+    session.environment,
+    '/products',
+    query,
+    'More products',
+  );
   return (
     <>
       <PageHeader title="Catalog" description="Products the publishers share with your company." />
       <CatalogNav />
-      <form
-        className="card filters"
-        onSubmit={(event) => {
-          event.preventDefault();
-          const form = new FormData(event.currentTarget);
-          const next = new URLSearchParams();
-          for (const name of FILTERS) {
-            const value = String(form.get(name) ?? '').trim();
-            if (value) next.set(name, value);
-          }
-          setParams(next);
-        }}
-      >
-        <label className="field grow">
-          <span>Search</span>
-          <input name="q" defaultValue={params.get('q') ?? ''} placeholder="Name or slug" />
-        </label>
-        <label className="field">
-          <span>Status</span>
-          <select name="status" defaultValue={params.get('status') ?? ''}>
-            <option value="">any</option>
-            <option value="active">active</option>
-            <option value="draft">draft</option>
-            <option value="discontinued">discontinued</option>
-          </select>
-        </label>
-        <label className="field">
-          <span>Publisher id</span>
-          <input name="partner" defaultValue={params.get('partner') ?? ''} />
-        </label>
-        <label className="field">
-          <span>Locale</span>
-          <input name="locale" defaultValue={params.get('locale') ?? ''} placeholder="de-DE" />
-        </label>
-        <div className="filter-actions">
-          <button type="submit" className="button primary">
-            Search
-          </button>
-          <button type="button" className="button ghost" onClick={() => setParams(new URLSearchParams())}>
-            Clear
-          </button>
-        </div>
-      </form>
-      <ErrorNotice error={list.error} />
+      <FilterForm filters={FILTERS} />
+      <ErrorNotice error={products.error} />
       <DataTable
         columns={columns(query.get('locale'))}
-        rows={rows}
+        rows={products.rows}
         rowKey={(row) => row.id}
-        loaded={Boolean(list.data)}
+        loaded={products.loaded}
         empty="No product matches."
         caption="Products"
-        more={more('More products')}
+        more={products.more}
       />
     </>
   );

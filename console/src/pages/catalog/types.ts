@@ -83,8 +83,3 @@ export interface Partner {
     sharesSuspended: boolean;
   };
 }
-
-export interface ListMeta {
-  nextCursor: string | null;
-  hasMore: boolean;
-}

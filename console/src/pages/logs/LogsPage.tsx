@@ -1,10 +1,10 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { call } from '../../api/client';
 import { type Column, DataTable } from '../../components/DataTable';
+import { type Filter, FilterForm, queryOf } from '../../components/FilterForm';
 import { useSession } from '../../components/session';
 import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import { useKeysetList } from '../../components/useKeysetList';
 
 interface LogRow {
   requestId: string;
@@ -21,100 +21,43 @@ interface LogRow {
   contractDate: string;
 }
 
-const FILTERS = ['requestId', 'status', 'code', 'keyId', 'route', 'since'] as const;
+const FILTERS: Filter[] = [
+  { name: 'requestId', label: 'Request id', placeholder: 'req_…', grow: true },
+  { name: 'status', label: 'Status', options: ['2xx', '4xx', '5xx'] },
+  { name: 'code', label: 'Error code', placeholder: 'NO_AVAILABLE_KEYS' },
+  { name: 'keyId', label: 'Key id' },
+  { name: 'route', label: 'Route', placeholder: '/api/seller/v1/orders' },
+  { name: 'since', label: 'Since', type: 'datetime-local' },
+];
 
 /** Every API request of the last 14 days in this environment; search by the requestId of any error body. */
 export function LogsPage() {
   const session = useSession();
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const [open, setOpen] = useState<string | null>(null);
-  const query = new URLSearchParams();
-  for (const name of FILTERS) {
-    const value = params.get(name);
-    if (value) query.set(name, name === 'since' ? new Date(value).toISOString() : value);
-  }
-  const logs = useInfiniteQuery({
-    queryKey: ['logs', session.environment, query.toString()],
-    initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) => {
-      const page = new URLSearchParams(query);
-      if (pageParam) page.set('cursor', pageParam);
-      return call<{ data: LogRow[]; meta: { nextCursor: string | null } }>('GET', `/request-logs?${page}`);
-    },
-    getNextPageParam: (last) => last.meta.nextCursor,
-  });
-  const rows = logs.data?.pages.flatMap((page) => page.data) ?? [];
+  const logs = useKeysetList<LogRow>(
+    'logs',
+    session.environment,
+    '/request-logs',
+    queryOf(params, FILTERS),
+    'Older requests',
+  );
   return (
     <>
       <PageHeader
         title="Request log"
         description="Every API request of the last 14 days in this environment. Failures keep their error body; successful bodies, tokens and addresses are never stored."
       />
-      <form
-        className="card filters"
-        onSubmit={(event) => {
-          event.preventDefault();
-          const form = new FormData(event.currentTarget);
-          const next = new URLSearchParams();
-          for (const name of FILTERS) {
-            const value = String(form.get(name) ?? '').trim();
-            if (value) next.set(name, value);
-          }
-          setParams(next);
-        }}
-      >
-        <label className="field grow">
-          <span>Request id</span>
-          <input name="requestId" defaultValue={params.get('requestId') ?? ''} placeholder="req_…" />
-        </label>
-        <label className="field">
-          <span>Status</span>
-          <select name="status" defaultValue={params.get('status') ?? ''}>
-            <option value="">any</option>
-            <option value="2xx">2xx</option>
-            <option value="4xx">4xx</option>
-            <option value="5xx">5xx</option>
-          </select>
-        </label>
-        <label className="field">
-          <span>Error code</span>
-          <input name="code" defaultValue={params.get('code') ?? ''} placeholder="NO_AVAILABLE_KEYS" />
-        </label>
-        <label className="field">
-          <span>Key id</span>
-          <input name="keyId" defaultValue={params.get('keyId') ?? ''} />
-        </label>
-        <label className="field">
-          <span>Route</span>
-          <input name="route" defaultValue={params.get('route') ?? ''} placeholder="/api/seller/v1/orders" />
-        </label>
-        <label className="field">
-          <span>Since</span>
-          <input name="since" type="datetime-local" defaultValue={params.get('since') ?? ''} />
-        </label>
-        <div className="filter-actions">
-          <button type="submit" className="button primary">
-            Search
-          </button>
-          <button type="button" className="button ghost" onClick={() => setParams(new URLSearchParams())}>
-            Clear
-          </button>
-        </div>
-      </form>
+      <FilterForm filters={FILTERS} />
       <ErrorNotice error={logs.error} />
       <DataTable
         columns={columns(open, setOpen)}
-        rows={rows}
+        rows={logs.rows}
         rowKey={(row) => row.requestId}
-        loaded={Boolean(logs.data)}
+        loaded={logs.loaded}
         empty="No request matches."
         caption="Requests"
-        more={{
-          label: 'Older requests',
-          hasMore: logs.hasNextPage,
-          loading: logs.isFetchingNextPage,
-          onMore: () => logs.fetchNextPage(),
-        }}
+        more={logs.more}
       />
     </>
   );
