@@ -1,14 +1,13 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { call } from '../api/client';
+import { useSession } from './session';
 
-/** A console list read page by page with `meta.nextCursor`: the rows so far and DataTable's "more". */
-export function useKeysetList<Row>(
-  key: string,
-  environment: string,
-  path: string,
-  query: URLSearchParams,
-  moreLabel: string,
-) {
+/**
+ * A console list of the session's environment read page by page with `meta.nextCursor`: the
+ * rows so far and DataTable's "more".
+ */
+export function useKeysetList<Row>(key: string, path: string, query: URLSearchParams, moreLabel: string) {
+  const { environment } = useSession();
   const list = useInfiniteQuery({
     queryKey: [key, environment, query.toString()],
     initialPageParam: null as string | null,

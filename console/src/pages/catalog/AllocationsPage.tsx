@@ -86,14 +86,12 @@ export function AllocationsPage() {
   const session = useSession();
   const allocations = useKeysetList<Allocation>(
     'allocations',
-    session.environment,
     '/allocations',
     new URLSearchParams(),
     'More allocations',
   );
   const requests = useKeysetList<AllocationRequest>(
     'allocations-requests',
-    session.environment,
     '/allocations/requests',
     new URLSearchParams(),
     'Older requests',

@@ -1,7 +1,6 @@
 import { Link, useSearchParams } from 'react-router';
 import { type Column, DataTable } from '../../components/DataTable';
 import { type Filter, FilterForm, queryOf } from '../../components/FilterForm';
-import { useSession } from '../../components/session';
 import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
 import { useKeysetList } from '../../components/useKeysetList';
 import { CatalogNav } from './CatalogNav';
@@ -32,16 +31,9 @@ const columns = (locale: string | null): Column<ProductRow>[] => [
 
 /** The products publishers share with the company: search, status and publisher filters, locale. */
 export function CatalogPage() {
-  const session = useSession();
   const [params] = useSearchParams();
   const query = queryOf(params, FILTERS);
-  const products = useKeysetList<ProductRow>(
-    'products',
-    session.environment,
-    '/products',
-    query,
-    'More products',
-  );
+  const products = useKeysetList<ProductRow>('products', '/products', query, 'More products');
   return (
     <>
       <PageHeader title="Catalog" description="Products the publishers share with your company." />

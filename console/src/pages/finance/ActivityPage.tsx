@@ -4,7 +4,6 @@ import { call } from '../../api/client';
 import { type Column, DataTable } from '../../components/DataTable';
 import { FilterForm, queryOf } from '../../components/FilterForm';
 import { formatMoney } from '../../components/money';
-import { useSession } from '../../components/session';
 import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
 import { useKeysetList } from '../../components/useKeysetList';
 import { FinanceNav } from './FinanceNav';
@@ -81,16 +80,9 @@ function CsvExport({ filters }: { filters: URLSearchParams }) {
 
 /** Settlement activity with its filters, as GET /activity. */
 export function ActivityPage() {
-  const session = useSession();
   const [params] = useSearchParams();
   const query = queryOf(params, FILTERS);
-  const activity = useKeysetList<ActivityEntry>(
-    'activity',
-    session.environment,
-    '/finance/activity',
-    query,
-    'Older entries',
-  );
+  const activity = useKeysetList<ActivityEntry>('activity', '/finance/activity', query, 'Older entries');
   return (
     <>
       <PageHeader

@@ -1,9 +1,7 @@
 import { Link, useSearchParams } from 'react-router';
-import { call } from '../../api/client';
 import { type Column, DataTable } from '../../components/DataTable';
 import { FilterForm, queryOf } from '../../components/FilterForm';
 import { formatMoney } from '../../components/money';
-import { useSession } from '../../components/session';
 import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
 import { useKeysetList } from '../../components/useKeysetList';
 import type { SaleLine } from '../orders/types';
@@ -40,16 +38,9 @@ const columns: Column<SaleLine>[] = [
 
 /** Sale lines and their reversals, as GET /finance/api-sales. */
 export function SalesPage() {
-  const session = useSession();
   const [params] = useSearchParams();
   const query = queryOf(params, FILTERS);
-  const sales = useKeysetList<SaleLine>(
-    'api-sales',
-    session.environment,
-    '/finance/api-sales',
-    query,
-    'Older lines',
-  );
+  const sales = useKeysetList<SaleLine>('api-sales', '/finance/api-sales', query, 'Older lines');
   return (
     <>
       <PageHeader title="Finance" description="API sales: every sale line and reversal, newest first." />

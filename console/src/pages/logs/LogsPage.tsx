@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { type Column, DataTable } from '../../components/DataTable';
 import { type Filter, FilterForm, queryOf } from '../../components/FilterForm';
-import { useSession } from '../../components/session';
 import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
 import { useKeysetList } from '../../components/useKeysetList';
 
@@ -32,16 +31,9 @@ const FILTERS: Filter[] = [
 
 /** Every API request of the last 14 days in this environment; search by the requestId of any error body. */
 export function LogsPage() {
-  const session = useSession();
   const [params] = useSearchParams();
   const [open, setOpen] = useState<string | null>(null);
-  const logs = useKeysetList<LogRow>(
-    'logs',
-    session.environment,
-    '/request-logs',
-    queryOf(params, FILTERS),
-    'Older requests',
-  );
+  const logs = useKeysetList<LogRow>('logs', '/request-logs', queryOf(params, FILTERS), 'Older requests');
   return (
     <>
       <PageHeader

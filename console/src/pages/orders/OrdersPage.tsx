@@ -96,16 +96,9 @@ function Reservations({ orderReference }: { orderReference: string }) {
 
 /** Orders of the environment, newest first: search by reference, SKU, kind and dates. */
 export function OrdersPage() {
-  const session = useSession();
   const [params] = useSearchParams();
   const query = queryOf(params, FILTERS);
-  const orders = useKeysetList<OrderAggregate>(
-    'orders',
-    session.environment,
-    '/orders',
-    query,
-    'Older orders',
-  );
+  const orders = useKeysetList<OrderAggregate>('orders', '/orders', query, 'Older orders');
   const reference = params.get('orderReference');
   return (
     <>
