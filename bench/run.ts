@@ -244,7 +244,8 @@ async function benchListenForwarding() {
 /**
  * The large tenant (issue 36): every seller read at 1,000 orders and at full size, on SQLite and,
  * with DATABASE_URL, PostgreSQL; on SQLite POST /orders alone and under ten heavy readers.
- * LARGE_TENANT_ORDERS sets the size (default 1,000,000 on SQLite, 200,000 on PostgreSQL).
+ * LARGE_TENANT_ORDERS sets the size (default 1,000,000 on SQLite, 200,000 on PostgreSQL);
+ * LARGE_TENANT_RUNS repeats the full-size measurements on the one fixture (min/median/max).
  */
 async function benchLargeTenantReads() {
   type Result = Awaited<ReturnType<typeof benchLargeTenant>>;
@@ -255,7 +256,8 @@ async function benchLargeTenantReads() {
       `large tenant on ${result.engine}: ${result.orders} orders, fixture ${result.fixtureSeconds} s`,
     );
     console.table(result.reads);
-    if (result.ordersUnderReads) console.log('POST /orders under heavy reads', result.ordersUnderReads);
+    if (result.ordersUnderReads)
+      console.dir({ 'POST /orders under heavy reads': result.ordersUnderReads }, { depth: 4 });
   }
 }
 
