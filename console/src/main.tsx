@@ -15,7 +15,7 @@ import { NotFoundPage } from './pages/NotFoundPage';
 import { SignInPage } from './pages/sign-in/SignInPage';
 import { TeamPage } from './pages/team/TeamPage';
 import { WebhooksPage } from './pages/webhooks/WebhooksPage';
-import { part2Routes } from './part2-routes';
+import { catalogUsageSettingsRoutes } from './catalog-usage-settings-routes';
 import './styles.css';
 
 // Orders and finance load on first visit (finance pages carry the chart).
@@ -59,7 +59,7 @@ const router = createBrowserRouter(
         { path: 'finance/invoices', element: <InvoicesPage /> },
         { path: 'team', element: <Navigate to="/settings/team" replace /> },
         { path: 'settings/team', element: <TeamPage /> },
-        ...part2Routes,
+        ...catalogUsageSettingsRoutes,
         { path: 'audit', element: <AuditPage /> },
         { path: 'account', element: <AccountPage /> },
         { path: '*', element: <NotFoundPage /> },
