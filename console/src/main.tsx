@@ -4,6 +4,7 @@ import { lazy, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
 import { ConsoleError } from './api/client';
+import { catalogUsageSettingsRoutes } from './catalog-usage-settings-routes';
 import { Layout } from './components/Layout';
 import { AccountPage } from './pages/account/AccountPage';
 import { AuditPage } from './pages/audit/AuditPage';
@@ -15,7 +16,6 @@ import { NotFoundPage } from './pages/NotFoundPage';
 import { SignInPage } from './pages/sign-in/SignInPage';
 import { TeamPage } from './pages/team/TeamPage';
 import { WebhooksPage } from './pages/webhooks/WebhooksPage';
-import { part2Routes } from './part2-routes';
 import './styles.css';
 
 // Orders and finance load on first visit (finance pages carry the chart).
@@ -59,7 +59,7 @@ const router = createBrowserRouter(
         { path: 'finance/invoices', element: <InvoicesPage /> },
         { path: 'team', element: <Navigate to="/settings/team" replace /> },
         { path: 'settings/team', element: <TeamPage /> },
-        ...part2Routes,
+        ...catalogUsageSettingsRoutes,
         { path: 'audit', element: <AuditPage /> },
         { path: 'account', element: <AccountPage /> },
         { path: '*', element: <NotFoundPage /> },

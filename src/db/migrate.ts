@@ -28,6 +28,7 @@ import * as m0028 from './migrations/0028_replacement_policy_versioned.js';
 import * as m0029 from './migrations/0029_key_last_used.js';
 import * as m0030 from './migrations/0030_console_notices.js';
 import * as m0032 from './migrations/0032_audit_keyset.js';
+import * as m0033 from './migrations/0033_bulk_lines_reservation_references.js';
 
 /** Migrations in order; one set serves SQLite and PostgreSQL. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -58,6 +59,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0029_key_last_used': m0029,
   '0030_console_notices': m0030,
   '0032_audit_keyset': m0032,
+  '0033_bulk_lines_reservation_references': m0033,
 };
 
 /** `schema` names the PostgreSQL schema the bookkeeping tables live in (DATABASE_SCHEMA). */

@@ -24,6 +24,7 @@ import {
   findByReference as findOrderByReference,
   listOrders,
 } from '../modules/checkout/orders/orders.repo.js';
+import { reservationsUnderReference } from '../modules/checkout/reservations/reservations.repo.js';
 import { listActivity } from '../modules/finance/activity.repo.js';
 import { keptSaleTotals, keysPerDay } from '../modules/finance/kept-totals.repo.js';
 import { listSaleLines, saleTotals } from '../modules/finance/sales-read.repo.js';
@@ -113,6 +114,18 @@ const READS: SellerRead[] = [
     name: 'POST /orders replay (reference per owner)',
     run: (db) => findOrderByReference(db, 'production', S.sellerId, 'ref-1'),
     index: 'orders_reference',
+    seeks: 'order_reference',
+  },
+  {
+    name: 'console GET /orders?kind=reservation (the reservation under each order reference)',
+    run: (db) => listOrders(db, { ...S, origin: 'reservation', limit: 50 }),
+    index: 'reservations_seller_reference',
+    seeks: 'order_reference',
+  },
+  {
+    name: 'console GET /orders/reservations?orderReference=, the order page (reservations by reference)',
+    run: (db) => reservationsUnderReference(db, S, 'ref-1', 20),
+    index: 'reservations_seller_reference',
     seeks: 'order_reference',
   },
   {
@@ -222,6 +235,7 @@ const LARGE = [
   'activity_entries',
   'refunds',
   'refund_keys',
+  'reservations',
   'outbox_events',
   'sale_totals',
   'activity_day_totals',
@@ -279,8 +293,9 @@ async function explain(query: CompiledQuery): Promise<{ text: string; seeks: str
 
 /**
  * PostgreSQL prices the indexes of an empty table alike and picks among them by order; a few
- * thousand lines over many sellers and an ANALYZE give it the statistics a real tenant has
- * (written without their orders: foreign keys and triggers are off for this one transaction).
+ * thousand sale lines and reservations over many sellers and an ANALYZE give it the statistics
+ * a real tenant has (written without their orders: foreign keys and triggers are off for this
+ * one transaction).
  */
 async function givePostgresStatistics() {
   await t.ctx.db.transaction().execute(async (trx) => {
@@ -293,8 +308,16 @@ async function givePostgresStatistics() {
       case when i % 20 = 0 then 'sale_reversal' else 'sale' end, 'co-publisher', 'sku', 'SKU', 1, 100,
       100, 100, 'EUR', '{}', 'DE', 0, '[]', ${Date.UTC(2026, 0, 1)}::bigint + i * 60000
     from generate_series(1, 5000) i`.execute(trx);
+    await sql`insert into reservations (id, seller_company_id, environment, api_key_id, allocation_id,
+      sku_code, quantity, order_reference, line, status, expires_at, created_at, updated_at)
+    select 'rsv-' || i, case when i % 5 = 0 then 'co-seller' else 'co-' || (i % 50) end, 'production', 'key',
+      'alloc', 'SKU', 1, 'ref-' || i, 'line', case when i % 3 = 0 then 'consumed' else 'expired' end,
+      ${Date.UTC(2026, 0, 1)}::bigint + i * 60000, ${Date.UTC(2026, 0, 1)}::bigint + i * 60000,
+      ${Date.UTC(2026, 0, 1)}::bigint + i * 60000
+    from generate_series(1, 5000) i`.execute(trx);
   });
   await sql`analyze sale_lines`.execute(t.ctx.db);
+  await sql`analyze reservations`.execute(t.ctx.db);
 }
 
 describe(`seller reads seek their indexes (${ENGINE})`, () => {

@@ -76,6 +76,10 @@ describe.skipIf(BROWSER_SKIPPED)('console catalog, usage and settings in a brows
     await page.locator('tbody tr a').first().click();
     await page.getByRole('heading', { name: 'Prices per country' }).waitFor();
     await check('catalog-product');
+    const catalogTab = (name: string) =>
+      page.getByRole('navigation', { name: 'Catalog' }).getByRole('link', { name });
+    expect(await catalogTab('Products').getAttribute('aria-current')).toBe('page');
+    expect(await catalogTab('Allocations').getAttribute('aria-current')).toBeNull();
 
     await page.getByRole('link', { name: 'Allocations' }).click();
     const row = page.locator('tr', { hasText: paused!.skuCode });
@@ -92,6 +96,7 @@ describe.skipIf(BROWSER_SKIPPED)('console catalog, usage and settings in a brows
     await page.locator('tr', { hasText: low!.skuCode }).getByRole('link', { name: low!.skuCode }).click();
     await page.getByRole('img', { name: /Keys left on the allocation/ }).waitFor();
     await check('stock');
+    expect(await catalogTab('Products').getAttribute('aria-current')).toBe('page');
 
     await page.getByRole('link', { name: 'Partners' }).click();
     await page.getByText('Blue Harbor Interactive').waitFor();

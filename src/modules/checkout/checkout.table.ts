@@ -18,6 +18,8 @@ export interface OrdersTable {
   reference_owner: string;
   order_reference: string;
   kind: OrderKind;
+  /** 1 when the order was written as a line of POST /orders/bulk (set in its insert), else 0. */
+  bulk_line: number;
   delivery: Delivery;
   sku_id: string;
   sku_code: string;

@@ -6,6 +6,7 @@ import { listRefunds } from '../after-sale/refunds.service.js';
 import type { SellerActor } from '../checkout/line/quote.service.js';
 import { getOrder } from '../checkout/orders/order-reads.service.js';
 import type { OrderRow } from '../checkout/orders/orders.repo.js';
+import { reservationsUnderReference } from '../checkout/reservations/reservations.repo.js';
 import { listApiSales } from '../finance/api-sales.service.js';
 
 const PAGE = 100;
@@ -39,14 +40,8 @@ async function holdOf(ctx: AppContext, order: OrderRow) {
 }
 
 async function reservationOf(ctx: AppContext, order: OrderRow) {
-  const row = await ctx.db
-    .selectFrom('reservations')
-    .select(['id', 'status', 'quantity', 'extended', 'expires_at', 'created_at'])
-    .where('seller_company_id', '=', order.seller_company_id)
-    .where('environment', '=', order.environment)
-    .where('order_reference', '=', order.order_reference)
-    .orderBy('created_at', 'desc')
-    .executeTakeFirst();
+  const scope = { sellerId: order.seller_company_id, environment: order.environment };
+  const [row] = await reservationsUnderReference(ctx.db, scope, order.order_reference, 1);
   return row
     ? {
         id: row.id,
@@ -103,9 +98,9 @@ async function eventsOf(ctx: AppContext, order: OrderRow) {
 }
 
 /**
- * The console's order page: the API's order aggregate, then what surrounds it (keys by id and
- * state, hold, reservation, refunds and returns, sale lines when the role reads finance, and the
- * events with their deliveries). Never a plaintext key.
+ * The console's order page: the API's order aggregate, whether it was a bulk line, then what
+ * surrounds it (keys by id and state, hold, reservation, refunds and returns, sale lines when
+ * the role reads finance, and the events with their deliveries). Never a plaintext key.
  */
 export async function orderDetail(
   ctx: AppContext,
@@ -127,6 +122,8 @@ export async function orderDetail(
   ]);
   return {
     order: aggregate,
+    /** Written as a line of POST /orders/bulk (orders before migration 0033 read as single). */
+    bulkLine: order.bulk_line === 1,
     keys,
     hold,
     reservation,

@@ -15,6 +15,7 @@ import { orderListPage } from '../checkout/orders/order-reads.routes.js';
 import { findOrder, ORDER_ORIGINS, type OrderRow } from '../checkout/orders/orders.repo.js';
 import { cancelPreorder } from '../checkout/preorders/cancel.service.js';
 import { cancelReservation } from '../checkout/reservations/lifecycle.service.js';
+import { reservationsUnderReference } from '../checkout/reservations/reservations.repo.js';
 import { sellerScope } from '../sandbox/sandbox.service.js';
 import { CONSOLE_API } from './console-auth.routes.js';
 import { requireSession, type SessionNeeds } from './console-http.js';
@@ -91,15 +92,7 @@ export function registerConsoleOrderRoutes(app: TypedApp, ctx: AppContext): void
     },
     async (request) => {
       const { actor } = await actorOf(ctx, request);
-      const rows = await ctx.db
-        .selectFrom('reservations')
-        .select(['id', 'sku_code', 'quantity', 'status', 'expires_at'])
-        .where('seller_company_id', '=', actor.sellerId)
-        .where('environment', '=', actor.environment)
-        .where('order_reference', '=', request.query.orderReference)
-        .orderBy('created_at', 'desc')
-        .limit(20)
-        .execute();
+      const rows = await reservationsUnderReference(ctx.db, actor, request.query.orderReference, 20);
       const now = ctx.clock.now();
       return {
         data: rows.map((r) => ({

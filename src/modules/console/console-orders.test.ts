@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LENIENT_POLICY, order, setPolicy } from '../../../test/after-sale.js';
-import { ref } from '../../../test/checkout.js';
+import { alwaysOrder, post, ref } from '../../../test/checkout.js';
 import { consoleCall, consoleUser } from '../../../test/console.js';
 import { makeSeller } from '../../../test/factories.js';
 import { useTestApp } from '../../../test/harness.js';
@@ -41,6 +41,48 @@ describe('console orders', () => {
     expect((await consoleCall(t, dev, 'GET', '/orders?kind=reservation')).body.data).toHaveLength(0);
     expectApiError(await consoleCall(t, dev, 'GET', '/orders?kind=bogus'), 422, 'VALIDATION_FAILED');
     expectApiError(await consoleCall(t, dev, 'GET', '/orders?colour=red'), 422, 'VALIDATION_FAILED');
+  });
+
+  it('tells bulk lines from single orders (kind=bulk), with the seller API answers unchanged', async () => {
+    const dev = await consoleUser(t, 'developer');
+    const seller = dev.seller;
+    const single = await order(t, seller);
+    const strict = await post(t, seller, '/orders/bulk', { items: [alwaysOrder(), alwaysOrder()] });
+    expect(strict.status, JSON.stringify(strict.body)).toBe(200);
+    const lenient = await post(
+      t,
+      seller,
+      '/orders/bulk',
+      { items: [alwaysOrder(), alwaysOrder({ skuCode: 'SANDBOX-NOKEYS-001' })] },
+      { 'x-service-api-version': '2026-04-29' },
+    );
+    expect(lenient.body.meta).toMatchObject({ strict: false, fulfilled: 1, failed: 1 });
+    // A bulk line replaying the single order's reference replays it: it stays a single order.
+    const replay = await post(t, seller, '/orders/bulk', {
+      items: [alwaysOrder({ orderReference: single.orderReference })],
+    });
+    expect(replay.body.data.items[0].replayed).toBe(true);
+
+    const references = (kind: string) =>
+      consoleCall(t, dev, 'GET', `/orders?kind=${kind}`).then((r) =>
+        r.body.data.map((o: { orderReference: string }) => o.orderReference).sort(),
+      );
+    const bulkLines = [
+      ...strict.body.data.items.map((i: { orderReference: string }) => i.orderReference),
+      lenient.body.data.items[0].orderReference,
+    ].sort();
+    expect(await references('bulk')).toEqual(bulkLines);
+    expect(await references('order')).toEqual([single.orderReference]);
+    expect(await references('reservation')).toEqual([]);
+
+    const all = await consoleCall(t, dev, 'GET', '/orders');
+    expect(all.body.data).toHaveLength(4);
+    expect(all.body.data).toEqual((await api(seller.auth, '/orders')).body.data);
+    expect(Object.keys(all.body.data[0])).not.toContain('bulkLine');
+
+    const line = strict.body.data.items[0].data as { orderId: string };
+    expect((await consoleCall(t, dev, 'GET', `/orders/${line.orderId}`)).body.data.bulkLine).toBe(true);
+    expect((await consoleCall(t, dev, 'GET', `/orders/${single.orderId}`)).body.data.bulkLine).toBe(false);
   });
 
   it("shows an order's keys by id, its events and refunds, never a plaintext key; another company's order is 404", async () => {

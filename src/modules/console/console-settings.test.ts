@@ -124,7 +124,7 @@ describe('console settings and notices', () => {
         'review_partner_catalog',
       ].sort(),
     );
-    const routes = ['main.tsx', 'part2-routes.tsx']
+    const routes = ['main.tsx', 'catalog-usage-settings-routes.tsx']
       .map((file) => readFileSync(join('console/src', file), 'utf8'))
       .join('\n');
     for (const [action, page] of Object.entries(CONSOLE_PAGES)) {

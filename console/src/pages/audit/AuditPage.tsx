@@ -1,11 +1,7 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
-import { type AuditRow, call } from '../../api/client';
+import type { AuditRow } from '../../api/client';
+import { type Column, DataTable } from '../../components/DataTable';
 import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
-
-interface AuditReply {
-  data: AuditRow[];
-  meta: { nextCursor: string | null };
-}
+import { useKeysetList } from '../../components/useKeysetList';
 
 const shown = (value: unknown) =>
   Array.isArray(value) ? value.join(', ') : typeof value === 'object' ? JSON.stringify(value) : String(value);
@@ -23,16 +19,20 @@ function AuditDetail({ detail }: { detail: Record<string, unknown> }) {
   );
 }
 
+const columns: Column<AuditRow>[] = [
+  { header: 'When', className: 'nowrap', cell: (row) => formatDate(row.at) },
+  { header: 'Who', cell: (row) => row.actor.replace(/^user:/, '') },
+  { header: 'From', cell: (row) => <span className="pill">{row.source}</span> },
+  { header: 'What', cell: (row) => <code>{row.action}</code> },
+  { header: 'On', className: 'mono small', cell: (row) => row.target ?? '—' },
+  { header: 'Details', className: 'small', cell: (row) => <AuditDetail detail={row.detail} /> },
+];
+
+const NO_FILTER = new URLSearchParams();
+
 /** Who changed what and when, from the console, the API or the operator CLI; newest first. */
 export function AuditPage() {
-  const audit = useInfiniteQuery({
-    queryKey: ['audit'],
-    initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) =>
-      call<AuditReply>('GET', `/audit${pageParam ? `?cursor=${encodeURIComponent(pageParam)}` : ''}`),
-    getNextPageParam: (last) => last.meta.nextCursor,
-  });
-  const rows = audit.data?.pages.flatMap((page) => page.data) ?? [];
+  const audit = useKeysetList<AuditRow>('audit', '/audit', NO_FILTER, 'Older entries');
   return (
     <>
       <PageHeader
@@ -40,43 +40,15 @@ export function AuditPage() {
         description="Every change to keys, users and sign-in settings, and every sign-in."
       />
       <ErrorNotice error={audit.error} />
-      <div className="card table-card">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Who</th>
-              <th scope="col">From</th>
-              <th scope="col">What</th>
-              <th scope="col">On</th>
-              <th scope="col">Details</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.id}>
-                <td className="nowrap">{formatDate(row.at)}</td>
-                <td>{row.actor.replace(/^user:/, '')}</td>
-                <td>
-                  <span className="pill">{row.source}</span>
-                </td>
-                <td>
-                  <code>{row.action}</code>
-                </td>
-                <td className="mono small">{row.target ?? '—'}</td>
-                <td className="small">
-                  <AuditDetail detail={row.detail} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {audit.hasNextPage ? (
-        <button type="button" className="button secondary" onClick={() => audit.fetchNextPage()}>
-          Older entries
-        </button>
-      ) : null}
+      <DataTable
+        columns={columns}
+        rows={audit.rows}
+        rowKey={(row) => row.id}
+        loaded={audit.loaded}
+        empty="Nothing recorded yet."
+        caption="Audit log"
+        more={audit.more}
+      />
     </>
   );
 }

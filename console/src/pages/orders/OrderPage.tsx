@@ -55,7 +55,7 @@ const eventColumns: Column<EventRow>[] = [
 ];
 
 function Facts({ detail }: { detail: OrderDetail }) {
-  const { order, hold, reservation } = detail;
+  const { order, hold, reservation, bulkLine } = detail;
   const reveal = order.deferredReveal
     ? order.revealedAt
       ? `revealed ${formatDate(order.revealedAt)}`
@@ -69,7 +69,8 @@ function Facts({ detail }: { detail: OrderDetail }) {
       <dd>{formatDate(order.createdAt)}</dd>
       <dt>Kind</dt>
       <dd>
-        {order.kind} · {order.delivery}
+        {order.kind}
+        {bulkLine ? ' (bulk line)' : ''} · {order.delivery}
       </dd>
       <dt>SKU</dt>
       <dd className="mono">{order.skuCode}</dd>

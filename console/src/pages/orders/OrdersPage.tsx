@@ -16,7 +16,8 @@ const FILTERS: Filter[] = [
     name: 'kind',
     label: 'Kind',
     options: [
-      ['order', 'Order (single or bulk line)'],
+      ['order', 'Single order'],
+      ['bulk', 'Bulk order line'],
       ['reservation', 'Reservation commit'],
       ['preorder', 'Pre-order'],
       ['pull', 'Pull'],

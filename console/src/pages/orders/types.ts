@@ -43,6 +43,8 @@ export interface SaleLine {
 
 export interface OrderDetail {
   order: OrderAggregate;
+  /** Written as a line of POST /orders/bulk. */
+  bulkLine: boolean;
   keys: { id: string; state: string }[];
   hold: { id: string; status: string; quantity: number; expiresAt: string } | null;
   reservation: { id: string; status: string; quantity: number; extended: boolean; expiresAt: string } | null;

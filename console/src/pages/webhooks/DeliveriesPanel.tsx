@@ -1,9 +1,12 @@
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { call } from '../../api/client';
 import { ErrorNotice, formatDate, OkNotice, TableHead } from '../../components/ui';
+import { useKeysetList } from '../../components/useKeysetList';
 import { extraError, outcome } from './outcome';
 import type { Attempt, Endpoint } from './types';
+
+const NO_FILTER = new URLSearchParams();
 
 interface Replayed {
   replayed: number;
@@ -26,18 +29,14 @@ export function DeliveriesPanel({
   const queryClient = useQueryClient();
   const [notice, setNotice] = useState<string | null>(null);
   const [since, setSince] = useState('');
-  const log = useInfiniteQuery({
-    queryKey: ['webhook-deliveries', endpoint.id],
-    initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) =>
-      call<{ data: Attempt[]; meta: { nextCursor: string | null } }>(
-        'GET',
-        `/webhooks/${endpoint.id}/deliveries${pageParam ? `?cursor=${encodeURIComponent(pageParam)}` : ''}`,
-      ),
-    getNextPageParam: (last) => last.meta.nextCursor,
-    refetchInterval: 5000,
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['webhook-deliveries', endpoint.id] });
+  const log = useKeysetList<Attempt>(
+    'webhook-deliveries',
+    `/webhooks/${endpoint.id}/deliveries`,
+    NO_FILTER,
+    'Older deliveries',
+    { refetchInterval: 5000 },
+  );
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['webhook-deliveries'] });
   const resend = useMutation({
     mutationFn: (eventId: string) =>
       call<{ data: { status: string } }>('POST', `/webhooks/${endpoint.id}/resend`, { eventId }),
@@ -60,7 +59,6 @@ export function DeliveriesPanel({
       await refresh();
     },
   });
-  const rows = log.data?.pages.flatMap((page) => page.data) ?? [];
   return (
     <section className="card" aria-labelledby="deliveries-title">
       <div className="card-head">
@@ -109,14 +107,14 @@ export function DeliveriesPanel({
             ]}
           />
           <tbody>
-            {log.data && rows.length === 0 ? (
+            {log.loaded && log.rows.length === 0 ? (
               <tr>
                 <td colSpan={writable ? 7 : 6} className="muted">
                   No delivery yet. Send a test event to see one here.
                 </td>
               </tr>
             ) : null}
-            {rows.map((row) => (
+            {log.rows.map((row) => (
               <tr key={`${row.eventId}-${row.attempt}-${row.attemptedAt}`}>
                 <td>{formatDate(row.attemptedAt)}</td>
                 <td>
@@ -158,9 +156,14 @@ export function DeliveriesPanel({
           </tbody>
         </table>
       </div>
-      {log.hasNextPage ? (
-        <button type="button" className="button secondary" onClick={() => log.fetchNextPage()}>
-          Older deliveries
+      {log.more.hasMore ? (
+        <button
+          type="button"
+          className="button secondary"
+          disabled={log.more.loading}
+          onClick={log.more.onMore}
+        >
+          {log.more.label}
         </button>
       ) : null}
     </section>

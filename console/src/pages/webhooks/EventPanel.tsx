@@ -52,7 +52,7 @@ export function EventPanel({
     onSuccess: async ({ data }, endpoint) => {
       setNotice(`Event ${eventId} queued again for ${endpoint.url} (${data.status}).`);
       await queryClient.invalidateQueries({ queryKey: ['webhook-event', eventId] });
-      await queryClient.invalidateQueries({ queryKey: ['webhook-deliveries', endpoint.endpointId] });
+      await queryClient.invalidateQueries({ queryKey: ['webhook-deliveries'] });
     },
   });
   const data = event.data?.data;

@@ -33,6 +33,12 @@ const refusalOf = (index: number, item: OrderBody, err: unknown): LineRefusal =>
   };
 };
 
+/** A prepared line of the cart: its order row will say it is a bulk line (`orders.bulk_line`). */
+async function prepareBulkLine(...args: Parameters<typeof prepareOrder>): Promise<Prepared> {
+  const prepared = await prepareOrder(...args);
+  return 'request' in prepared ? { request: { ...prepared.request, bulkLine: true } } : prepared;
+}
+
 const strictRefusal = (refusals: LineRefusal[]) =>
   fail('VALIDATION_FAILED', `${refusals.length} cart line(s) were refused; nothing was fulfilled (strict).`, {
     lines: refusals,
@@ -69,7 +75,7 @@ export async function placeBulk(
     const results = [];
     for (const [index, item] of items.entries()) {
       try {
-        const { view, replayed } = await commitLine(ctx, await prepareOrder(ctx, actor, item, facts));
+        const { view, replayed } = await commitLine(ctx, await prepareBulkLine(ctx, actor, item, facts));
         results.push({
           index,
           orderReference: item.orderReference,
@@ -92,7 +98,7 @@ export async function placeBulk(
   const refusals: LineRefusal[] = [];
   for (const [index, item] of items.entries()) {
     try {
-      prepared.push(await prepareOrder(ctx, actor, item, facts));
+      prepared.push(await prepareBulkLine(ctx, actor, item, facts));
     } catch (err) {
       refusals.push(refusalOf(index, item, err));
     }

@@ -36,6 +36,8 @@ export interface FulfilRequest {
   actor: SellerActor;
   quote: Quote;
   kind: OrderKind;
+  /** A line of POST /orders/bulk: the order row says so (`bulk_line`). */
+  bulkLine?: boolean;
   orderReference: string;
   quantity: number;
   delivery: Delivery;
@@ -243,6 +245,7 @@ export function orderRow(req: FulfilRequest, now: number): repo.OrderRow {
     reference_owner: referenceOwner(actor),
     order_reference: req.orderReference,
     kind: req.kind,
+    bulk_line: req.bulkLine ? 1 : 0,
     delivery: req.delivery,
     sku_id: quote.sku.id,
     sku_code: quote.sku.code,

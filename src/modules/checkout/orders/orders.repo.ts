@@ -16,6 +16,7 @@ const ORDER_COLUMNS = [
   'reference_owner',
   'order_reference',
   'kind',
+  'bulk_line',
   'delivery',
   'sku_id',
   'sku_code',
@@ -95,35 +96,39 @@ export interface OrderListFilter {
 }
 
 /**
- * How an order came to be, as the console searches it: a plain order (single or bulk line), a
- * pull, a catalog export, the commit of a hot-drop reservation, or a pre-order (open, cancelled
- * or failed; a converted pre-order delivers like an order).
+ * How an order came to be, as the console searches it: a single order, a line of a bulk cart
+ * (`POST /orders/bulk`; orders written before migration 0033 count as single), a pull, a
+ * catalog export, the commit of a hot-drop reservation, or a pre-order (open, cancelled or
+ * failed, single or bulk; a converted pre-order delivers like an order and keeps its origin).
  */
-export const ORDER_ORIGINS = ['order', 'pull', 'export', 'reservation', 'preorder'] as const;
+export const ORDER_ORIGINS = ['order', 'bulk', 'pull', 'export', 'reservation', 'preorder'] as const;
 export type OrderOrigin = (typeof ORDER_ORIGINS)[number];
 
 const PREORDER_STATES = ['preorder', 'cancelled', 'failed'] as const;
+
+/** Whether a consumed hot-drop reservation stands under the order's reference (a seek, 0033). */
+const committedReservation = (eb: ExpressionBuilder<Database, 'orders'>) =>
+  eb.exists(
+    eb
+      .selectFrom('reservations as r')
+      .select('r.id')
+      .whereRef('r.seller_company_id', '=', 'orders.seller_company_id')
+      .whereRef('r.environment', '=', 'orders.environment')
+      .whereRef('r.order_reference', '=', 'orders.order_reference')
+      .where('r.status', '=', 'consumed'),
+  );
 
 function whereOrigin<Q extends SelectQueryBuilder<Database, 'orders', object>>(
   query: Q,
   origin: OrderOrigin,
 ): Q {
-  const committed = (eb: ExpressionBuilder<Database, 'orders'>) =>
-    eb.exists(
-      eb
-        .selectFrom('reservations as r')
-        .select('r.id')
-        .whereRef('r.seller_company_id', '=', 'orders.seller_company_id')
-        .whereRef('r.environment', '=', 'orders.environment')
-        .whereRef('r.order_reference', '=', 'orders.order_reference')
-        .where('r.status', '=', 'consumed'),
-    );
   if (origin === 'pull' || origin === 'export') return query.where('kind', '=', origin) as Q;
   if (origin === 'preorder') return query.where('delivery', 'in', PREORDER_STATES) as Q;
   const orders = query.where('kind', '=', 'order').where('delivery', 'not in', PREORDER_STATES) as Q;
-  return (
-    origin === 'reservation' ? orders.where(committed) : orders.where((eb) => eb.not(committed(eb)))
-  ) as Q;
+  // A bulk line is never a reservation commit (POST /orders/commit writes single orders).
+  if (origin === 'bulk') return orders.where('bulk_line', '=', 1) as Q;
+  if (origin === 'reservation') return orders.where(committedReservation) as Q;
+  return orders.where('bulk_line', '=', 0).where((eb) => eb.not(committedReservation(eb))) as Q;
 }
 
 /** Newest first. */

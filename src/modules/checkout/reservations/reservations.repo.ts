@@ -128,3 +128,24 @@ export async function hotDropFlags(ex: Executor, allocationIds: string[]) {
     .execute();
   return new Map(rows.map((r) => [r.id, r.hot_drop === 1]));
 }
+
+/**
+ * The reservations under an order reference, newest first: a seek of
+ * `reservations_seller_reference` (the console's order search and order page).
+ */
+export function reservationsUnderReference(
+  ex: Executor,
+  scope: { sellerId: string; environment: string },
+  orderReference: string,
+  limit: number,
+) {
+  return ex
+    .selectFrom('reservations')
+    .select(['id', 'sku_code', 'quantity', 'status', 'extended', 'expires_at', 'created_at'])
+    .where('seller_company_id', '=', scope.sellerId)
+    .where('environment', '=', scope.environment)
+    .where('order_reference', '=', orderReference)
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+}

@@ -7,8 +7,8 @@ import { NoticesPage } from './pages/settings/NoticesPage';
 import { SettingsPage } from './pages/settings/SettingsPage';
 import { UsagePage } from './pages/usage/UsagePage';
 
-/** The catalog, usage and settings pages (the console's second part), under the signed-in layout. */
-export const part2Routes = [
+/** The routes of the catalog, usage and settings pages, under the signed-in layout. */
+export const catalogUsageSettingsRoutes = [
   { path: 'catalog', element: <CatalogPage /> },
   { path: 'catalog/products/:productId', element: <ProductPage /> },
   { path: 'catalog/allocations', element: <AllocationsPage /> },
