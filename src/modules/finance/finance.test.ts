@@ -4,7 +4,6 @@ import { makeSeller, type TestSeller } from '../../../test/factories.js';
 import {
   euroOrder,
   placeSale,
-  reinstate,
   reverseSale,
   seedMixedMonth,
   sellerGet,
