@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LENIENT_POLICY, order, setPolicy } from '../../../test/after-sale.js';
-import { alwaysOrder, post, ref } from '../../../test/checkout.js';
+import { alwaysOrder, post, ref, US_SALE } from '../../../test/checkout.js';
 import { consoleCall, consoleUser } from '../../../test/console.js';
 import { makeSeller } from '../../../test/factories.js';
 import { useTestApp } from '../../../test/harness.js';
@@ -83,6 +83,59 @@ describe('console orders', () => {
     const line = strict.body.data.items[0].data as { orderId: string };
     expect((await consoleCall(t, dev, 'GET', `/orders/${line.orderId}`)).body.data.bulkLine).toBe(true);
     expect((await consoleCall(t, dev, 'GET', `/orders/${single.orderId}`)).body.data.bulkLine).toBe(false);
+  });
+
+  it('finds a committed hot-drop reservation under kind=reservation only, and shows it on the order page', async () => {
+    const dev = await consoleUser(t, 'developer');
+    const seller = dev.seller;
+    const single = await order(t, seller);
+    const bulk = await post(t, seller, '/orders/bulk', { items: [alwaysOrder()] });
+    expect(bulk.status, JSON.stringify(bulk.body)).toBe(200);
+    const orderReference = ref('hd');
+    const reserved = await post(
+      t,
+      seller,
+      '/orders/reserve',
+      { skuCode: 'SANDBOX-HOTDROP-001', quantity: 2, countryCode: 'US', expectedUnitPriceCents: 1999, orderReference },
+      { 'idempotency-key': ref('idem') },
+    );
+    expect(reserved.status, JSON.stringify(reserved.body)).toBe(200);
+    const { reservationId } = reserved.body.data;
+    // Live, not yet committed: no order stands under the reference.
+    expect((await consoleCall(t, dev, 'GET', '/orders?kind=reservation')).body.data).toEqual([]);
+    const committed = await post(
+      t,
+      seller,
+      '/orders/commit',
+      { reservationId, integrationOrderContext: US_SALE },
+      { 'idempotency-key': ref('idem') },
+    );
+    expect(committed.status, JSON.stringify(committed.body)).toBe(200);
+    const { orderId } = committed.body.data as { orderId: string };
+
+    const references = (kind: string) =>
+      consoleCall(t, dev, 'GET', `/orders?kind=${kind}`).then((r) =>
+        r.body.data.map((o: { orderReference: string }) => o.orderReference),
+      );
+    expect(await references('reservation')).toEqual([orderReference]);
+    expect(await references('order')).toEqual([single.orderReference]);
+    expect(await references('bulk')).toEqual([bulk.body.data.items[0].orderReference]);
+    expect(await references('preorder')).toEqual([]);
+    const found = await consoleCall(t, dev, 'GET', `/orders?kind=reservation&orderReference=${orderReference}`);
+    expect(found.body.data).toEqual(
+      (await api(seller.auth, `/orders?orderReference=${orderReference}`)).body.data,
+    );
+    expect(found.body.data[0]).toMatchObject({ id: orderId, quantity: 2 });
+
+    const detail = (await consoleCall(t, dev, 'GET', `/orders/${orderId}`)).body.data;
+    expect(detail.bulkLine).toBe(false);
+    expect(detail.reservation).toMatchObject({ id: reservationId, status: 'consumed', quantity: 2, extended: false });
+    expect(detail.keys).toHaveLength(2);
+    expect((await consoleCall(t, dev, 'GET', `/orders/${single.orderId}`)).body.data.reservation).toBeNull();
+    const listed = await consoleCall(t, dev, 'GET', `/orders/reservations?orderReference=${orderReference}`);
+    expect(listed.body.data).toEqual([
+      expect.objectContaining({ reservationId, skuCode: 'SANDBOX-HOTDROP-001', quantity: 2, status: 'consumed' }),
+    ]);
   });
 
   it("shows an order's keys by id, its events and refunds, never a plaintext key; another company's order is 404", async () => {
