@@ -40,7 +40,12 @@ async function holdOf(ctx: AppContext, order: OrderRow) {
 }
 
 async function reservationOf(ctx: AppContext, order: OrderRow) {
-  const scope = { sellerId: order.seller_company_id, environment: order.environment };
+  // In sandbox the reference is the placing key's, and so is the reservation it committed.
+  const scope = {
+    sellerId: order.seller_company_id,
+    environment: order.environment,
+    ...(order.environment === 'sandbox' ? { reservedByKey: order.api_key_id } : {}),
+  };
   const [row] = await reservationsUnderReference(ctx.db, scope, order.order_reference, 1);
   return row
     ? {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { LENIENT_POLICY, order, setPolicy } from '../../../test/after-sale.js';
 import { alwaysOrder, post, ref, US_SALE } from '../../../test/checkout.js';
 import { consoleCall, consoleUser } from '../../../test/console.js';
-import { makeSeller } from '../../../test/factories.js';
+import { makeKey, makeSeller } from '../../../test/factories.js';
 import { useTestApp } from '../../../test/harness.js';
 import { call, expectApiError } from '../../../test/route-contract.js';
 
@@ -96,7 +96,13 @@ describe('console orders', () => {
       t,
       seller,
       '/orders/reserve',
-      { skuCode: 'SANDBOX-HOTDROP-001', quantity: 2, countryCode: 'US', expectedUnitPriceCents: 1999, orderReference },
+      {
+        skuCode: 'SANDBOX-HOTDROP-001',
+        quantity: 2,
+        countryCode: 'US',
+        expectedUnitPriceCents: 1999,
+        orderReference,
+      },
       { 'idempotency-key': ref('idem') },
     );
     expect(reserved.status, JSON.stringify(reserved.body)).toBe(200);
@@ -121,7 +127,12 @@ describe('console orders', () => {
     expect(await references('order')).toEqual([single.orderReference]);
     expect(await references('bulk')).toEqual([bulk.body.data.items[0].orderReference]);
     expect(await references('preorder')).toEqual([]);
-    const found = await consoleCall(t, dev, 'GET', `/orders?kind=reservation&orderReference=${orderReference}`);
+    const found = await consoleCall(
+      t,
+      dev,
+      'GET',
+      `/orders?kind=reservation&orderReference=${orderReference}`,
+    );
     expect(found.body.data).toEqual(
       (await api(seller.auth, `/orders?orderReference=${orderReference}`)).body.data,
     );
@@ -129,12 +140,32 @@ describe('console orders', () => {
 
     const detail = (await consoleCall(t, dev, 'GET', `/orders/${orderId}`)).body.data;
     expect(detail.bulkLine).toBe(false);
-    expect(detail.reservation).toMatchObject({ id: reservationId, status: 'consumed', quantity: 2, extended: false });
+    expect(detail.reservation).toMatchObject({
+      id: reservationId,
+      status: 'consumed',
+      quantity: 2,
+      extended: false,
+    });
     expect(detail.keys).toHaveLength(2);
     expect((await consoleCall(t, dev, 'GET', `/orders/${single.orderId}`)).body.data.reservation).toBeNull();
+    // Sandbox references are per API key: a sibling key's plain order under the same reference
+    // is an order, not a reservation commit, and its page shows no reservation.
+    const sibling = { ...(await makeKey(t, seller.company.id)), company: seller.company };
+    const twin = await post(t, sibling, '/orders', alwaysOrder({ orderReference }));
+    expect(twin.status, JSON.stringify(twin.body)).toBe(200);
+    expect(await references('reservation')).toEqual([orderReference]);
+    expect(await references('order')).toEqual([orderReference, single.orderReference]);
+    expect(
+      (await consoleCall(t, dev, 'GET', `/orders/${twin.body.data.orderId}`)).body.data.reservation,
+    ).toBeNull();
     const listed = await consoleCall(t, dev, 'GET', `/orders/reservations?orderReference=${orderReference}`);
     expect(listed.body.data).toEqual([
-      expect.objectContaining({ reservationId, skuCode: 'SANDBOX-HOTDROP-001', quantity: 2, status: 'consumed' }),
+      expect.objectContaining({
+        reservationId,
+        skuCode: 'SANDBOX-HOTDROP-001',
+        quantity: 2,
+        status: 'consumed',
+      }),
     ]);
   });
 

@@ -106,7 +106,11 @@ export type OrderOrigin = (typeof ORDER_ORIGINS)[number];
 
 const PREORDER_STATES = ['preorder', 'cancelled', 'failed'] as const;
 
-/** Whether a consumed hot-drop reservation stands under the order's reference (a seek, 0033). */
+/**
+ * Whether a consumed hot-drop reservation stands under the order's reference (a seek, 0033).
+ * In sandbox references are per API key, so the reservation must be the placing key's: a
+ * sibling key's plain order under the same reference is not a commit.
+ */
 const committedReservation = (eb: ExpressionBuilder<Database, 'orders'>) =>
   eb.exists(
     eb
@@ -115,7 +119,10 @@ const committedReservation = (eb: ExpressionBuilder<Database, 'orders'>) =>
       .whereRef('r.seller_company_id', '=', 'orders.seller_company_id')
       .whereRef('r.environment', '=', 'orders.environment')
       .whereRef('r.order_reference', '=', 'orders.order_reference')
-      .where('r.status', '=', 'consumed'),
+      .where('r.status', '=', 'consumed')
+      .where((w) =>
+        w.or([w('orders.environment', '<>', 'sandbox'), w('r.api_key_id', '=', w.ref('orders.api_key_id'))]),
+      ),
   );
 
 function whereOrigin<Q extends SelectQueryBuilder<Database, 'orders', object>>(

@@ -131,21 +131,21 @@ export async function hotDropFlags(ex: Executor, allocationIds: string[]) {
 
 /**
  * The reservations under an order reference, newest first: a seek of
- * `reservations_seller_reference` (the console's order search and order page).
+ * `reservations_seller_reference` (the console's order search and order page). With
+ * `reservedByKey`, only that key's (sandbox references are per key).
  */
 export function reservationsUnderReference(
   ex: Executor,
-  scope: { sellerId: string; environment: string },
+  scope: { sellerId: string; environment: string; reservedByKey?: string },
   orderReference: string,
   limit: number,
 ) {
-  return ex
+  let query = ex
     .selectFrom('reservations')
     .select(['id', 'sku_code', 'quantity', 'status', 'extended', 'expires_at', 'created_at'])
     .where('seller_company_id', '=', scope.sellerId)
     .where('environment', '=', scope.environment)
-    .where('order_reference', '=', orderReference)
-    .orderBy('created_at', 'desc')
-    .limit(limit)
-    .execute();
+    .where('order_reference', '=', orderReference);
+  if (scope.reservedByKey) query = query.where('api_key_id', '=', scope.reservedByKey);
+  return query.orderBy('created_at', 'desc').limit(limit).execute();
 }
