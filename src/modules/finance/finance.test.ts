@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { alwaysOrder, US_SALE } from '../../../test/checkout.js';
 import { makeSeller, type TestSeller } from '../../../test/factories.js';
-import {
-  euroOrder,
-  placeSale,
-  reverseSale,
-  seedMixedMonth,
-  sellerGet,
-} from '../../../test/finance.js';
+import { euroOrder, placeSale, reverseSale, seedMixedMonth, sellerGet } from '../../../test/finance.js';
 import { type TestApp, useTestApp } from '../../../test/harness.js';
 import { describeRouteContract, expectApiError } from '../../../test/route-contract.js';
 import { periodContaining } from './totals.js';
