@@ -153,8 +153,12 @@ describe('console orders', () => {
     const sibling = { ...(await makeKey(t, seller.company.id)), company: seller.company };
     const twin = await post(t, sibling, '/orders', alwaysOrder({ orderReference }));
     expect(twin.status, JSON.stringify(twin.body)).toBe(200);
-    expect(await references('reservation')).toEqual([orderReference]);
-    expect(await references('order')).toEqual([orderReference, single.orderReference]);
+    const ids = (kind: string) =>
+      consoleCall(t, dev, 'GET', `/orders?kind=${kind}`).then((r) =>
+        r.body.data.map((o: { id: string }) => o.id),
+      );
+    expect(await ids('reservation')).toEqual([orderId]);
+    expect(await ids('order')).toEqual([twin.body.data.orderId, single.orderId]);
     expect(
       (await consoleCall(t, dev, 'GET', `/orders/${twin.body.data.orderId}`)).body.data.reservation,
     ).toBeNull();
