@@ -37,6 +37,12 @@ export interface OrdersTable {
   /** JSON `{sourceType, sourceId, discountPercent}` or null. */
   promo: string | null;
   hold_id: string | null;
+  /**
+   * The hot-drop reservation this order committed (`POST /orders/commit`), set in the order's
+   * own insert; null for every other order. The one record of which reservation an order came
+   * from (migration 0035; orders before it linked where the match was unambiguous).
+   */
+  reservation_id: string | null;
   consumer_geo_attest_id: string | null;
   detected_country_code: string | null;
   country_mismatch: number;

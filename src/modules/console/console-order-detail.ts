@@ -6,7 +6,7 @@ import { listRefunds } from '../after-sale/refunds.service.js';
 import type { SellerActor } from '../checkout/line/quote.service.js';
 import { getOrder } from '../checkout/orders/order-reads.service.js';
 import type { OrderRow } from '../checkout/orders/orders.repo.js';
-import { reservationsUnderReference } from '../checkout/reservations/reservations.repo.js';
+import { reservationOfOrder } from '../checkout/reservations/reservations.repo.js';
 import { listApiSales } from '../finance/api-sales.service.js';
 
 const PAGE = 100;
@@ -40,13 +40,8 @@ async function holdOf(ctx: AppContext, order: OrderRow) {
 }
 
 async function reservationOf(ctx: AppContext, order: OrderRow) {
-  // In sandbox the reference is the placing key's, and so is the reservation it committed.
-  const scope = {
-    sellerId: order.seller_company_id,
-    environment: order.environment,
-    ...(order.environment === 'sandbox' ? { reservedByKey: order.api_key_id } : {}),
-  };
-  const [row] = await reservationsUnderReference(ctx.db, scope, order.order_reference, 1);
+  // The reservation the order itself names (set when a commit wrote it), never one matched by reference.
+  const row = await reservationOfOrder(ctx.db, order);
   return row
     ? {
         id: row.id,

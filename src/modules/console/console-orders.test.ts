@@ -1,15 +1,38 @@
 import { describe, expect, it } from 'vitest';
-import { LENIENT_POLICY, order, setPolicy } from '../../../test/after-sale.js';
+import { LENIENT_POLICY, order, refund, setPolicy } from '../../../test/after-sale.js';
 import { alwaysOrder, post, ref, US_SALE } from '../../../test/checkout.js';
 import { consoleCall, consoleUser } from '../../../test/console.js';
-import { makeKey, makeSeller } from '../../../test/factories.js';
+import { makeKey, makeSeller, type TestSeller } from '../../../test/factories.js';
 import { useTestApp } from '../../../test/harness.js';
 import { call, expectApiError } from '../../../test/route-contract.js';
+import { sweepReservations } from '../checkout/reservations/lifecycle.service.js';
 
 const t = useTestApp();
 
 const api = (auth: Record<string, string>, path: string) =>
   call(t, { method: 'GET', url: `/api/seller/v1${path}`, headers: auth });
+
+/** A sandbox hot-drop reservation of one key under `orderReference`; its id. */
+async function reserve(seller: TestSeller, orderReference: string): Promise<string> {
+  const body = {
+    skuCode: 'SANDBOX-HOTDROP-001',
+    quantity: 1,
+    countryCode: 'US',
+    expectedUnitPriceCents: 1999,
+    orderReference,
+  };
+  const reserved = await post(t, seller, '/orders/reserve', body, { 'idempotency-key': ref('idem') });
+  expect(reserved.status, JSON.stringify(reserved.body)).toBe(200);
+  return reserved.body.data.reservationId as string;
+}
+
+/** POST /orders/commit by `seller`; the order written. */
+async function commit(seller: TestSeller, reservationId: string) {
+  const body = { reservationId, integrationOrderContext: US_SALE };
+  const committed = await post(t, seller, '/orders/commit', body, { 'idempotency-key': ref('idem') });
+  expect(committed.status, JSON.stringify(committed.body)).toBe(200);
+  return committed.body.data as { orderId: string; keyIds: string[] };
+}
 
 describe('console orders', () => {
   it('searches like GET /orders (same answer), by reference, SKU and kind, and pages by keyset', async () => {
@@ -171,6 +194,81 @@ describe('console orders', () => {
         status: 'consumed',
       }),
     ]);
+  });
+
+  it('counts a sandbox commit by a sibling key (filed under that key) as a reservation commit', async () => {
+    const dev = await consoleUser(t, 'developer');
+    const seller = dev.seller;
+    const sibling = { ...(await makeKey(t, seller.company.id)), company: seller.company };
+    const orderReference = ref('hd');
+    const reservationId = await reserve(seller, orderReference);
+    const { orderId } = await commit(sibling, reservationId);
+    const ids = (kind: string) =>
+      consoleCall(t, dev, 'GET', `/orders?kind=${kind}`).then((r) =>
+        r.body.data.map((o: { id: string }) => o.id),
+      );
+    expect(await ids('reservation')).toEqual([orderId]);
+    expect(await ids('order')).toEqual([]);
+    const detail = (await consoleCall(t, dev, 'GET', `/orders/${orderId}`)).body.data;
+    expect(detail.reservation).toMatchObject({ id: reservationId, status: 'consumed', quantity: 1 });
+    // The seller API answers the order as before: the link is the console's, not the API's.
+    const listed = (await api(sibling.auth, `/orders?orderReference=${orderReference}`)).body.data;
+    expect(listed).toEqual([detail.order]);
+    expect(Object.keys(detail.order)).not.toContain('reservationId');
+  });
+
+  it("counts a plain order reusing a refunded commit's reference as an order, not a commit", async () => {
+    const dev = await consoleUser(t, 'developer');
+    const seller = dev.seller;
+    const orderReference = ref('hd');
+    const reservationId = await reserve(seller, orderReference);
+    const committed = await commit(seller, reservationId);
+    const { allocation_id } = await t.ctx.db
+      .selectFrom('orders')
+      .select('allocation_id')
+      .where('id', '=', committed.orderId)
+      .executeTakeFirstOrThrow();
+    await setPolicy(t, allocation_id, LENIENT_POLICY);
+    const refunded = await refund(t, seller, {
+      type: 'refund',
+      refundReference: ref('rf'),
+      keyIds: committed.keyIds,
+    });
+    expect(refunded.status, JSON.stringify(refunded.body)).toBe(200);
+    // Fully refunded, the commit gave its reference up: a plain order takes it again.
+    const reused = await order(t, seller, { orderReference });
+    const ids = (kind: string) =>
+      consoleCall(t, dev, 'GET', `/orders?kind=${kind}`).then((r) =>
+        r.body.data.map((o: { id: string }) => o.id),
+      );
+    expect(await ids('reservation')).toEqual([committed.orderId]);
+    expect(await ids('order')).toEqual([reused.orderId]);
+    const page = (id: string) => consoleCall(t, dev, 'GET', `/orders/${id}`).then((r) => r.body.data);
+    expect((await page(reused.orderId)).reservation).toBeNull();
+    expect((await page(committed.orderId)).reservation).toMatchObject({
+      id: reservationId,
+      status: 'consumed',
+    });
+  });
+
+  it("shows no reservation on a plain order reusing an expired reservation's reference", async () => {
+    const dev = await consoleUser(t, 'developer');
+    const seller = dev.seller;
+    const orderReference = ref('hd');
+    const reservationId = await reserve(seller, orderReference);
+    t.ctx.testClock!.advance(61);
+    await sweepReservations(t.ctx);
+    const reused = await order(t, seller, { orderReference });
+    const detail = (await consoleCall(t, dev, 'GET', `/orders/${reused.orderId}`)).body.data;
+    expect(detail.reservation).toBeNull();
+    expect(
+      (await consoleCall(t, dev, 'GET', '/orders?kind=reservation')).body.data.map(
+        (o: { id: string }) => o.id,
+      ),
+    ).toEqual([]);
+    // The reference's own search still lists the expired reservation.
+    const listed = await consoleCall(t, dev, 'GET', `/orders/reservations?orderReference=${orderReference}`);
+    expect(listed.body.data).toEqual([expect.objectContaining({ reservationId, status: 'expired' })]);
   });
 
   it("shows an order's keys by id, its events and refunds, never a plaintext key; another company's order is 404", async () => {

@@ -262,6 +262,7 @@ export function orderRow(req: FulfilRequest, now: number): repo.OrderRow {
     wholesale_currency_code: allocation.currency_code,
     promo: quote.price.promo ? JSON.stringify(quote.price.promo) : null,
     hold_id: req.holdId,
+    reservation_id: req.reservation?.id ?? null,
     consumer_geo_attest_id: req.attestId ?? null,
     detected_country_code: quote.geo?.detectedCountryCode ?? null,
     country_mismatch: quote.geo?.countryMismatch ? 1 : 0,

@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Insertable, Selectable, SelectQueryBuilder } from 'kysely';
+import type { Insertable, Selectable, SelectQueryBuilder } from 'kysely';
 import { compiledOnce } from '../../../db/compiled-once.js';
 import type { Executor } from '../../../db/database.js';
 import { heavyRead } from '../../../db/heavy-read.js';
@@ -33,6 +33,7 @@ const ORDER_COLUMNS = [
   'wholesale_currency_code',
   'promo',
   'hold_id',
+  'reservation_id',
   'consumer_geo_attest_id',
   'detected_country_code',
   'country_mismatch',
@@ -106,36 +107,18 @@ export type OrderOrigin = (typeof ORDER_ORIGINS)[number];
 
 const PREORDER_STATES = ['preorder', 'cancelled', 'failed'] as const;
 
-/**
- * Whether a consumed hot-drop reservation stands under the order's reference (a seek, 0033).
- * In sandbox references are per API key, so the reservation must be the placing key's: a
- * sibling key's plain order under the same reference is not a commit.
- */
-const committedReservation = (eb: ExpressionBuilder<Database, 'orders'>) =>
-  eb.exists(
-    eb
-      .selectFrom('reservations as r')
-      .select('r.id')
-      .whereRef('r.seller_company_id', '=', 'orders.seller_company_id')
-      .whereRef('r.environment', '=', 'orders.environment')
-      .whereRef('r.order_reference', '=', 'orders.order_reference')
-      .where('r.status', '=', 'consumed')
-      .where((w) =>
-        w.or([w('orders.environment', '<>', 'sandbox'), w('r.api_key_id', '=', w.ref('orders.api_key_id'))]),
-      ),
-  );
-
 function whereOrigin<Q extends SelectQueryBuilder<Database, 'orders', object>>(
   query: Q,
   origin: OrderOrigin,
 ): Q {
   if (origin === 'pull' || origin === 'export') return query.where('kind', '=', origin) as Q;
   if (origin === 'preorder') return query.where('delivery', 'in', PREORDER_STATES) as Q;
+  // A commit (always a single order of keys) names its reservation in its own row (0035): a
+  // seek of the partial index `orders_seller_reservation_commits`.
+  if (origin === 'reservation') return query.where('reservation_id', 'is not', null) as Q;
   const orders = query.where('kind', '=', 'order').where('delivery', 'not in', PREORDER_STATES) as Q;
-  // A bulk line is never a reservation commit (POST /orders/commit writes single orders).
   if (origin === 'bulk') return orders.where('bulk_line', '=', 1) as Q;
-  if (origin === 'reservation') return orders.where(committedReservation) as Q;
-  return orders.where('bulk_line', '=', 0).where((eb) => eb.not(committedReservation(eb))) as Q;
+  return orders.where('bulk_line', '=', 0).where('reservation_id', 'is', null) as Q;
 }
 
 /** Newest first. */

@@ -130,22 +130,40 @@ export async function hotDropFlags(ex: Executor, allocationIds: string[]) {
 }
 
 /**
+ * The reservation an order committed (`orders.reservation_id`), within the order's company and
+ * environment: a seek of the primary key (the console's order page).
+ */
+export function reservationOfOrder(
+  ex: Executor,
+  order: { seller_company_id: string; environment: string; reservation_id: string | null },
+) {
+  if (order.reservation_id === null) return Promise.resolve(undefined);
+  return ex
+    .selectFrom('reservations')
+    .select(['id', 'status', 'quantity', 'extended', 'expires_at', 'created_at'])
+    .where('id', '=', order.reservation_id)
+    .where('seller_company_id', '=', order.seller_company_id)
+    .where('environment', '=', order.environment)
+    .executeTakeFirst();
+}
+
+/**
  * The reservations under an order reference, newest first: a seek of
- * `reservations_seller_reference` (the console's order search and order page). With
- * `reservedByKey`, only that key's (sandbox references are per key).
+ * `reservations_seller_reference` (the console's search of a reference).
  */
 export function reservationsUnderReference(
   ex: Executor,
-  scope: { sellerId: string; environment: string; reservedByKey?: string },
+  scope: { sellerId: string; environment: string },
   orderReference: string,
   limit: number,
 ) {
-  let query = ex
+  return ex
     .selectFrom('reservations')
     .select(['id', 'sku_code', 'quantity', 'status', 'extended', 'expires_at', 'created_at'])
     .where('seller_company_id', '=', scope.sellerId)
     .where('environment', '=', scope.environment)
-    .where('order_reference', '=', orderReference);
-  if (scope.reservedByKey) query = query.where('api_key_id', '=', scope.reservedByKey);
-  return query.orderBy('created_at', 'desc').limit(limit).execute();
+    .where('order_reference', '=', orderReference)
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
 }
