@@ -24,7 +24,10 @@ import {
   findByReference as findOrderByReference,
   listOrders,
 } from '../modules/checkout/orders/orders.repo.js';
-import { reservationsUnderReference } from '../modules/checkout/reservations/reservations.repo.js';
+import {
+  reservationOfOrder,
+  reservationsUnderReference,
+} from '../modules/checkout/reservations/reservations.repo.js';
 import { listActivity } from '../modules/finance/activity.repo.js';
 import { keptSaleTotals, keysPerDay } from '../modules/finance/kept-totals.repo.js';
 import { listSaleLines, saleTotals } from '../modules/finance/sales-read.repo.js';
@@ -117,13 +120,24 @@ const READS: SellerRead[] = [
     seeks: 'order_reference',
   },
   {
-    name: 'console GET /orders?kind=reservation (the reservation under each order reference)',
+    name: 'console GET /orders?kind=reservation (orders that name the reservation they committed)',
     run: (db) => listOrders(db, { ...S, origin: 'reservation', limit: 50 }),
-    index: 'reservations_seller_reference',
-    seeks: 'order_reference',
+    index: 'orders_seller_reservation_commits',
+    seeks: 'environment',
   },
   {
-    name: 'console GET /orders/reservations?orderReference=, the order page (reservations by reference)',
+    name: 'console order page (the reservation the order committed)',
+    run: (db) =>
+      reservationOfOrder(db, {
+        seller_company_id: S.sellerId,
+        environment: S.environment,
+        reservation_id: 'rsv-1',
+      }),
+    index: pk('reservations'),
+    seeks: 'id',
+  },
+  {
+    name: 'console GET /orders/reservations?orderReference= (reservations by reference)',
     run: (db) => reservationsUnderReference(db, S, 'ref-1', 20),
     index: 'reservations_seller_reference',
     seeks: 'order_reference',
