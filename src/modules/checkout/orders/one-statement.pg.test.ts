@@ -194,6 +194,8 @@ describe.skipIf(ENGINE !== 'postgres')('the one-statement order (PostgreSQL)', (
     const rows = await written(committed.body.data.orderId);
     expect(rows.keys).toEqual(['sold', 'sold']);
     expect(rows.sales).toHaveLength(1);
+    // The order names its reservation, written by the statement's own insert.
+    expect(rows.order.reservation_id).toBe(reserved.body.data.reservationId);
   });
 
   it('writes nothing for a commit whose reservation expired mid-commit; the locked path answers 410', async () => {

@@ -133,7 +133,19 @@ describe('hot-drop reservations (SPEC 3.2)', () => {
     expect(await pulledOn(t, s.allocationId)).toBe(2);
     expectApiError(await post(s, '/orders/commit', commitBody(s, r.reservationId)), 410, 'RESERVATION_GONE');
     // Two keys left, nothing else promised: a plain order may take them.
-    expect((await post(s, '/orders', productionOrder(s, { quantity: 2 }))).status).toBe(200);
+    const plain = await post(s, '/orders', productionOrder(s, { quantity: 2 }));
+    expect(plain.status).toBe(200);
+    // The commit's order names its reservation (in its own insert); the plain order names none.
+    const linkOf = async (orderId: string) =>
+      (
+        await t.ctx.db
+          .selectFrom('orders')
+          .select('reservation_id')
+          .where('id', '=', orderId)
+          .executeTakeFirstOrThrow()
+      ).reservation_id;
+    expect(await linkOf(data.orderId)).toBe(r.reservationId);
+    expect(await linkOf(plain.body.data.orderId)).toBeNull();
   });
 
   it('applies the declarations at commit, leaving the reservation live when they are missing', async () => {
