@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { randomBase32 } from '../lib/ids.js';
+import { timeOrderedBase32 } from '../lib/ids.js';
 import { envelopeOf, sendApiError } from './error-handler.js';
 import { type ApiError, fail } from './errors.js';
 import { API_MAJOR_VERSION } from './versioning.js';
@@ -11,7 +11,11 @@ export const MAX_HEADER_BYTES = 16 * 1024;
 /** The longest path parameter routed (a longer one is no route: 404); every id here is far shorter. */
 export const MAX_PARAM_LENGTH = 200;
 
-export const newRequestId = () => `req_${randomBase32(20)}`;
+/**
+ * `req_` and 20 base32 characters: the millisecond time, then 10 random ones (50 bits). The
+ * request log's primary key is the id: ids in time order append to its index (docs/console.md).
+ */
+export const newRequestId = () => `req_${timeOrderedBase32(20)}`;
 
 /** A complete HTTP/1.1 answer written straight to the socket (or response) with the envelope. */
 function rawAnswer(apiError: ApiError, publicUrl: string) {

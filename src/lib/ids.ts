@@ -10,6 +10,21 @@ export function randomBase32(length: number): string {
   return out;
 }
 
+/** Characters of base32 that hold a millisecond time (50 bits: past the year 10000). */
+const TIME_CHARS = 10;
+
+/**
+ * Lower-case Crockford base32 of the given length (more than 10) that sorts by time: the
+ * millisecond time in the first 10 characters, random characters after it. A primary key of
+ * such ids takes new rows at its end instead of all over its index.
+ */
+export function timeOrderedBase32(length: number, nowMs: number = Date.now()): string {
+  let time = '';
+  for (let i = 0, rest = Math.max(0, Math.floor(nowMs)); i < TIME_CHARS; i++, rest = Math.floor(rest / 32))
+    time = CROCKFORD[rest % 32] + time;
+  return time + randomBase32(length - TIME_CHARS);
+}
+
 let lastMs = 0;
 let sequence = 0;
 

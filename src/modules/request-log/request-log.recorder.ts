@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { bucketOf } from '../../http/rate-limit.js';
 import { markKeysUsed } from '../api-keys/api-keys.repo.js';
+import { insertRequestRows } from './request-log.repo.js';
 import type { RequestLogTable } from './request-log.table.js';
 
 /** Rows wait at most this long, or until this many are waiting, before one insert writes them. */
@@ -22,13 +23,15 @@ function newestByKey(rows: readonly RequestLogTable[]): Map<string, number> {
 
 /**
  * The request log's writer: the reply hook only pushes a row into memory; a timer (or a full
- * buffer) writes the waiting rows in one multi-row insert, off every request's path, then moves
+ * buffer) writes the waiting rows in one transaction, off every request's path, then moves
  * each key of the batch's last-used time forward (one update per key, not per request).
  */
 export class RequestLogRecorder {
   private waiting: RequestLogTable[] = [];
   private timer: NodeJS.Timeout | null = null;
-  private flushing: Promise<void> = Promise.resolve();
+  /** The write running or last run, and the one queued behind it (at most one of each). */
+  private writing: Promise<void> = Promise.resolve();
+  private queued: Promise<void> | null = null;
 
   constructor(private readonly ctx: AppContext) {}
 
@@ -39,29 +42,41 @@ export class RequestLogRecorder {
     else this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS).unref();
   }
 
-  /** Writes what is waiting; readers of this process call it first, so they see their own requests. */
+  /**
+   * Writes what is waiting; readers of this process call it first, so they see their own
+   * requests. Calls made while a write is queued share it: a full buffer under load asks on
+   * every further request until the queued write starts, and each ask used to queue a write of
+   * its own, which then wrote the few rows that had arrived since (docs/console.md).
+   */
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    this.flushing = this.flushing.then(async () => {
-      while (this.waiting.length > 0) {
-        const rows = this.waiting.splice(0, MAX_WAITING);
-        // One transaction: on SQLite one member of a group commit beside the orders, rather
-        // than a statement per table and key each waiting for the writer on its own.
-        await this.ctx.db
-          .transaction()
-          .execute(async (trx) => {
-            await trx
-              .insertInto('request_log')
-              .values(rows)
-              .onConflict((oc) => oc.column('request_id').doNothing())
-              .execute();
-            await markKeysUsed(trx, newestByKey(rows));
-          })
-          .catch(() => undefined);
-      }
+    if (this.queued) return this.queued;
+    const next = this.writing.then(() => {
+      this.queued = null;
+      return this.writeWaiting();
     });
-    return this.flushing;
+    this.queued = next;
+    this.writing = next;
+    return next;
+  }
+
+  /** The rows waiting when the write starts, in batches; later rows wait for their own flush. */
+  private async writeWaiting(): Promise<void> {
+    let count = this.waiting.length;
+    while (count > 0) {
+      const rows = this.waiting.splice(0, Math.min(count, MAX_WAITING));
+      count -= rows.length;
+      // One transaction: on SQLite one member of a group commit beside the orders, rather
+      // than a statement per table and key each waiting for the writer on its own.
+      await this.ctx.db
+        .transaction()
+        .execute(async (trx) => {
+          await insertRequestRows(trx, rows);
+          await markKeysUsed(trx, newestByKey(rows));
+        })
+        .catch(() => undefined);
+    }
   }
 }
 
