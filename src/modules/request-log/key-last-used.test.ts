@@ -3,9 +3,9 @@ import { consoleCall, consoleUser } from '../../../test/console.js';
 import { makeKey, makeSeller } from '../../../test/factories.js';
 import type { TestApp } from '../../../test/harness.js';
 import { useTestApp } from '../../../test/harness.js';
+import { requestLogRow } from '../../../test/request-log.js';
 import { call } from '../../../test/route-contract.js';
 import { RequestLogRecorder } from './request-log.recorder.js';
-import type { RequestLogTable } from './request-log.table.js';
 
 const t = useTestApp();
 const quiet = useTestApp({ requestLog: false });
@@ -20,24 +20,8 @@ const lastUsedOf = async (app: TestApp, keyId: string) =>
       .executeTakeFirstOrThrow()
   ).last_used_at;
 
-const rowOf = (seller: { company: { id: string } }, keyId: string, at: number): RequestLogTable => ({
-  request_id: `req_${keyId.slice(0, 8)}_${at}`,
-  company_id: seller.company.id,
-  environment: 'sandbox',
-  key_id: keyId,
-  key_name: 'a key',
-  method: 'GET',
-  route: `${API}/whoami`,
-  path: `${API}/whoami`,
-  status: 200,
-  error_code: null,
-  error_body: null,
-  duration_ms: 1,
-  contract_date: '2026-01-01',
-  rate_class: 'general',
-  rate_bucket: 'read',
-  at,
-});
+const rowOf = (seller: { company: { id: string } }, keyId: string, at: number) =>
+  requestLogRow(seller.company.id, keyId, `req_${keyId.slice(0, 8)}_${at}`, at);
 
 describe("an API key's last use", () => {
   it('moves forward when the request log writes a request made with the key; another key stays untouched', async () => {

@@ -1,11 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeSeller } from '../../../test/factories.js';
 import { useTestApp } from '../../../test/harness.js';
+import { requestLogRow, storedRequestCount } from '../../../test/request-log.js';
 import { RequestLogRecorder } from './request-log.recorder.js';
-import type { RequestLogTable } from './request-log.table.js';
 
 const t = useTestApp();
-const API = '/api/seller/v1';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -45,32 +44,16 @@ describe('the request log recorder', () => {
   it('writes a full buffer once however many requests arrive while that write waits, and leaves later rows for the next flush', async () => {
     const seller = await makeSeller(t);
     let n = 0;
-    const row = (): RequestLogTable => ({
-      request_id: `req_batch${String(++n).padStart(15, '0')}`,
-      company_id: seller.company.id,
-      environment: 'sandbox',
-      key_id: seller.keyId,
-      key_name: 'a key',
-      method: 'GET',
-      route: `${API}/whoami`,
-      path: `${API}/whoami`,
-      status: 200,
-      error_code: null,
-      error_body: null,
-      duration_ms: 1,
-      contract_date: '2026-01-01',
-      rate_class: 'general',
-      rate_bucket: 'read',
-      at: 1_000_000 + n,
-    });
-    const stored = async () =>
-      (
-        await t.ctx.db
-          .selectFrom('request_log')
-          .select('request_id')
-          .where('company_id', '=', seller.company.id)
-          .execute()
-      ).length;
+    const row = () => {
+      n += 1;
+      return requestLogRow(
+        seller.company.id,
+        seller.keyId,
+        `req_batch${String(n).padStart(15, '0')}`,
+        1_000_000 + n,
+      );
+    };
+    const stored = () => storedRequestCount(t, seller.company.id);
     const transactions = gatedTransactions();
     const recorder = new RequestLogRecorder(t.ctx);
     // The recorder's one-second timer stays put: only full buffers and flush() write here.
@@ -104,24 +87,7 @@ describe('the request log recorder', () => {
     const seller = await makeSeller(t);
     const recorder = new RequestLogRecorder(t.ctx);
     const transactions = gatedTransactions();
-    const row = (id: string, at: number): RequestLogTable => ({
-      request_id: id,
-      company_id: seller.company.id,
-      environment: 'sandbox',
-      key_id: seller.keyId,
-      key_name: 'a key',
-      method: 'GET',
-      route: `${API}/whoami`,
-      path: `${API}/whoami`,
-      status: 200,
-      error_code: null,
-      error_body: null,
-      duration_ms: 1,
-      contract_date: '2026-01-01',
-      rate_class: 'general',
-      rate_bucket: 'read',
-      at,
-    });
+    const row = (id: string, at: number) => requestLogRow(seller.company.id, seller.keyId, id, at);
     recorder.record(row('req_first000000000000000', 1_000));
     const first = recorder.flush();
     await nextTurn();

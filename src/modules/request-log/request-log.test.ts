@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { consoleCall, consoleUser } from '../../../test/console.js';
 import { makeSeller } from '../../../test/factories.js';
 import { useTestApp } from '../../../test/harness.js';
+import { storedRequestCount } from '../../../test/request-log.js';
 import { call, describeRouteContract, expectApiError } from '../../../test/route-contract.js';
 import { purgeOldRequests } from './request-log.service.js';
 
@@ -113,14 +114,7 @@ describe('the request log', () => {
     const seller = await makeSeller(t);
     await call(t, { method: 'GET', url: `${API}/whoami`, headers: seller.auth });
     await call(t, { method: 'GET', url: `${API}/request-logs`, headers: seller.auth });
-    const count = async () =>
-      (
-        await t.ctx.db
-          .selectFrom('request_log')
-          .select('request_id')
-          .where('company_id', '=', seller.company.id)
-          .execute()
-      ).length;
+    const count = () => storedRequestCount(t, seller.company.id);
     expect(await count()).toBeGreaterThan(0);
     t.ctx.testClock!.advance(15 * 86_400);
     while (await purgeOldRequests(t.ctx, 2)) {}
