@@ -1,4 +1,7 @@
+import { expect } from 'vitest';
 import { admin } from './admin.js';
+import { post, ref, US_SALE } from './checkout.js';
+import type { TestSeller } from './factories.js';
 import type { TestApp } from './harness.js';
 import { type ProductionScenario, productionOrder, productionScenario } from './production.js';
 
@@ -38,3 +41,29 @@ export const seller = (s: ProductionScenario, idempotencyKey = unique('idem')) =
   ...s.seller.auth,
   'idempotency-key': idempotencyKey,
 });
+
+/** A sandbox hot-drop reservation of one key under `orderReference` by `seller`; its id. */
+export async function reserveSandboxHotDrop(
+  t: TestApp,
+  seller: TestSeller,
+  orderReference: string,
+): Promise<string> {
+  const body = {
+    skuCode: 'SANDBOX-HOTDROP-001',
+    quantity: 1,
+    countryCode: 'US',
+    expectedUnitPriceCents: 1999,
+    orderReference,
+  };
+  const reserved = await post(t, seller, '/orders/reserve', body, { 'idempotency-key': ref('idem') });
+  expect(reserved.status, JSON.stringify(reserved.body)).toBe(200);
+  return reserved.body.data.reservationId as string;
+}
+
+/** POST /orders/commit by `seller`; the order written. */
+export async function commitReservation(t: TestApp, seller: TestSeller, reservationId: string) {
+  const body = { reservationId, integrationOrderContext: US_SALE };
+  const committed = await post(t, seller, '/orders/commit', body, { 'idempotency-key': ref('idem') });
+  expect(committed.status, JSON.stringify(committed.body)).toBe(200);
+  return committed.body.data as { orderId: string; keyIds: string[] };
+}

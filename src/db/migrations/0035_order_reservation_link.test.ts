@@ -1,32 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { LENIENT_POLICY, order, refund, setPolicy } from '../../../test/after-sale.js';
-import { post, ref, US_SALE } from '../../../test/checkout.js';
+import { ref } from '../../../test/checkout.js';
 import { makeKey, makeSeller, type TestSeller } from '../../../test/factories.js';
 import { useTestApp } from '../../../test/harness.js';
+import { commitReservation, reserveSandboxHotDrop } from '../../../test/hot-drop.js';
 import { sweepReservations } from '../../modules/checkout/reservations/lifecycle.service.js';
 import { down, up } from './0035_order_reservation_link.js';
 
 const t = useTestApp();
 
-async function reserve(seller: TestSeller, orderReference: string): Promise<string> {
-  const body = {
-    skuCode: 'SANDBOX-HOTDROP-001',
-    quantity: 1,
-    countryCode: 'US',
-    expectedUnitPriceCents: 1999,
-    orderReference,
-  };
-  const reserved = await post(t, seller, '/orders/reserve', body, { 'idempotency-key': ref('idem') });
-  expect(reserved.status, JSON.stringify(reserved.body)).toBe(200);
-  return reserved.body.data.reservationId as string;
-}
-
-async function commit(seller: TestSeller, reservationId: string) {
-  const body = { reservationId, integrationOrderContext: US_SALE };
-  const committed = await post(t, seller, '/orders/commit', body, { 'idempotency-key': ref('idem') });
-  expect(committed.status, JSON.stringify(committed.body)).toBe(200);
-  return committed.body.data as { orderId: string; keyIds: string[] };
-}
+const reserve = (seller: TestSeller, orderReference: string) =>
+  reserveSandboxHotDrop(t, seller, orderReference);
+const commit = (seller: TestSeller, reservationId: string) => commitReservation(t, seller, reservationId);
 
 const links = async (sellerId: string) =>
   Object.fromEntries(

@@ -4,6 +4,7 @@ import { alwaysOrder, post, ref, US_SALE } from '../../../test/checkout.js';
 import { consoleCall, consoleUser } from '../../../test/console.js';
 import { makeKey, makeSeller, type TestSeller } from '../../../test/factories.js';
 import { useTestApp } from '../../../test/harness.js';
+import { commitReservation, reserveSandboxHotDrop } from '../../../test/hot-drop.js';
 import { call, expectApiError } from '../../../test/route-contract.js';
 import { sweepReservations } from '../checkout/reservations/lifecycle.service.js';
 
@@ -12,27 +13,9 @@ const t = useTestApp();
 const api = (auth: Record<string, string>, path: string) =>
   call(t, { method: 'GET', url: `/api/seller/v1${path}`, headers: auth });
 
-/** A sandbox hot-drop reservation of one key under `orderReference`; its id. */
-async function reserve(seller: TestSeller, orderReference: string): Promise<string> {
-  const body = {
-    skuCode: 'SANDBOX-HOTDROP-001',
-    quantity: 1,
-    countryCode: 'US',
-    expectedUnitPriceCents: 1999,
-    orderReference,
-  };
-  const reserved = await post(t, seller, '/orders/reserve', body, { 'idempotency-key': ref('idem') });
-  expect(reserved.status, JSON.stringify(reserved.body)).toBe(200);
-  return reserved.body.data.reservationId as string;
-}
-
-/** POST /orders/commit by `seller`; the order written. */
-async function commit(seller: TestSeller, reservationId: string) {
-  const body = { reservationId, integrationOrderContext: US_SALE };
-  const committed = await post(t, seller, '/orders/commit', body, { 'idempotency-key': ref('idem') });
-  expect(committed.status, JSON.stringify(committed.body)).toBe(200);
-  return committed.body.data as { orderId: string; keyIds: string[] };
-}
+const reserve = (seller: TestSeller, orderReference: string) =>
+  reserveSandboxHotDrop(t, seller, orderReference);
+const commit = (seller: TestSeller, reservationId: string) => commitReservation(t, seller, reservationId);
 
 describe('console orders', () => {
   it('searches like GET /orders (same answer), by reference, SKU and kind, and pages by keyset', async () => {
