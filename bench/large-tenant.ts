@@ -225,15 +225,19 @@ function heavyReaders(url: string, token: string) {
   const paths = [
     '/finance/statements',
     '/finance/summary',
-    '/activity?format=csv&limit=1000',
-    '/finance/api-sales?limit=200',
+    '/activity?format=csv',
+    '/finance/api-sales?limit=100',
   ];
   let running = true;
   let reads = 0;
   const clients = Array.from({ length: 10 }, async (_, c) => {
     while (running) {
-      const res = await fetch(`${url}/api/seller/v1${paths[c % paths.length]}`, { headers });
-      await res.arrayBuffer();
+      const path = paths[c % paths.length];
+      const res = await fetch(`${url}/api/seller/v1${path}`, { headers });
+      const body = await res.arrayBuffer();
+      // A refused read would be a light one: the load must be the reads it claims to be.
+      if (res.status !== 200)
+        throw new Error(`GET ${path} answered ${res.status}: ${Buffer.from(body).toString().slice(0, 300)}`);
       reads++;
     }
   });

@@ -1,11 +1,19 @@
 import type { CompiledQuery } from 'kysely';
 import type { Executor } from './database.js';
 import { GroupCommitAdapter } from './sqlite-group-commit.js';
+import type { FormattedRows, SqliteReader } from './sqlite-reader.js';
 
 /** A Kysely select, as the repositories build it. */
 export interface ReadQuery<R> {
   compile(): CompiledQuery<R>;
   execute(): Promise<R[]>;
+}
+
+/** The reader thread, when `ex` may use it. */
+function readerFor(ex: Executor): SqliteReader | null {
+  const adapter = ex.getExecutor().adapter;
+  const reader = !ex.isTransaction && adapter instanceof GroupCommitAdapter ? adapter.driver.offThread : null;
+  return reader?.usable ? reader : null;
 }
 
 /**
@@ -16,9 +24,8 @@ export interface ReadQuery<R> {
  * open the file) it runs as before.
  */
 export async function heavyRead<R>(ex: Executor, query: ReadQuery<R>): Promise<R[]> {
-  const adapter = ex.getExecutor().adapter;
-  const reader = !ex.isTransaction && adapter instanceof GroupCommitAdapter ? adapter.driver.offThread : null;
-  if (reader?.usable) {
+  const reader = readerFor(ex);
+  if (reader) {
     const compiled = query.compile();
     try {
       return await reader.all<R>(compiled.sql, compiled.parameters);
@@ -28,4 +35,37 @@ export async function heavyRead<R>(ex: Executor, query: ReadQuery<R>): Promise<R
     }
   }
   return query.execute();
+}
+
+/**
+ * A plain JavaScript module (`.mjs`, so that the reader thread can import it without a
+ * TypeScript loader) whose `formatRows` turns a batch of rows into text: `url` is its file URL,
+ * `formatRows` the same function imported here.
+ */
+export interface RowFormatter<R> {
+  url: string;
+  formatRows(rows: readonly R[]): string;
+}
+
+/**
+ * A heavy read whose rows leave as text (a CSV page): on the reader thread both the statement
+ * and the formatting run there, and the event loop receives the bytes; anywhere else, both run
+ * here as `heavyRead` would.
+ */
+export async function heavyFormatted<R>(
+  ex: Executor,
+  query: ReadQuery<R>,
+  formatter: RowFormatter<R>,
+): Promise<FormattedRows<R>> {
+  const reader = readerFor(ex);
+  if (reader) {
+    const compiled = query.compile();
+    try {
+      return await reader.formatted<R>(compiled.sql, compiled.parameters, formatter.url);
+    } catch (err) {
+      if (reader.usable) throw err;
+    }
+  }
+  const rows = await query.execute();
+  return { bytes: Buffer.from(formatter.formatRows(rows)), count: rows.length, last: rows.at(-1) };
 }

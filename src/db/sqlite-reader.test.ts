@@ -7,8 +7,10 @@ import { alwaysOrder } from '../../test/checkout.js';
 import { makeSeller } from '../../test/factories.js';
 import { euroOrder, placeSale, reverseSale, sellerGet } from '../../test/finance.js';
 import { useTestApp } from '../../test/harness.js';
+import type { ActivityRow } from '../modules/finance/activity.repo.js';
+import { ACTIVITY_CSV } from '../modules/finance/activity.service.js';
 import { type Db, openDatabase } from './database.js';
-import { heavyRead } from './heavy-read.js';
+import { heavyFormatted, heavyRead } from './heavy-read.js';
 import type { GroupCommitAdapter, GroupCommitDriver } from './sqlite-group-commit.js';
 import { openSqliteReader } from './sqlite-reader.js';
 
@@ -49,8 +51,11 @@ describe('seller reads on the reader thread (SQLite file)', () => {
     const reader = driverOf(t.ctx.db).offThread;
     expect(reader?.usable).toBe(true);
     const offThread = vi.spyOn(reader!, 'all');
+    const formattedOffThread = vi.spyOn(reader!, 'formatted');
     const onThread = await Promise.all(paths.map((path) => sellerGet(t, seller, path)));
-    expect(offThread.mock.calls.length).toBeGreaterThanOrEqual(paths.length);
+    // The CSV's page is read and formatted there; every other read answers rows.
+    expect(formattedOffThread).toHaveBeenCalledTimes(1);
+    expect(offThread.mock.calls.length).toBeGreaterThanOrEqual(paths.length - 1);
 
     driverOf(t.ctx.db).offThread = null;
     try {
@@ -62,6 +67,7 @@ describe('seller reads on the reader thread (SQLite file)', () => {
     } finally {
       driverOf(t.ctx.db).offThread = reader;
       offThread.mockRestore();
+      formattedOffThread.mockRestore();
     }
     // Not an empty comparison: the lists hold the sales.
     expect(onThread[4]!.body.data).toHaveLength(3);
@@ -97,6 +103,64 @@ describe('heavyRead (accounting on SQLite: ordering, not timing)', () => {
       await handle.close();
     }
     expect(driverOf(handle.db).offThread?.usable).toBe(false);
+  });
+
+  it('formats rows on the reader thread into the same bytes as on the main connection', async () => {
+    const handle = openDatabase({ engine: 'sqlite', path: join(dir, 'formatted.sqlite') });
+    try {
+      const db = handle.db as unknown as Kysely<{ acts: ActivityRow }>;
+      await sql`create table acts (id text, created_at integer, kind text, sign integer, order_reference text,
+        sku_code text, quantity integer, counterparty_company_id text, counterparty_name text, promo_id text,
+        buyer_country text, economics text)`.execute(db);
+      const buyer = JSON.stringify({
+        declaredCountry: 'DE',
+        detectedCountry: null,
+        countryMismatch: false,
+        evidenceRank: 2,
+      });
+      const economics = (sale: number) =>
+        JSON.stringify({
+          currencyCode: 'EUR',
+          saleMinor: sale,
+          wholesaleMinor: 700,
+          wholesaleCurrencyCode: 'EUR',
+        });
+      await db
+        .insertInto('acts')
+        .values(
+          [1, 2, 3].map((n) => ({
+            id: `e${n}`,
+            created_at: 1_700_000_000_000 + n,
+            kind: n === 3 ? 'refund' : 'sale',
+            sign: n === 3 ? -1 : 1,
+            order_reference: `ref,${n}`,
+            sku_code: 'SKU',
+            quantity: 1,
+            counterparty_company_id: 'pub',
+            counterparty_name: 'Say "hi", Ltd',
+            promo_id: null,
+            buyer_country: buyer,
+            economics: economics(1000 * n),
+          })) as never,
+        )
+        .execute();
+      const query = db.selectFrom('acts').selectAll().orderBy('created_at', 'desc');
+      const onThread = await heavyFormatted(handle.db, query, ACTIVITY_CSV);
+      const thread = driverOf(handle.db).offThread;
+      expect(thread?.usable).toBe(true);
+      driverOf(handle.db).offThread = null;
+      const onMain = await heavyFormatted(handle.db, query, ACTIVITY_CSV);
+      driverOf(handle.db).offThread = thread;
+      expect(onThread.count).toBe(3);
+      expect(onThread.last).toEqual(onMain.last);
+      expect(onThread.last?.id).toBe('e1');
+      expect(Buffer.from(onThread.bytes).toString()).toBe(Buffer.from(onMain.bytes).toString());
+      expect(Buffer.from(onThread.bytes).toString().split('\r\n')[0]).toBe(
+        'e3,2023-11-14T22:13:20.003Z,refund,-1,"ref,3",SKU,1,pub,"Say ""hi"", Ltd",,DE,,false,2,EUR,3000,-3000,700,-700,EUR',
+      );
+    } finally {
+      await handle.close();
+    }
   });
 
   it('an in-memory database has no reader thread and reads on its one connection', async () => {

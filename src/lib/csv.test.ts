@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvField, csvRecord } from './csv.js';
+import { csvField, csvRecord } from './csv.mjs';
 
 describe('RFC 4180 CSV', () => {
   it('quotes fields with commas, quotes and line breaks and doubles inner quotes', () => {

@@ -14,8 +14,8 @@ export interface ActivityFilter extends SellerRows {
   before?: readonly [number, string];
 }
 
-/** Activity entries with the counterparty's name, newest first; `limit` rows at most. */
-export function listActivity(ex: Executor, f: ActivityFilter, limit: number) {
+/** The select of activity entries with the counterparty's name, newest first; `limit` rows at most. */
+export function activityQuery(ex: Executor, f: ActivityFilter, limit: number) {
   let query = ex
     .selectFrom('activity_entries as a')
     .leftJoin('companies as c', 'c.id', 'a.counterparty_company_id')
@@ -34,9 +34,12 @@ export function listActivity(ex: Executor, f: ActivityFilter, limit: number) {
     // A row-value comparison: both engines seek the (seller, environment, created_at, id) index.
     query = query.where((eb) => eb(eb.refTuple('a.created_at', 'a.id'), '<', eb.tuple(at, id)));
   }
-  // A page of a list or of the activity CSV: off the event loop on SQLite (heavy-read.ts).
-  return heavyRead(ex, query.orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').limit(limit));
+  return query.orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').limit(limit);
 }
+
+/** A page of activity entries: off the event loop on SQLite (heavy-read.ts). */
+export const listActivity = (ex: Executor, f: ActivityFilter, limit: number) =>
+  heavyRead(ex, activityQuery(ex, f, limit));
 
 export type ActivityRow = Awaited<ReturnType<typeof listActivity>>[number];
 

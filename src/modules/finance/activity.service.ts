@@ -1,9 +1,10 @@
 import { Readable } from 'node:stream';
 import type { AppContext } from '../../context.js';
+import { heavyFormatted, type RowFormatter } from '../../db/heavy-read.js';
 import { type CursorKey, page } from '../../http/pagination.js';
 import { isoOf } from '../../lib/clock.js';
-import { csvRecord } from '../../lib/csv.js';
-import { type ActivityFilter, type ActivityRow, listActivity } from './activity.repo.js';
+import { type ActivityFilter, type ActivityRow, activityQuery, listActivity } from './activity.repo.js';
+import { ACTIVITY_CSV_HEADER, formatRows, signed } from './activity-csv.mjs';
 
 interface Economics {
   currencyCode: string | null;
@@ -11,12 +12,6 @@ interface Economics {
   wholesaleMinor: number | null;
   wholesaleCurrencyCode: string | null;
 }
-
-/**
- * `signedSaleMinor` / `signedWholesaleMinor`: the amount in the entry's direction. Rows written
- * before reversal amounts were stored negated hold magnitudes; this reads both the same.
- */
-const signed = (sign: number, amount: number | null) => (amount === null ? null : sign * Math.abs(amount));
 
 /** A settlement activity entry (SPEC 2.8): signed kind, counterparty, promo, buyer-country evidence, economics. */
 export function activityView(row: ActivityRow) {
@@ -60,86 +55,41 @@ export async function activityPage(
   return { data: paged.data.map(activityView), meta: paged.meta };
 }
 
-export const ACTIVITY_CSV_COLUMNS = [
-  'entryId',
-  'createdAt',
-  'kind',
-  'sign',
-  'orderReference',
-  'skuCode',
-  'quantity',
-  'counterpartyCompanyId',
-  'counterpartyName',
-  'promoId',
-  'declaredCountry',
-  'detectedCountry',
-  'countryMismatch',
-  'evidenceRank',
-  'currencyCode',
-  'saleMinor',
-  'signedSaleMinor',
-  'wholesaleMinor',
-  'signedWholesaleMinor',
-  'wholesaleCurrencyCode',
-] as const;
-
-/**
- * One CSV record straight from the stored row: the same fields as `activityView`, without
- * building the view's objects (a million rows make a lot of short-lived garbage otherwise).
- */
-function csvLine(row: ActivityRow): string {
-  const buyer = JSON.parse(row.buyer_country) as ActivityEntry['buyerCountry'];
-  const e = JSON.parse(row.economics) as Economics;
-  const sign = Number(row.sign);
-  return csvRecord([
-    row.id,
-    isoOf(Number(row.created_at)),
-    row.kind,
-    sign,
-    row.order_reference,
-    row.sku_code,
-    Number(row.quantity),
-    row.counterparty_company_id,
-    row.counterparty_name,
-    row.promo_id,
-    buyer.declaredCountry,
-    buyer.detectedCountry,
-    buyer.countryMismatch,
-    buyer.evidenceRank,
-    e.currencyCode,
-    e.saleMinor,
-    signed(sign, e.saleMinor),
-    e.wholesaleMinor,
-    signed(sign, e.wholesaleMinor),
-    e.wholesaleCurrencyCode,
-  ]);
-}
-
 /** Rows read per query while streaming: memory holds one batch, whatever the total. */
 const CSV_BATCH = 1000;
+
+/** The CSV formatter, for this thread and (on SQLite) the reader thread. */
+export const ACTIVITY_CSV: RowFormatter<ActivityRow> = {
+  url: new URL('./activity-csv.mjs', import.meta.url).href,
+  formatRows,
+};
 
 /**
  * Every entry matching the filter as RFC 4180 CSV (header row first, newest entry first), read
  * in keyset batches and written as each batch is formatted, so memory stays flat for a million
- * rows. The stream pulls the next batch only when the consumer has drained the last one.
+ * rows. The stream pulls the next batch only when the consumer has drained the last one. On
+ * SQLite each batch is read and formatted on the reader thread: a million-row export leaves the
+ * event loop only its bytes to send. `onRows` hears how many rows each batch held.
  */
-export function activityCsv(ctx: AppContext, filter: ActivityFilter, onRow?: () => void): Readable {
+export function activityCsv(
+  ctx: AppContext,
+  filter: ActivityFilter,
+  onRows?: (count: number) => void,
+): Readable {
   async function* chunks() {
-    yield Buffer.from(csvRecord(ACTIVITY_CSV_COLUMNS));
+    yield Buffer.from(ACTIVITY_CSV_HEADER);
     let before = filter.before;
     for (;;) {
-      const rows = await listActivity(ctx.db, { ...filter, before }, CSV_BATCH);
-      if (rows.length === 0) return;
-      let chunk = '';
-      for (const row of rows) {
-        chunk += csvLine(row);
-        onRow?.();
-      }
-      // A Buffer leaves the heap at once: the string pieces of the batch die young.
-      yield Buffer.from(chunk);
-      if (rows.length < CSV_BATCH) return;
-      const last = rows.at(-1)!;
-      before = [Number(last.created_at), last.id];
+      const batch = await heavyFormatted(
+        ctx.db,
+        activityQuery(ctx.db, { ...filter, before }, CSV_BATCH),
+        ACTIVITY_CSV,
+      );
+      if (batch.count === 0) return;
+      onRows?.(batch.count);
+      yield batch.bytes;
+      if (batch.count < CSV_BATCH || !batch.last) return;
+      before = [Number(batch.last.created_at), batch.last.id];
     }
   }
   // Bytes, not objects: the stream buffers at most 64 KiB ahead of the consumer.

@@ -7,7 +7,8 @@ import { euroOrder, placeSale, reverseSale, sellerGet } from '../../../test/fina
 import { useTestApp } from '../../../test/harness.js';
 import { call, describeRouteContract, expectApiError } from '../../../test/route-contract.js';
 import { SANDBOX_PUBLISHER_ID } from '../sandbox/fixtures.js';
-import { ACTIVITY_CSV_COLUMNS, type ActivityEntry } from './activity.service.js';
+import type { ActivityEntry } from './activity.service.js';
+import { ACTIVITY_CSV_COLUMNS } from './activity-csv.mjs';
 
 const t = useTestApp();
 const read = ['seller:products:read'] as const;

@@ -63,7 +63,9 @@ async function buildReport(ctx: AppContext, scope: SellerRows, id: string, filte
   const chunks: Buffer[] = [];
   let rows = 0;
   await pipeline(
-    activityCsv(ctx, { ...filters, ...scope }, () => rows++),
+    activityCsv(ctx, { ...filters, ...scope }, (count) => {
+      rows += count;
+    }),
     createGzip(),
     async (gzipped: AsyncIterable<Buffer>) => {
       for await (const chunk of gzipped) chunks.push(chunk);
