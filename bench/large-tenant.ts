@@ -367,7 +367,10 @@ export async function benchLargeTenant(engine = 'sqlite') {
     }
   } finally {
     await app.close();
-    if (postgres) await sql.raw(`drop schema ${env.DATABASE_SCHEMA} cascade`).execute(ctx.db);
+    // LARGE_TENANT_KEEP_SCHEMA=1 leaves the PostgreSQL fixture in place (for EXPLAIN sessions); drop it by hand.
+    if (postgres && process.env.LARGE_TENANT_KEEP_SCHEMA === '1')
+      console.error(`kept schema ${env.DATABASE_SCHEMA}: drop schema ${env.DATABASE_SCHEMA} cascade`);
+    else if (postgres) await sql.raw(`drop schema ${env.DATABASE_SCHEMA} cascade`).execute(ctx.db);
     await ctx.close();
   }
   return result;

@@ -20,6 +20,7 @@ import {
   findByReference as findRefundByReference,
   listRefunds,
 } from '../modules/after-sale/after-sale.repo.js';
+import { promisedOn } from '../modules/checkout/line/promised-capacity.js';
 import {
   findByReference as findOrderByReference,
   listOrders,
@@ -40,7 +41,10 @@ import type { Database } from './schema.js';
  * pays for the rows it reads, not the rows it has. Each read below is compiled by the real
  * repository code (a recording driver catches its SQL), then explained on this engine. On
  * PostgreSQL sequential scans are priced out (`enable_seqscan = off`) so that an empty test
- * table cannot make a scan look cheap: one remains only where no index can serve.
+ * table cannot make a scan look cheap: one remains only where no index can serve. PostgreSQL
+ * explains the generic plan (a prepared statement under `plan_cache_mode =
+ * force_generic_plan`), the plan the pool runs: a value bound as a parameter is unknown to it,
+ * so a partial index serves only a read whose SQL names the index's condition as a literal.
  * `WRITE_PLANS=1` writes the plans to src/db/plans/<engine>.md (committed beside the reads).
  */
 
@@ -235,6 +239,12 @@ const READS: SellerRead[] = [
     seeks: 'day',
   },
   {
+    name: 'GET /availability (keys promised to holds, pre-orders and reservations)',
+    run: (db) => promisedOn(db, ['alloc-1'], Date.UTC(2026, 0, 1)),
+    index: 'orders_open_preorders',
+    seeks: 'allocation_id',
+  },
+  {
     name: 'GET /availability (stock per pool)',
     run: (db) => availableInPools(db, ['pool-1', 'pool-2']),
     index: pk('pool_stock'),
@@ -250,6 +260,7 @@ const LARGE = [
   'refunds',
   'refund_keys',
   'reservations',
+  'checkout_holds',
   'outbox_events',
   'sale_totals',
   'activity_day_totals',
@@ -266,25 +277,40 @@ interface PlanNode {
 }
 const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
+/** A bound value as a PostgreSQL literal (the values of the reads above: text and numbers). */
+function literal(value: unknown): string {
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'string') return `'${value.replaceAll("'", "''")}'`;
+  throw new Error(`no literal for ${typeof value} ${String(value)}`);
+}
+
 /** The plan as lines, the index seeks as `index: condition`, and the tables scanned whole. */
 async function explain(query: CompiledQuery): Promise<{ text: string; seeks: string[]; scans: string[] }> {
   if (postgres) {
     return t.ctx.db.transaction().execute(async (trx) => {
       await sql`set local enable_seqscan = off`.execute(trx);
-      const run = (format: string) =>
-        trx.executeQuery<Record<string, unknown>>(
-          Query.raw(`explain (${format}) ${query.sql}`, [...query.parameters]),
-        );
-      const json = (await run('format json')).rows[0]!['QUERY PLAN'] as [{ Plan: PlanNode }];
-      const text = (await run('costs off')).rows.map((r) => r['QUERY PLAN']).join('\n');
-      const nodes = nodesOf(json[0].Plan);
-      return {
-        text,
-        seeks: nodes
-          .filter((n) => n['Index Name'])
-          .map((n) => `${n['Index Name']}: ${n['Index Cond'] ?? ''}`),
-        scans: nodes.filter((n) => n['Node Type'] === 'Seq Scan').map((n) => n['Relation Name']!),
-      };
+      await sql`set local plan_cache_mode = force_generic_plan`.execute(trx);
+      await trx.executeQuery(Query.raw(`prepare seller_read as ${query.sql}`));
+      try {
+        // EXECUTE takes its arguments as SQL text: the values written as literals.
+        const args = query.parameters.map(literal).join(', ');
+        const run = (format: string) =>
+          trx.executeQuery<Record<string, unknown>>(
+            Query.raw(`explain (${format}) execute seller_read${args ? `(${args})` : ''}`),
+          );
+        const json = (await run('format json')).rows[0]!['QUERY PLAN'] as [{ Plan: PlanNode }];
+        const text = (await run('costs off')).rows.map((r) => r['QUERY PLAN']).join('\n');
+        const nodes = nodesOf(json[0].Plan);
+        return {
+          text,
+          seeks: nodes
+            .filter((n) => n['Index Name'])
+            .map((n) => `${n['Index Name']}: ${n['Index Cond'] ?? ''}`),
+          scans: nodes.filter((n) => n['Node Type'] === 'Seq Scan').map((n) => n['Relation Name']!),
+        };
+      } finally {
+        await sql`deallocate seller_read`.execute(trx);
+      }
     });
   }
   const rows = (

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { AppContext } from '../../../context.js';
 import type { Executor } from '../../../db/database.js';
 import { cancelLiveHolds } from '../holds/holds.repo.js';
@@ -48,7 +49,10 @@ export async function promisedOn(
         .selectFrom('orders')
         .select(['allocation_id', 'quantity'])
         .where('allocation_id', 'in', allocationIds)
-        .where('delivery', '=', 'preorder')
+        // A literal, not a bound value: the pool plans every statement generically
+        // (plan_cache_mode), and only a literal lets that plan seek the partial index
+        // orders_open_preorders; with a parameter it reads every order of the allocation.
+        .where('delivery', '=', sql.lit('preorder'))
         .$if(except.orderId !== undefined, (q) => q.where('id', '!=', except.orderId!)),
     )
     .unionAll(

@@ -1,6 +1,14 @@
+import { sql } from 'kysely';
 import type { Executor } from '../../../db/database.js';
 import { lockRows } from '../../../db/dialect.js';
 import type { OrderRow } from '../orders/orders.repo.js';
+
+/**
+ * `delivery = 'preorder'` as a literal in the SQL: PostgreSQL plans every statement
+ * generically (`plan_cache_mode`), and only a literal lets that plan use the partial index
+ * `orders_open_preorders` (accepted pre-orders only) instead of scanning every order.
+ */
+const ACCEPTED_PREORDER = sql.lit('preorder' as const);
 
 /**
  * The pre-orders that may convert: accepted (`delivery = 'preorder'`) on a SKU whose release is
@@ -12,7 +20,7 @@ function releasedPreorders(ex: Executor) {
     .innerJoin('skus', 'skus.id', 'orders.sku_id')
     .innerJoin('releases', 'releases.id', 'skus.release_id')
     .innerJoin('products', 'products.id', 'orders.product_id')
-    .where('orders.delivery', '=', 'preorder')
+    .where('orders.delivery', '=', ACCEPTED_PREORDER)
     .where('releases.state', '=', 'available')
     .where('products.launch_phase', '=', 'released');
 }
@@ -94,7 +102,7 @@ export function preorderHoldersOfRelease(ex: Executor, releaseId: string) {
     .select(['orders.seller_company_id', 'orders.environment'])
     .distinct()
     .where('skus.release_id', '=', releaseId)
-    .where('orders.delivery', '=', 'preorder')
+    .where('orders.delivery', '=', ACCEPTED_PREORDER)
     .execute();
 }
 
@@ -113,7 +121,7 @@ export async function unconvertiblePreorders(ex: Executor, limit: number) {
     .innerJoin('releases', 'releases.id', 'skus.release_id')
     .innerJoin('products', 'products.id', 'orders.product_id')
     .select(['orders.id', 'allocations.status'])
-    .where('orders.delivery', '=', 'preorder')
+    .where('orders.delivery', '=', ACCEPTED_PREORDER)
     .where((eb) =>
       eb.or([
         eb('allocations.status', '=', 'revoked'),
