@@ -25,7 +25,10 @@ async function waitFor(check: () => boolean, limitMs: number): Promise<number> {
   return performance.now() - started;
 }
 
-/** An endpoint at `receiver` and a test ping to it; resolves once its first attempt arrived. */
+/**
+ * An endpoint at `receiver` and a test ping to it; resolves once its first attempt arrived. At
+ * least one: a prompt retry can arrive within the 10 ms between two looks, after the first.
+ */
 async function pingOnce(auth: Record<string, string>, receiver: { url: string; received: unknown[] }) {
   const created = await t.app.inject({
     method: 'POST',
@@ -35,7 +38,7 @@ async function pingOnce(auth: Record<string, string>, receiver: { url: string; r
   });
   const endpointId = created.json().data.id as string;
   await t.app.inject({ method: 'POST', url: `/api/seller/v1/webhooks/${endpointId}/test`, headers: auth });
-  expect(await waitFor(() => receiver.received.length === 1, 5000)).toBeLessThan(5000);
+  expect(await waitFor(() => receiver.received.length >= 1, 5000)).toBeLessThan(5000);
   return endpointId;
 }
 
