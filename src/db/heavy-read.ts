@@ -9,11 +9,26 @@ export interface ReadQuery<R> {
   execute(): Promise<R[]>;
 }
 
-/** The reader thread, when `ex` may use it. */
-function readerFor(ex: Executor): SqliteReader | null {
+/**
+ * `onThread` with the reader thread and the compiled query when `ex` may use the thread;
+ * `here` otherwise, or when the thread is gone (it could not open the file, or stopped).
+ */
+async function offThreadOr<R, T>(
+  ex: Executor,
+  query: ReadQuery<R>,
+  onThread: (reader: SqliteReader, compiled: CompiledQuery<R>) => Promise<T>,
+  here: () => Promise<T>,
+): Promise<T> {
   const adapter = ex.getExecutor().adapter;
   const reader = !ex.isTransaction && adapter instanceof GroupCommitAdapter ? adapter.driver.offThread : null;
-  return reader?.usable ? reader : null;
+  if (reader?.usable) {
+    try {
+      return await onThread(reader, query.compile());
+    } catch (err) {
+      if (reader.usable) throw err;
+    }
+  }
+  return here();
 }
 
 /**
@@ -23,18 +38,13 @@ function readerFor(ex: Executor): SqliteReader | null {
  * else (PostgreSQL, an in-memory database, inside a transaction, a reader thread that could not
  * open the file) it runs as before.
  */
-export async function heavyRead<R>(ex: Executor, query: ReadQuery<R>): Promise<R[]> {
-  const reader = readerFor(ex);
-  if (reader) {
-    const compiled = query.compile();
-    try {
-      return await reader.all<R>(compiled.sql, compiled.parameters);
-    } catch (err) {
-      // The thread is gone (it could not open the file, or stopped): read on the main connection.
-      if (reader.usable) throw err;
-    }
-  }
-  return query.execute();
+export function heavyRead<R>(ex: Executor, query: ReadQuery<R>): Promise<R[]> {
+  return offThreadOr(
+    ex,
+    query,
+    (reader, compiled) => reader.all<R>(compiled.sql, compiled.parameters),
+    () => query.execute(),
+  );
 }
 
 /**
@@ -52,20 +62,18 @@ export interface RowFormatter<R> {
  * and the formatting run there, and the event loop receives the bytes; anywhere else, both run
  * here as `heavyRead` would.
  */
-export async function heavyFormatted<R>(
+export function heavyFormatted<R>(
   ex: Executor,
   query: ReadQuery<R>,
   formatter: RowFormatter<R>,
 ): Promise<FormattedRows<R>> {
-  const reader = readerFor(ex);
-  if (reader) {
-    const compiled = query.compile();
-    try {
-      return await reader.formatted<R>(compiled.sql, compiled.parameters, formatter.url);
-    } catch (err) {
-      if (reader.usable) throw err;
-    }
-  }
-  const rows = await query.execute();
-  return { bytes: Buffer.from(formatter.formatRows(rows)), count: rows.length, last: rows.at(-1) };
+  return offThreadOr(
+    ex,
+    query,
+    (reader, compiled) => reader.formatted<R>(compiled.sql, compiled.parameters, formatter.url),
+    async () => {
+      const rows = await query.execute();
+      return { bytes: Buffer.from(formatter.formatRows(rows)), count: rows.length, last: rows.at(-1) };
+    },
+  );
 }

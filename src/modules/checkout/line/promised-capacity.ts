@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
 import type { AppContext } from '../../../context.js';
 import type { Executor } from '../../../db/database.js';
 import { cancelLiveHolds } from '../holds/holds.repo.js';
+import { ACCEPTED_PREORDER } from '../preorders/preorders.repo.js';
 import { retirePool } from '../reservations/pool.js';
 
 /** SPEC 3.1: a publisher pausing or revoking a grant cancels its live checkout holds (same transaction). */
@@ -49,10 +49,8 @@ export async function promisedOn(
         .selectFrom('orders')
         .select(['allocation_id', 'quantity'])
         .where('allocation_id', 'in', allocationIds)
-        // A literal, not a bound value: the pool plans every statement generically
-        // (plan_cache_mode), and only a literal lets that plan seek the partial index
-        // orders_open_preorders; with a parameter it reads every order of the allocation.
-        .where('delivery', '=', sql.lit('preorder'))
+        // A literal, not a bound value: the partial index orders_open_preorders (preorders.repo.ts).
+        .where('delivery', '=', ACCEPTED_PREORDER)
         .$if(except.orderId !== undefined, (q) => q.where('id', '!=', except.orderId!)),
     )
     .unionAll(

@@ -8,7 +8,7 @@ import type { OrderRow } from '../orders/orders.repo.js';
  * generically (`plan_cache_mode`), and only a literal lets that plan use the partial index
  * `orders_open_preorders` (accepted pre-orders only) instead of scanning every order.
  */
-const ACCEPTED_PREORDER = sql.lit('preorder' as const);
+export const ACCEPTED_PREORDER = sql.lit('preorder' as const);
 
 /**
  * The pre-orders that may convert: accepted (`delivery = 'preorder'`) on a SKU whose release is
