@@ -1,6 +1,7 @@
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { mintKey } from './modules/api-keys/api-keys.service.js';
+import { listUsers } from './modules/console/console.repo.js';
 import { findFirstSellerNamed } from './modules/identity/identity.repo.js';
 import { createCompany, isEmptyInstallation } from './modules/identity/identity.service.js';
 
@@ -35,16 +36,52 @@ export function demoKeyBanner(
       '',
       `API docs: http://localhost:${config.port}/docs`,
       '',
-    ].join('\n') + demoKeyRecoveryLine({ id: companyId })
+    ].join('\n') + startLines({ id: companyId, hasConsoleUsers: false }, config)
   );
 }
 
-/** The demo seller created on the first start, if this installation has one. */
-export async function findDemoSeller(ctx: AppContext): Promise<{ id: string } | undefined> {
-  return findFirstSellerNamed(ctx.db, DEMO_SELLER_NAME);
+/** The demo seller created on the first start, if this installation has one, and whether anyone can sign in to its console. */
+export async function findDemoSeller(ctx: AppContext): Promise<DemoSeller | undefined> {
+  const seller = await findFirstSellerNamed(ctx.db, DEMO_SELLER_NAME);
+  if (!seller) return undefined;
+  return { id: seller.id, hasConsoleUsers: (await listUsers(ctx.db, seller.id)).length > 0 };
 }
 
-/** Printed at every start after the first: the demo key is shown once, so this is how to get another. */
-export function demoKeyRecoveryLine(demo: { id: string }): string {
-  return `Demo seller ${demo.id}: lost its key? npx sdapi key create --company ${demo.id} --environment sandbox\n`;
+export interface DemoSeller {
+  id: string;
+  hasConsoleUsers: boolean;
 }
+
+/**
+ * Printed at every start: where the console is, how to let its first owner in (while nobody can
+ * sign in) and how to get another demo key (the first is shown once). The CLI commands carry the
+ * settings that locate this server's database and address, so they work pasted as they are.
+ */
+export function startLines(demo: DemoSeller, config: Config): string {
+  const cli = `${cliSettings(config)}npx sdapi`;
+  const lines = [`Seller console: ${config.publicUrl}/console`];
+  if (!demo.hasConsoleUsers) {
+    lines.push(
+      'Let its first owner in (prints a one-time invite link to open in a browser):',
+      `  ${cli} users invite --company ${demo.id} --email you@example.com --role owner`,
+    );
+  }
+  lines.push(
+    `Demo seller ${demo.id}: lost its key? ${cli} key create --company ${demo.id} --environment sandbox`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+/** The settings the CLI needs to reach what this server uses, when they are not the defaults. */
+function cliSettings(config: Config): string {
+  const env = process.env;
+  const names = ['DATA_DIR', 'PORT', 'PUBLIC_URL', 'SDAPI_ENV_FILE'] as const;
+  const parts = names.filter((name) => env[name]).map((name) => `${name}=${shellWord(env[name] ?? '')}`);
+  // A PostgreSQL URL may hold a password: never printed; the CLI reads it from the same place.
+  if (config.database.engine === 'sqlite' && env.DATABASE_URL)
+    parts.unshift(`DATABASE_URL=${shellWord(env.DATABASE_URL)}`);
+  return parts.length > 0 ? `${parts.join(' ')} ` : '';
+}
+
+const shellWord = (value: string) =>
+  /^[A-Za-z0-9_./:@%+=,-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;

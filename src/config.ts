@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 
@@ -106,6 +108,23 @@ function devLoopbackProblem(env: Env): string | null {
   const postgres = /^postgres(ql)?:/.test(env.DATABASE_URL ?? '');
   if (!production && !postgres) return null;
   return `SDAPI_DEV_LOOPBACK_ALLOWLIST is a development setting (embedded SQLite, NODE_ENV not production); it cannot be used with ${production ? 'NODE_ENV=production' : 'PostgreSQL'}. Unset it.`;
+}
+
+/**
+ * The server and the operator CLI read their settings the same way: the process environment,
+ * over an optional env file (`SDAPI_ENV_FILE`, else `./.env` when it exists). A variable set in
+ * the environment wins over the file, so one file can hold an installation's settings and both
+ * programs find the same database, port and public address.
+ */
+export function loadEnvFile(cwd = process.cwd()): string | null {
+  const named = process.env.SDAPI_ENV_FILE;
+  const path = resolve(cwd, named ?? '.env');
+  if (!existsSync(path)) {
+    if (named) throw new Error(`SDAPI_ENV_FILE names ${path}, which does not exist`);
+    return null;
+  }
+  process.loadEnvFile(path);
+  return path;
 }
 
 /** Parses the environment once against its schema; an invalid value stops start-up with a clear message. */

@@ -1,7 +1,7 @@
 import { buildAdminApp } from './admin-app.js';
 import { buildApp } from './app.js';
-import { createDemoSellerIfEmpty, demoKeyBanner, demoKeyRecoveryLine, findDemoSeller } from './bootstrap.js';
-import { loadConfig } from './config.js';
+import { createDemoSellerIfEmpty, demoKeyBanner, findDemoSeller, startLines } from './bootstrap.js';
+import { loadConfig, loadEnvFile } from './config.js';
 import { createContext } from './context.js';
 import { migrateToLatest, schemaOf } from './db/migrate.js';
 import { withEmbeddedSecrets } from './embedded-secrets.js';
@@ -10,6 +10,7 @@ import { seedSandboxCatalog } from './modules/sandbox/sandbox.service.js';
 import { drainListener, exitGracefullyOnSignal } from './shutdown.js';
 
 async function main(): Promise<void> {
+  loadEnvFile();
   const config = withEmbeddedSecrets(loadConfig());
   if (!config.masterKeyHex)
     throw new Error('SDAPI_MASTER_KEY (64 hex characters) is required with PostgreSQL');
@@ -49,7 +50,7 @@ async function main(): Promise<void> {
   if (demo) process.stdout.write(demoKeyBanner(demo, config));
   else {
     const existing = await findDemoSeller(ctx);
-    if (existing) process.stdout.write(demoKeyRecoveryLine(existing));
+    if (existing) process.stdout.write(startLines(existing, config));
   }
 }
 

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -254,5 +254,75 @@ describe('sdapi CLI (embedded SQLite)', () => {
       replenishMode: 'infinite',
       availableKeys: 0,
     });
+  }, 60_000);
+});
+
+describe("sdapi CLI finds the server's settings as the server does", () => {
+  const bin = join(process.cwd(), 'bin/sdapi.js');
+  const bare = { PATH: process.env.PATH ?? '' };
+
+  it('refuses to create a database for a command that needs an existing one, and creates nothing', async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'sdapi-cli-elsewhere-'));
+    const failed = await run(
+      process.execPath,
+      [
+        bin,
+        'users',
+        'invite',
+        '--company',
+        '00000000-0000-4000-8000-000000000000',
+        '--email',
+        'a@b.example',
+        '--role',
+        'owner',
+      ],
+      { env: bare, cwd: elsewhere },
+    ).catch((err: { code: number; stderr: string }) => err);
+    expect(failed).toMatchObject({ code: 1 });
+    expect((failed as { stderr: string }).stderr).toContain(
+      `there is no database at ${join(elsewhere, 'data/sdapi.sqlite')}`,
+    );
+    expect(readdirSync(elsewhere)).toEqual([]);
+  }, 60_000);
+
+  it('reads DATA_DIR and PORT from a .env file in its working directory, under the environment', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'sdapi-cli-env-'));
+    writeFileSync(join(home, '.env'), `DATA_DIR=${join(home, 'state')}\nPORT=9123\n`);
+    const inHome = (...args: string[]) =>
+      run(process.execPath, [bin, ...args, '--json'], { env: bare, cwd: home });
+    const company = JSON.parse((await inHome('company', 'create', '--name', 'Env Store')).stdout);
+    expect(existsSync(join(home, 'state/sdapi.sqlite'))).toBe(true);
+    const invite = JSON.parse(
+      (
+        await inHome(
+          'users',
+          'invite',
+          '--company',
+          company.id,
+          '--email',
+          'owner@env.example',
+          '--role',
+          'owner',
+        )
+      ).stdout,
+    );
+    expect(invite.link).toMatch(/^http:\/\/localhost:9123\/console\/invite#/);
+    const overridden = await run(
+      process.execPath,
+      [
+        bin,
+        'users',
+        'invite',
+        '--company',
+        company.id,
+        '--email',
+        'dev@env.example',
+        '--role',
+        'developer',
+        '--json',
+      ],
+      { env: { ...bare, PUBLIC_URL: 'https://console.env.example' }, cwd: home },
+    );
+    expect(JSON.parse(overridden.stdout).link).toMatch(/^https:\/\/console\.env\.example\/console\/invite#/);
   }, 60_000);
 });

@@ -1,4 +1,6 @@
-import { loadConfig } from '../config.js';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { type Config, loadConfig, loadEnvFile } from '../config.js';
 import { type AppContext, createContext } from '../context.js';
 import { migrateToLatest, schemaOf } from '../db/migrate.js';
 import { withEmbeddedSecrets } from '../embedded-secrets.js';
@@ -232,9 +234,41 @@ async function run(ctx: AppContext, command: string, positionals: string[], valu
   throw new Error(`no handler for '${command}'`);
 }
 
+/** The commands that may be the first on a new installation; every other one needs its database. */
+const MAY_CREATE_DATABASE = new Set(['migrate', 'company create', 'seed sandbox', 'seed demo']);
+
+/**
+ * An embedded database that does not exist yet means the CLI is not looking where the server
+ * keeps its data: creating an empty one would answer "does not exist" to everything asked.
+ */
+function missingDatabase(config: Config, command: string): string | null {
+  const { database } = config;
+  if (database.engine !== 'sqlite' || database.path === ':memory:' || MAY_CREATE_DATABASE.has(command))
+    return null;
+  if (existsSync(database.path)) return null;
+  return [
+    `sdapi: there is no database at ${resolve(database.path)}.`,
+    "The CLI finds the server's database as the server does: DATABASE_URL, else DATA_DIR (default ./data),",
+    'from the environment or a .env file in the working directory (SDAPI_ENV_FILE names another).',
+    'Run it with the settings the server was started with, or create a database with `sdapi migrate`.',
+  ].join('\n');
+}
+
 /** Runs one parsed command against the database DATABASE_URL names; the exit status. */
 export async function runCommand(command: string, positionals: string[], values: Values): Promise<number> {
-  const config = withEmbeddedSecrets(loadConfig());
+  let settings: Config;
+  try {
+    loadEnvFile();
+    settings = loadConfig();
+  } catch (err) {
+    return printFailure(err);
+  }
+  const missing = missingDatabase(settings, command);
+  if (missing) {
+    process.stderr.write(`${missing}\n`);
+    return 1;
+  }
+  const config = withEmbeddedSecrets(settings);
   // The in-process operator client needs a token even where the server's is not configured.
   const ctx = await createContext({
     ...config,

@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { Agent, request } from 'node:http';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alwaysOrder } from '../checkout.js';
 import {
@@ -22,6 +24,8 @@ afterAll(() => {
 const adminAuth = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
 const BUYER_IP = '81.2.69.142';
 const CONSUMER_IP = '81.2.69.160';
+
+const run = promisify(execFile);
 
 async function json(url: string, init: RequestInit = {}) {
   const response = await fetch(url, init);
@@ -200,6 +204,9 @@ describe('the demo key', () => {
     const firstId = first.output().match(/A demo seller company was created \(id ([0-9a-f-]{36})\)/)?.[1];
     expect(firstId).toBeDefined();
     expect(first.output()).toContain(`Demo seller ${firstId}: lost its key?`);
+    expect(first.output()).toContain(
+      `Seller console: http://localhost:${new URL(first.seller).port}/console`,
+    );
     first.process.kill('SIGTERM');
     expect(await first.exited).toBe(0);
 
@@ -208,8 +215,10 @@ describe('the demo key', () => {
       const demo = await json(`${again.admin}/admin/v1/companies?kind=seller`, { headers: adminAuth });
       const demoId = demo.body.data.find((c: { name: string }) => c.name === 'Demo Seller').id;
       expect(demoId).toBe(firstId);
-      expect(again.output()).toContain(
-        `Demo seller ${demoId}: lost its key? npx sdapi key create --company ${demoId} --environment sandbox`,
+      expect(again.output()).toMatch(
+        new RegExp(
+          `Demo seller ${demoId}: lost its key\\? .*npx sdapi key create --company ${demoId} --environment sandbox`,
+        ),
       );
       expect(again.output()).not.toContain(token);
     } finally {
@@ -229,6 +238,38 @@ describe('npm start', () => {
       await expect(fetch(`${started.seller}/api/seller/v1/whoami`)).rejects.toThrow();
     } finally {
       if (started.process.exitCode === null) started.process.kill('SIGKILL');
+    }
+  }, 120_000);
+});
+
+describe('the start banner lets the first console owner in', () => {
+  it("prints the console's address and an invite command that, pasted as printed, reaches this server's database and address", async () => {
+    const server = await startCompiledServer();
+    try {
+      const port = new URL(server.seller).port;
+      const printed = server.output().match(/^ {2}(.*npx sdapi users invite .*)$/m)?.[1];
+      expect(printed, server.output()).toBeDefined();
+      // The operator runs it in another shell: only PATH and the secrets of its environment are shared.
+      const command = `${printed} --json`.replace('npx sdapi', `${process.execPath} bin/sdapi.js`);
+      const { stdout } = await run('sh', ['-c', command], {
+        env: { PATH: process.env.PATH ?? '', SDAPI_MASTER_KEY: MASTER_KEY, SDAPI_IP_PEPPER: IP_PEPPER },
+      });
+      const invite = JSON.parse(stdout);
+      expect(invite).toMatchObject({ email: 'you@example.com', role: 'owner' });
+      expect(invite.link).toMatch(new RegExp(`^http://localhost:${port}/console/invite#`));
+      const token = invite.link.split('#')[1];
+      const opened = await json(`${server.seller}/console/api/invites/lookup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token }),
+      });
+      expect(opened).toMatchObject({
+        status: 200,
+        body: { data: { email: 'you@example.com', role: 'owner' } },
+      });
+    } finally {
+      server.process.kill('SIGTERM');
+      await server.exited;
     }
   }, 120_000);
 });

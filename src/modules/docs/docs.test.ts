@@ -29,6 +29,14 @@ describe('OpenAPI and docs', () => {
     );
   });
 
+  it('points a newcomer to the console and to the command that lets its first owner in', async () => {
+    const doc = (await call(t, { method: 'GET', url: '/api/seller/v1/openapi.json' })).body;
+    expect(doc.info.description).toContain('{{origin}}/console');
+    expect(doc.info.description).toContain(
+      'npx sdapi users invite --company <id> --email you@example.com --role owner',
+    );
+  });
+
   it('serves the reference page over the document, with the guides and an anchor for every error code', async () => {
     const result = await call(t, { method: 'GET', url: '/docs' });
     expect(result.status).toBe(200);

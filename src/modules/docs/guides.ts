@@ -45,7 +45,12 @@ export SDAPI={{origin}} KEY=service_sk_sbx_…
    retries, cursor iterators and \`verifyWebhook\`. The sample storefront in \`examples/storefront/\`
    sells a key end to end: browse, preview, hold, charge, order, \`order.fulfilled\` by webhook,
    key recovery after a crash. Try a hot drop on \`SANDBOX-HOTDROP-001\` ([Sandbox](#section/Sandbox)).
-5. Webhooks on your laptop, without a public URL: the seller CLI in \`cli/\` forwards your events
+5. The seller console at \`{{origin}}/console\` shows the same company in a browser:
+   keys, webhooks and every delivery attempt, orders and refunds, the request log (find a failed
+   call by its \`X-Request-Id\`), finance and the team. An operator lets its first owner in with
+   \`npx sdapi users invite --company <id> --email you@example.com --role owner\` (the command the
+   service prints at every start), which answers a one-time invite link.
+6. Webhooks on your laptop, without a public URL: the seller CLI in \`cli/\` forwards your events
    to a local handler, signed as real deliveries, and triggers sandbox events
    (\`npm run seller-cli -- listen --forward-to http://localhost:3000/webhooks\`, then
    \`npm run seller-cli -- trigger order.fulfilled\`).
