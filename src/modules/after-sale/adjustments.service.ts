@@ -8,7 +8,7 @@ import { type MovedAmounts, originalSalesOf, recordReversal } from '../finance/r
 import { lockKeys, quarantineKeys, restockKeys } from '../inventory/key-custody.service.js';
 import * as repo from './after-sale.repo.js';
 import type { AdjustmentSource, AdjustmentType, KeyOutcome } from './after-sale.table.js';
-import { type OwnedKey, ownedKeys } from './key-checks.js';
+import { type OwnedKey, ownedKeys, refuseKeysOfOtherOrders } from './key-checks.js';
 
 /** What happens to one key: where it goes, and whether its sale is reversed. */
 export interface KeyPlan {
@@ -30,6 +30,8 @@ export interface Adjustment {
   returnId: string | null;
   /** Decides each key's fate once the keys are locked and known to be the caller's. */
   plan: (trx: Executor, keys: OwnedKey[], now: number) => Promise<KeyPlan[]>;
+  /** Set when the action was addressed to one order: every key must be that order's. */
+  withinOrderId?: string;
   /** A return that moves money opens its refund row here. */
   openRefund?: (trx: Executor) => Promise<string>;
 }
@@ -88,6 +90,7 @@ export async function adjustKeys(ctx: AppContext, trx: Executor, a: Adjustment):
     const mine = r.seller_company_id === a.actor.sellerId && r.environment === a.actor.environment;
     if (mine && r.outcome === 'restocked') adjusted.set(`restocked:${r.key_id}`, r.cause);
   }
+  if (a.withinOrderId) refuseKeysOfOtherOrders(a.keyIds, keys, taken, a.withinOrderId);
   const owned = ownedKeys(a.keyIds, keys, orders, adjusted, a.actor);
   const plans = await a.plan(trx, owned, now);
 

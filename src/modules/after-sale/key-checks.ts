@@ -62,6 +62,30 @@ export function ownedKeys(
   return owned;
 }
 
+/**
+ * An action addressed to one order (the console's order page) takes back only that order's keys:
+ * a key sold to it, or handed back from it and not sold again. Any other id, another order's of
+ * the same company included, answers 404 as an id the order does not have.
+ */
+export function refuseKeysOfOtherOrders(
+  requested: readonly string[],
+  keys: readonly { id: string; order_id: string | null }[],
+  handedBack: readonly { order_id: string; key_id: string }[],
+  orderId: string,
+): void {
+  const soldTo = new Map(keys.map((k) => [k.id, k.order_id]));
+  const backFromOrder = new Set(handedBack.filter((r) => r.order_id === orderId).map((r) => r.key_id));
+  const outside = requested.filter((keyId) => {
+    const on = soldTo.get(keyId);
+    return on !== orderId && !(on === null && backFromOrder.has(keyId));
+  });
+  if (outside.length > 0) {
+    throw fail('NOT_FOUND', `This order has no key ${outside.join(', ')}; nothing was changed.`, {
+      keyIds: outside,
+    });
+  }
+}
+
 /** Key ids sent twice are refused before anything is read. */
 export function refuseDuplicates(keyIds: readonly string[]): void {
   const seen = new Set<string>();

@@ -6,7 +6,7 @@ import { referenceOwner } from '../checkout/orders/fulfil.service.js';
 import { adjustKeys } from './adjustments.service.js';
 import * as repo from './after-sale.repo.js';
 import type { AdjustmentType } from './after-sale.table.js';
-import { refuseDuplicates } from './key-checks.js';
+import { refuseDuplicates, refuseKeysOfOtherOrders } from './key-checks.js';
 import { enforceRefundPolicy } from './refund-policy.js';
 import { completeRefund, digestOf, openRefund } from './refund-record.js';
 import { refundView } from './refund-view.js';
@@ -39,8 +39,17 @@ function referenceOf(body: RefundBody): string {
   return reference;
 }
 
-/** The same reference replays its adjustment when it names the same keys; other keys conflict. */
-function replayOrConflict(existing: repo.RefundRow, body: RefundBody, reference: string) {
+/**
+ * The same reference replays its adjustment when it names the same keys; other keys conflict.
+ * Addressed to one order, the replayed keys must have been taken back from that order.
+ */
+async function replayOrConflict(
+  ctx: AppContext,
+  existing: repo.RefundRow,
+  body: RefundBody,
+  reference: string,
+  withinOrderId: string | undefined,
+) {
   if (existing.key_set_digest !== digestOf(body.keyIds)) {
     throw fail(
       'REFUND_REFERENCE_CONFLICT',
@@ -52,21 +61,32 @@ function replayOrConflict(existing: repo.RefundRow, body: RefundBody, reference:
       },
     );
   }
+  if (withinOrderId) {
+    const taken = await repo.keysOfRefund(ctx.db, existing.id);
+    const takenFrom = taken.map((row) => ({ id: row.key_id, order_id: row.order_id }));
+    refuseKeysOfOtherOrders(body.keyIds, takenFrom, [], withinOrderId);
+  }
   return { view: refundView(existing), replayed: true };
 }
 
 /**
  * POST /refunds: quarantines delivered keys and reverses their sale lines, exactly once per
  * reference. A concurrent request with the same reference waits on the reference's unique
- * index while the first runs, then replays it (or conflicts).
+ * index while the first runs, then replays it (or conflicts). Given an order (the console's
+ * order page), every key must be that order's.
  */
-export async function createRefund(ctx: AppContext, actor: SellerActor, body: RefundBody) {
+export async function createRefund(
+  ctx: AppContext,
+  actor: SellerActor,
+  body: RefundBody,
+  withinOrderId?: string,
+) {
   const reference = referenceOf(body);
   refuseDuplicates(body.keyIds);
   const owner = referenceOwner(actor);
   const find = () => repo.findByReference(ctx.db, actor.environment, owner, body.type, reference);
   const existing = await find();
-  if (existing) return replayOrConflict(existing, body, reference);
+  if (existing) return replayOrConflict(ctx, existing, body, reference, withinOrderId);
   try {
     const row = await ctx.db.transaction().execute(async (trx) => {
       const at = ctx.clock.now();
@@ -81,6 +101,7 @@ export async function createRefund(ctx: AppContext, actor: SellerActor, body: Re
         at,
         refundId: id,
         returnId: null,
+        ...(withinOrderId ? { withinOrderId } : {}),
         plan: async (tx, keys, now) => {
           if (body.type === 'refund') await enforceRefundPolicy(tx, keys, now);
           return keys.map((owned) => ({ owned, outcome: 'quarantined', reverse: true }));
@@ -93,7 +114,7 @@ export async function createRefund(ctx: AppContext, actor: SellerActor, body: Re
     if (!isUniqueViolation(err)) throw err;
     const winner = await find();
     if (!winner) throw err;
-    return replayOrConflict(winner, body, reference);
+    return replayOrConflict(ctx, winner, body, reference, withinOrderId);
   }
 }
 

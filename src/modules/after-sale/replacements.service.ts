@@ -11,7 +11,7 @@ import { emit } from '../events/outbox.service.js';
 import { recordActivity } from '../finance/finance.service.js';
 import { claimKeys, openKeys, stockUpTo } from '../inventory/claims.service.js';
 import { lockKeys, quarantineKeys } from '../inventory/key-custody.service.js';
-import { deliveredTo } from './key-checks.js';
+import { deliveredTo, refuseKeysOfOtherOrders } from './key-checks.js';
 import { replacementPolicyOf, replacementRefusal } from './replacement-policy.js';
 import * as repo from './replacements.repo.js';
 
@@ -45,12 +45,19 @@ function checkReplaceable(
  * grant's policy is checked, the reported key goes to quarantine and one new key of the same
  * grant's pools is sold to the same order and returned in plaintext here. No charge and no
  * pull against the grant: its counters stay, the swap shows as a `replacement` activity entry
- * (0) and the `key.replaced` event. A key is replaced once (unique on the replaced key).
+ * (0) and the `key.replaced` event. A key is replaced once (unique on the replaced key). Given
+ * an order (the console's order page), the key must be that order's.
  */
-export async function replaceKey(ctx: AppContext, actor: SellerActor, body: ReplaceBody) {
+export async function replaceKey(
+  ctx: AppContext,
+  actor: SellerActor,
+  body: ReplaceBody,
+  withinOrderId?: string,
+) {
   return ctx.db.transaction().execute(async (trx) => {
     const now = ctx.clock.now();
     const [key] = await lockKeys(trx, [body.keyId]);
+    if (withinOrderId) refuseKeysOfOtherOrders([body.keyId], key ? [key] : [], [], withinOrderId);
     const [order] = key?.order_id ? await lockOrders(trx, [key.order_id]) : [];
     checkReplaceable(key, order, actor);
     const allocation = await requireAllocation(trx, order!.allocation_id, true);

@@ -17,9 +17,15 @@ export interface ReturnBody {
  * POST /keys/return: the seller hands keys back. A key never revealed goes back to its pool for
  * resale and its sale (if any) is reversed; a revealed key goes to quarantine, and its sale is
  * reversed only where the grant's refund policy allows money back. Never refused for the
- * policy: a seller may always hand a key back. All or nothing, exactly once per key.
+ * policy: a seller may always hand a key back. All or nothing, exactly once per key. Given an
+ * order (the console's order page), every key must be that order's.
  */
-export async function returnKeys(ctx: AppContext, actor: SellerActor, body: ReturnBody) {
+export async function returnKeys(
+  ctx: AppContext,
+  actor: SellerActor,
+  body: ReturnBody,
+  withinOrderId?: string,
+) {
   refuseDuplicates(body.keyIds);
   const keyIds = [...body.keyIds].sort();
   return ctx.db.transaction().execute(async (trx) => {
@@ -33,6 +39,7 @@ export async function returnKeys(ctx: AppContext, actor: SellerActor, body: Retu
       at: now,
       refundId: null,
       returnId,
+      ...(withinOrderId ? { withinOrderId } : {}),
       plan: async (tx, keys, at) => {
         const policies = await policiesOf(tx, keys);
         return keys.map((owned): KeyPlan => {

@@ -133,14 +133,12 @@ export async function replaceAllowedIps(
 /** In-place rotation: the old secret stops working at once; the new one is shown once. */
 export async function rotateKey(ctx: AppContext, principal: Principal, keyId: string) {
   const row = await ownKey(ctx, principal, keyId);
-  const missing = (JSON.parse(row.scopes) as Scope[]).find((scope) => !principal.scopes.has(scope));
-  if (missing) {
+  const missing = (JSON.parse(row.scopes) as Scope[]).filter((scope) => !principal.scopes.has(scope));
+  if (missing.length > 0) {
     throw fail(
       'INSUFFICIENT_SCOPE',
-      `Rotating this key would reveal a secret holding ${missing}, which the calling key lacks.`,
-      {
-        missingScope: missing,
-      },
+      `Rotating this key would reveal a secret holding ${missing.join(', ')}, which the caller lacks.`,
+      { missingScope: missing[0], missingScopes: missing },
     );
   }
   const key = await rotateToken(ctx, row);

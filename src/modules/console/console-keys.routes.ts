@@ -9,6 +9,7 @@ import type { RequestLogRecorder } from '../request-log/request-log.recorder.js'
 import { CONSOLE_API } from './console-auth.routes.js';
 import { requireSession } from './console-http.js';
 import { checkAllowlist, createConsoleKey, rollConsoleKey } from './console-keys.service.js';
+import { grantableScopesOf } from './roles.js';
 import { principalOfSession } from './sessions.service.js';
 
 const open = { config: { auth: 'none' } } as const;
@@ -37,7 +38,7 @@ export function registerConsoleKeyRoutes(
         rotatedAt: isoOrNull(key.rotatedAt),
         lastUsedAt: isoOrNull(key.lastUsedAt),
       })),
-      meta: { grantableScopes: [...principalOfSession(session).scopes], optInScopes: OPT_IN_SCOPES },
+      meta: { grantableScopes: grantableScopesOf(session.role), optInScopes: OPT_IN_SCOPES },
     };
   });
 

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/auth/principal.js';
-import { SCOPES, type Scope } from '../../http/auth/scopes.js';
+import { isScope } from '../../http/auth/scopes.js';
 import { fail } from '../../http/errors.js';
 import { mintKey, normalizeAllowedIps } from '../api-keys/api-keys.service.js';
 import { listKeys } from '../api-keys/key-management.service.js';
@@ -15,12 +15,17 @@ export interface ConsoleKeyInput {
 
 /**
  * A key created in the console: the same mintKey as the operator path (scopes, allowlist rules,
- * production gates), with the scopes picked by the user and bounded by the role's.
+ * production gates), with the scopes picked by the user and bounded by the role's: a user never
+ * hands a key a scope their role may not use in the console. Unknown scopes are left to
+ * mintKey's validation.
  */
 export async function createConsoleKey(ctx: AppContext, principal: Principal, input: ConsoleKeyInput) {
-  const beyond = input.scopes.find((scope) => !principal.scopes.has(scope as Scope));
-  if (beyond && (SCOPES as readonly string[]).includes(beyond)) {
-    throw fail('INSUFFICIENT_SCOPE', `Your role cannot hand out ${beyond}.`, { missingScope: beyond });
+  const beyond = input.scopes.filter((scope) => isScope(scope) && !principal.scopes.has(scope));
+  if (beyond.length > 0) {
+    throw fail('INSUFFICIENT_SCOPE', `Your role cannot hand out ${beyond.join(', ')}.`, {
+      missingScope: beyond[0],
+      missingScopes: beyond,
+    });
   }
   if (principal.environment === 'production' && !principal.productionAccess) {
     throw fail('PRODUCTION_ACCESS_NOT_APPROVED', 'Production keys need production access for your company.');

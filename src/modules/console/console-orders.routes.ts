@@ -115,8 +115,8 @@ export function registerConsoleOrderRoutes(app: TypedApp, ctx: AppContext): void
     `${base}/:id/refunds`,
     { ...open, schema: { hide: true, params: Params, body: RefundBody } },
     async (request) => {
-      const { actor } = await orderOf(ctx, request, request.params.id, refund);
-      return { data: (await createRefund(ctx, actor, request.body)).view };
+      const { actor, order } = await orderOf(ctx, request, request.params.id, refund);
+      return { data: (await createRefund(ctx, actor, request.body, order.id)).view };
     },
   );
 
@@ -124,8 +124,8 @@ export function registerConsoleOrderRoutes(app: TypedApp, ctx: AppContext): void
     `${base}/:id/returns`,
     { ...open, schema: { hide: true, params: Params, body: ReturnBody } },
     async (request) => {
-      const { actor } = await orderOf(ctx, request, request.params.id, manage);
-      return { data: await returnKeys(ctx, actor, request.body) };
+      const { actor, order } = await orderOf(ctx, request, request.params.id, manage);
+      return { data: await returnKeys(ctx, actor, request.body, order.id) };
     },
   );
 
@@ -146,8 +146,8 @@ export function registerConsoleOrderRoutes(app: TypedApp, ctx: AppContext): void
       },
     },
     async (request) => {
-      const { actor } = await orderOf(ctx, request, request.params.id, manage);
-      return { data: await replaceKey(ctx, actor, request.body) };
+      const { actor, order } = await orderOf(ctx, request, request.params.id, manage);
+      return { data: await replaceKey(ctx, actor, request.body, order.id) };
     },
   );
 

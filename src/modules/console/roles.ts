@@ -48,14 +48,41 @@ export const can = (role: Role, capability: Capability): boolean => CAPABILITIES
 
 export const capabilitiesOf = (role: Role): readonly Capability[] => CAPABILITIES[role];
 
-const READ_SCOPES: readonly Scope[] = SCOPES.filter((scope) => scope.endsWith(':read'));
+/**
+ * The capability each scope stands for in the console. A console user acts with, and may hand a
+ * key, exactly the scopes whose capability their role has; `null` is a read every role has.
+ * Scopes the console never exercises itself (previewing and placing orders, pulling keys,
+ * answering promotions) belong to whoever runs the integration: the roles that write keys.
+ */
+const SCOPE_CAPABILITY: Record<Scope, Capability | null> = {
+  'seller:products:read': null,
+  'seller:orders:preview': 'keys:write',
+  'seller:keys:pull': 'keys:write',
+  'seller:orders:manage': 'orders:manage',
+  'seller:refunds:write': 'orders:refund',
+  'seller:refunds:read': null,
+  'seller:promotions:read': null,
+  'seller:promotions:respond': 'keys:write',
+  'seller:webhooks:read': null,
+  'seller:webhooks:write': 'webhooks:write',
+  'seller:keys:write': 'keys:write',
+  'seller:finance:read': 'finance:read',
+  'seller:account:manage': 'footprint:write',
+};
 
 /**
- * The scopes a console user acts with when the console calls a seller service: the same checks
- * as an API key's. Owners and developers may hand any scope to a key they create.
+ * The scopes a console user acts with when the console calls a seller service (the same checks
+ * as an API key's), and the ceiling of what they may hand a key they create, rotate or roll.
  */
 export function scopesOf(role: Role): ReadonlySet<Scope> {
-  if (role === 'owner' || role === 'developer') return new Set(SCOPES);
-  if (role === 'finance') return new Set(READ_SCOPES);
-  return new Set(READ_SCOPES.filter((scope) => scope !== 'seller:finance:read'));
+  return new Set(
+    SCOPES.filter((scope) => {
+      const needed = SCOPE_CAPABILITY[scope];
+      return needed === null || can(role, needed);
+    }),
+  );
 }
+
+/** What the Keys page offers: a role that cannot write keys hands out nothing. */
+export const grantableScopesOf = (role: Role): Scope[] =>
+  can(role, 'keys:write') ? [...scopesOf(role)] : [];

@@ -49,9 +49,10 @@ export async function inviteUser(ctx: AppContext, input: InviteInput) {
   const email = normalizeEmail(input.email);
   const role = checkRole(input.role);
   const existing = await repo.findUserByEmail(ctx.db, email);
-  if (existing && existing.removed_at === null) {
-    // Said only to the inviter, who is inside the company: another company's user stays unnamed.
-    throw validation('email', 'already belongs to a console user', 'unique');
+  // Only a member of the inviting company, whom its team list shows anyway, is refused here: an
+  // address with an account elsewhere is invited like an unknown one, and acceptance settles it.
+  if (existing && existing.removed_at === null && existing.company_id === company.id) {
+    throw validation('email', 'already belongs to a user of this company', 'unique');
   }
   const now = ctx.clock.now();
   const token = randomToken(32);
@@ -99,7 +100,24 @@ export async function openInvite(ctx: AppContext, token: string) {
   return invite;
 }
 
-/** Sets the invited user's password and signs them in; the invite is then spent. */
+/**
+ * An address has one console account, in one company. Said only to whoever holds the invite
+ * link, never to the inviter's invite call; the invite stays open, so the team page shows it
+ * like any invite not yet taken up.
+ */
+function alreadyAUser(sameCompany: boolean) {
+  const message = sameCompany
+    ? 'This address already has an account in this company: sign in instead.'
+    : 'This address already has a console account with another company, and an address belongs to one company only. Sign in there; to join this company, ask for an invite to another address, or to be removed from the other company first.';
+  return fail('VALIDATION_FAILED', message, {
+    issues: [{ field: 'email', in: 'body', message: 'already has a console account', keyword: 'unique' }],
+  });
+}
+
+/**
+ * Sets the invited user's password and signs them in; the invite is then spent. An address that
+ * already has a live account is refused and the invite left unspent.
+ */
 export async function acceptInvite(ctx: AppContext, token: string, password: string) {
   checkPasswordPolicy(password);
   const invite = await openInvite(ctx, token);
@@ -112,7 +130,7 @@ export async function acceptInvite(ctx: AppContext, token: string, password: str
     }
     const existing = await repo.findUserByEmail(trx, invite.email);
     if (existing && existing.removed_at === null)
-      throw validation('email', 'already belongs to a console user', 'unique');
+      throw alreadyAUser(existing.company_id === invite.company_id);
     if (existing) await trx.deleteFrom('console_users').where('id', '=', existing.id).execute();
     await repo.insertUser(trx, {
       id: userId,

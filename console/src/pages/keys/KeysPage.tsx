@@ -62,6 +62,9 @@ export function KeysPage() {
   });
   const writable = can(session, 'keys:write');
   const list = keys.data?.data ?? [];
+  const grantable = new Set(keys.data?.meta.grantableScopes ?? []);
+  // Rotating or rolling hands out the key's scopes again: only offered within the role's own.
+  const renewable = (key: ApiKey) => key.scopes.every((scope) => grantable.has(scope));
   return (
     <>
       <PageHeader
@@ -135,20 +138,28 @@ export function KeysPage() {
                       >
                         Allowlist
                       </button>
-                      <button
-                        type="button"
-                        className="button ghost small"
-                        onClick={() => setPending({ kind: 'rotate', key })}
-                      >
-                        Rotate
-                      </button>
-                      <button
-                        type="button"
-                        className="button ghost small"
-                        onClick={() => setPending({ kind: 'roll', key })}
-                      >
-                        Roll
-                      </button>
+                      {renewable(key) ? (
+                        <>
+                          <button
+                            type="button"
+                            className="button ghost small"
+                            onClick={() => setPending({ kind: 'rotate', key })}
+                          >
+                            Rotate
+                          </button>
+                          <button
+                            type="button"
+                            className="button ghost small"
+                            onClick={() => setPending({ kind: 'roll', key })}
+                          >
+                            Roll
+                          </button>
+                        </>
+                      ) : (
+                        <span className="muted small" title="It holds scopes your role cannot hand out.">
+                          Rotate or roll: owners only
+                        </span>
+                      )}
                       <button
                         type="button"
                         className="button danger small"
