@@ -30,6 +30,7 @@ function expectEnvelope(answer: RawAnswer | null, status: number, code: string) 
   expect(answer, 'the server answered').not.toBeNull();
   expect(answer!.status, answer!.body).toBe(status);
   expect(answer!.headers['content-type']).toMatch(/^application\/json/);
+  expect(answer!.headers['x-content-type-options']).toBe('nosniff');
   expect(answer!.json).toMatchObject({
     code,
     message: expect.any(String),

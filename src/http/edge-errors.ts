@@ -4,6 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { timeOrderedBase32 } from '../lib/ids.js';
 import { envelopeOf, sendApiError } from './error-handler.js';
 import { type ApiError, fail } from './errors.js';
+import { NO_STORE, NOSNIFF } from './response-headers.js';
 import { API_MAJOR_VERSION } from './versioning.js';
 
 /** Request line plus headers, in bytes (Node's default, stated here so the docs can promise it). */
@@ -26,6 +27,8 @@ function rawAnswer(apiError: ApiError, publicUrl: string) {
     'content-length': String(Buffer.byteLength(body)),
     'x-api-version': API_MAJOR_VERSION,
     'x-request-id': requestId,
+    ...NOSNIFF,
+    'cache-control': NO_STORE,
     connection: 'close',
   };
   return { body, headers };
@@ -81,7 +84,12 @@ export function edgeServerOptions(publicUrl: string) {
       socket.destroy(err);
     },
     frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-      reply.header('x-api-version', API_MAJOR_VERSION).header('x-request-id', request.id);
+      reply.headers({
+        'x-api-version': API_MAJOR_VERSION,
+        'x-request-id': request.id,
+        'cache-control': NO_STORE,
+        ...NOSNIFF,
+      });
       return sendApiError(reply, request, frameworkErrorOf(err), publicUrl);
     },
   };

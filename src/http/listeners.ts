@@ -9,6 +9,8 @@ import { edgeServerOptions, installEdgeErrors, newRequestId } from './edge-error
 import { installErrorHandling } from './error-handler.js';
 import { isRememberedReplay } from './idempotency/idempotency.js';
 import { installJsonBodyParser } from './input-limits.js';
+import { installResponseHeaders } from './response-headers.js';
+import { recordRouteTable } from './route-table.js';
 import { ApiErrorSchema } from './schemas.js';
 import { installValidators } from './validation.js';
 
@@ -38,6 +40,8 @@ export function fastifyOptions(ctx: AppContext): FastifyServerOptions {
  */
 export function createListenerApp(ctx: AppContext, listener: Listener) {
   const app = Fastify(fastifyOptions(ctx)).withTypeProvider<TypeBoxTypeProvider>();
+  recordRouteTable(app);
+  installResponseHeaders(app);
   app.addSchema(ApiErrorSchema);
   installValidators(app);
   refuseUnknownInputs(app);

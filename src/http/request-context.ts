@@ -20,6 +20,12 @@ export interface RouteContract {
    * whose page is cached debits `read-cached` instead of `read`.
    */
   pageCacheKey?: (request: FastifyRequest) => string;
+  /**
+   * The answer carries a secret: an API key's token, a webhook signing secret, a TOTP secret or
+   * recovery codes, a CSRF token, an invite or redemption link, a game key, a signed download.
+   * It is then `Cache-Control: no-store` whatever the handler set (http/response-headers.ts).
+   */
+  carriesSecret?: true;
 }
 
 declare module 'fastify' {

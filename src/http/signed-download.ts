@@ -26,7 +26,7 @@ export interface ArtifactRoute {
 /** The unauthenticated GET behind a signed download URL: the signature is the credential. */
 export function registerArtifactRoute(app: TypedApp, route: ArtifactRoute): void {
   app.get(route.path, {
-    config: { auth: 'none' },
+    config: { auth: 'none', carriesSecret: true },
     schema: {
       tags: [route.tag],
       summary: 'The artifact behind a signed download URL (no API key: the signature is the credential).',

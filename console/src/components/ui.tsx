@@ -22,6 +22,16 @@ export function PageHeader({
   );
 }
 
+/**
+ * The API's sentence when a failed call names `field` among its issues, for the form to show
+ * beside that field; null for any other failure (ErrorNotice shows those).
+ */
+export function fieldErrorOf(error: unknown, field: string): string | null {
+  if (!(error instanceof ConsoleError)) return null;
+  const issues = error.body.details?.issues ?? [];
+  return issues.some((issue) => issue.field === field) ? error.body.message : null;
+}
+
 /** A failed call as the API told it: message, the fix, and the request id to look it up by. */
 export function ErrorNotice({ error }: { error: unknown }) {
   if (!error) return null;

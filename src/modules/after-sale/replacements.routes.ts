@@ -39,7 +39,7 @@ const ReferenceParams = Type.Object({ orderReference: Type.String({ minLength: 1
 /** Key replacement and keyless link management (docs/after-sale.md), for keys holding seller:orders:manage. */
 export function registerReplacementRoutes(app: TypedApp, ctx: AppContext): void {
   app.post('/keys/replace', {
-    config: manage,
+    config: { ...manage, carriesSecret: true },
     schema: {
       tags: ['after-sale'],
       summary:
@@ -59,7 +59,7 @@ export function registerReplacementRoutes(app: TypedApp, ctx: AppContext): void 
   });
 
   app.post('/orders/:orderReference/redemption/revoke', {
-    config: manage,
+    config: { ...manage, carriesSecret: true },
     schema: {
       tags: ['after-sale'],
       summary:
@@ -73,7 +73,7 @@ export function registerReplacementRoutes(app: TypedApp, ctx: AppContext): void 
   });
 
   app.post('/orders/:orderReference/redemption/regenerate', {
-    config: manage,
+    config: { ...manage, carriesSecret: true },
     schema: {
       tags: ['after-sale'],
       summary:

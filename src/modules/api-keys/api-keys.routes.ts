@@ -64,7 +64,7 @@ export function registerApiKeyRoutes(app: TypedApp, ctx: AppContext): void {
   });
 
   app.post('/keys', {
-    config: { ...scoped, idempotency: 'optional' },
+    config: { ...scoped, idempotency: 'optional', carriesSecret: true },
     schema: {
       tags: ['keys'],
       summary: 'Creates a key that never exceeds its creator; the secret is shown only in this reply.',
@@ -97,7 +97,7 @@ export function registerApiKeyRoutes(app: TypedApp, ctx: AppContext): void {
   });
 
   app.post('/keys/:id/rotate', {
-    config: { ...scoped, idempotency: 'optional' },
+    config: { ...scoped, idempotency: 'optional', carriesSecret: true },
     schema: {
       tags: ['keys'],
       summary: 'Replaces the secret in place: the old one stops working at once, the new one is shown once.',

@@ -44,7 +44,7 @@ export function registerExportRoutes(app: TypedApp, ctx: AppContext): void {
   });
 
   app.get('/catalog/exports/:exportId', {
-    config: read,
+    config: { ...read, carriesSecret: true },
     schema: {
       tags: ['catalog'],
       summary:

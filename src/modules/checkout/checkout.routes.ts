@@ -76,7 +76,7 @@ export function registerCheckoutRoutes(app: TypedApp, ctx: AppContext): void {
   });
 
   app.post('/orders', {
-    config: { ...pull, idempotency: 'optional' },
+    config: { ...pull, idempotency: 'optional', carriesSecret: true },
     schema: {
       tags: ['checkout'],
       summary:
@@ -97,7 +97,7 @@ export function registerCheckoutRoutes(app: TypedApp, ctx: AppContext): void {
   });
 
   app.post('/orders/bulk', {
-    config: { ...pull, idempotency: 'optional' },
+    config: { ...pull, idempotency: 'optional', carriesSecret: true },
     schema: {
       tags: ['checkout'],
       summary:

@@ -2,7 +2,8 @@ import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
 import { recordAudit } from './audit.service.js';
 import * as repo from './console.repo.js';
-import { checkPasswordPolicy, hashPassword, verifyPassword } from './passwords.js';
+import { checkNewPassword } from './password-policy.js';
+import { hashPassword, verifyPassword } from './passwords.js';
 import { type ConsoleSession, openSession } from './sessions.service.js';
 import { newTotpSecret, openTotp, sealTotp, totpMatches, totpUri } from './totp.js';
 
@@ -26,7 +27,11 @@ export async function changePassword(
   current: string,
   next: string,
 ) {
-  checkPasswordPolicy(next);
+  await checkNewPassword(next, {
+    field: 'newPassword',
+    email: session.email,
+    companyName: session.companyName,
+  });
   const user = await userOf(ctx, session);
   if (!(await verifyPassword(user.password_hash, current))) {
     throw fail('VALIDATION_FAILED', 'The current password is not right.', {

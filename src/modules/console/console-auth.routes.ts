@@ -9,7 +9,13 @@ import {
   signOutEverywhere,
   startTotp,
 } from './account.service.js';
-import { checkSameOrigin, readSessionCookie, requireSession, setSessionCookie } from './console-http.js';
+import {
+  checkSameOrigin,
+  readSessionCookie,
+  requireSession,
+  secretAnswer,
+  setSessionCookie,
+} from './console-http.js';
 import { capabilitiesOf } from './roles.js';
 import { type ConsoleSession, closeSession, switchEnvironment } from './sessions.service.js';
 import { signIn } from './sign-in.service.js';
@@ -33,7 +39,7 @@ export const sessionView = (session: ConsoleSession) => ({
 
 /** Sign-in, sign-out, invites, password, second factor and the environment switch. */
 export function registerConsoleAuthRoutes(app: TypedApp, ctx: AppContext): void {
-  app.get(`${CONSOLE_API}/session`, { ...open, schema: hidden }, async (request) => {
+  app.get(`${CONSOLE_API}/session`, { ...secretAnswer, schema: hidden }, async (request) => {
     const session = await requireSession(ctx, request, { duringTotpEnrolment: true });
     return { data: sessionView(session) };
   });
@@ -137,7 +143,7 @@ export function registerConsoleAuthRoutes(app: TypedApp, ctx: AppContext): void 
     },
   );
 
-  app.post(`${CONSOLE_API}/totp/start`, { ...open, schema: hidden }, async (request) => {
+  app.post(`${CONSOLE_API}/totp/start`, { ...secretAnswer, schema: hidden }, async (request) => {
     const session = await requireSession(ctx, request, { duringTotpEnrolment: true });
     return { data: await startTotp(ctx, session) };
   });

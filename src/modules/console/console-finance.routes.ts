@@ -14,7 +14,7 @@ import { reportStatus, startReport } from '../finance/reports.service.js';
 import { statements } from '../finance/statements.service.js';
 import { sellerScope } from '../sandbox/sandbox.service.js';
 import { CONSOLE_API } from './console-auth.routes.js';
-import { requireSession } from './console-http.js';
+import { requireSession, secretAnswer } from './console-http.js';
 import { principalOfSession } from './sessions.service.js';
 
 const open = { config: { auth: 'none' } } as const;
@@ -108,7 +108,7 @@ export function registerConsoleFinanceRoutes(app: TypedApp, ctx: AppContext): vo
 
   app.get(
     `${base}/reports/:reportId`,
-    { ...open, schema: { hide: true, params: Type.Object({ reportId: Uuid }) } },
+    { ...secretAnswer, schema: { hide: true, params: Type.Object({ reportId: Uuid }) } },
     async (request) => ({ data: await reportStatus(ctx, await scopeOf(request), request.params.reportId) }),
   );
 

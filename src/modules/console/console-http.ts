@@ -55,6 +55,9 @@ export function checkSameOrigin(ctx: AppContext, request: FastifyRequest): void 
     throw fail('FORBIDDEN', 'Console calls must come from the console itself.', { reason: 'origin' });
 }
 
+/** The config of a console call whose answer carries a secret (a token, a link, a game key). */
+export const secretAnswer = { config: { auth: 'none', carriesSecret: true } } as const;
+
 export interface SessionNeeds {
   capability?: Capability;
   /** Open while the company requires a second factor the user has not set up yet. */

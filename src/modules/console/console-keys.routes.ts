@@ -7,7 +7,7 @@ import { isoOrNull } from '../../lib/clock.js';
 import { listKeys, replaceAllowedIps, revokeKey, rotateKey } from '../api-keys/key-management.service.js';
 import type { RequestLogRecorder } from '../request-log/request-log.recorder.js';
 import { CONSOLE_API } from './console-auth.routes.js';
-import { requireSession } from './console-http.js';
+import { requireSession, secretAnswer } from './console-http.js';
 import { checkAllowlist, createConsoleKey, rollConsoleKey } from './console-keys.service.js';
 import { grantableScopesOf } from './roles.js';
 import { principalOfSession } from './sessions.service.js';
@@ -45,7 +45,7 @@ export function registerConsoleKeyRoutes(
   app.post(
     `${CONSOLE_API}/keys`,
     {
-      ...open,
+      ...secretAnswer,
       schema: {
         hide: true,
         body: Type.Object(
@@ -97,7 +97,7 @@ export function registerConsoleKeyRoutes(
 
   app.post(
     `${CONSOLE_API}/keys/:id/rotate`,
-    { ...open, schema: { hide: true, params: KeyParams } },
+    { ...secretAnswer, schema: { hide: true, params: KeyParams } },
     async (request) => {
       const session = await requireSession(ctx, request, write);
       return { data: await rotateKey(ctx, principalOfSession(session), request.params.id) };
@@ -106,7 +106,7 @@ export function registerConsoleKeyRoutes(
 
   app.post(
     `${CONSOLE_API}/keys/:id/roll`,
-    { ...open, schema: { hide: true, params: KeyParams } },
+    { ...secretAnswer, schema: { hide: true, params: KeyParams } },
     async (request, reply) => {
       const session = await requireSession(ctx, request, write);
       return reply

@@ -18,7 +18,7 @@ import { cancelReservation } from '../checkout/reservations/lifecycle.service.js
 import { reservationsUnderReference } from '../checkout/reservations/reservations.repo.js';
 import { sellerScope } from '../sandbox/sandbox.service.js';
 import { CONSOLE_API } from './console-auth.routes.js';
-import { requireSession, type SessionNeeds } from './console-http.js';
+import { requireSession, type SessionNeeds, secretAnswer } from './console-http.js';
 import { orderDetail } from './console-order-detail.js';
 import { can } from './roles.js';
 import { principalOfSession } from './sessions.service.js';
@@ -132,7 +132,7 @@ export function registerConsoleOrderRoutes(app: TypedApp, ctx: AppContext): void
   app.post(
     `${base}/:id/replacements`,
     {
-      ...open,
+      ...secretAnswer,
       schema: {
         hide: true,
         params: Params,

@@ -6,7 +6,7 @@ import type { TypedApp } from '../../http/typed-app.js';
 import { setCompanyTotpRequirement } from './account.service.js';
 import { listAudit } from './audit.service.js';
 import { CONSOLE_API } from './console-auth.routes.js';
-import { requireSession } from './console-http.js';
+import { requireSession, secretAnswer } from './console-http.js';
 import { changeRole, inviteUser, listTeam, removeUser } from './users.service.js';
 
 const open = { config: { auth: 'none' } } as const;
@@ -23,7 +23,7 @@ export function registerConsoleTeamRoutes(app: TypedApp, ctx: AppContext): void 
   app.post(
     `${CONSOLE_API}/team/invites`,
     {
-      ...open,
+      ...secretAnswer,
       schema: {
         hide: true,
         body: Type.Object(

@@ -18,7 +18,7 @@ import {
   updateEndpoint,
 } from '../webhooks/webhooks.service.js';
 import { CONSOLE_API } from './console-auth.routes.js';
-import { requireSession } from './console-http.js';
+import { requireSession, secretAnswer } from './console-http.js';
 import { principalOfSession } from './sessions.service.js';
 
 const open = { config: { auth: 'none' } } as const;
@@ -48,7 +48,7 @@ export function registerConsoleWebhookRoutes(app: TypedApp, ctx: AppContext): vo
   app.post(
     base,
     {
-      ...open,
+      ...secretAnswer,
       schema: {
         hide: true,
         body: Type.Object(
@@ -66,7 +66,7 @@ export function registerConsoleWebhookRoutes(app: TypedApp, ctx: AppContext): vo
   app.patch(
     `${base}/:id`,
     {
-      ...open,
+      ...secretAnswer,
       schema: {
         hide: true,
         params: Params,

@@ -1,9 +1,10 @@
 import type { AppContext } from '../../context.js';
+import { acceptJsonBodiesOnly } from '../../http/json-bodies.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import type { UsageCounter } from '../finance/usage-counter.js';
 import type { RequestLogRecorder } from '../request-log/request-log.recorder.js';
 import { registerConsoleAllocationRoutes } from './console-allocations.routes.js';
-import { registerConsoleAuthRoutes } from './console-auth.routes.js';
+import { CONSOLE_API, registerConsoleAuthRoutes } from './console-auth.routes.js';
 import { registerConsoleCatalogRoutes } from './console-catalog.routes.js';
 import { registerConsoleFinanceRoutes } from './console-finance.routes.js';
 import { registerConsoleHomeRoutes } from './console-home.routes.js';
@@ -24,6 +25,7 @@ export function registerConsole(
   usage: UsageCounter,
 ): void {
   const typed = app;
+  acceptJsonBodiesOnly(typed, CONSOLE_API);
   registerConsoleAuthRoutes(typed, ctx);
   registerConsoleHomeRoutes(typed, ctx);
   registerConsoleKeyRoutes(typed, ctx, requestLog);

@@ -7,7 +7,8 @@ import { inviteMail, mailInBackground } from '../mail/console-mail.js';
 import { recordAudit } from './audit.service.js';
 import * as repo from './console.repo.js';
 import { ROLES, type Role } from './console.table.js';
-import { checkPasswordPolicy, hashPassword } from './passwords.js';
+import { checkNewPassword, checkPasswordLength } from './password-policy.js';
+import { hashPassword } from './passwords.js';
 import { type ConsoleSession, openSession } from './sessions.service.js';
 
 /** An invite link works once, for 72 hours. */
@@ -119,8 +120,14 @@ function alreadyAUser(sameCompany: boolean) {
  * already has a live account is refused and the invite left unspent.
  */
 export async function acceptInvite(ctx: AppContext, token: string, password: string) {
-  checkPasswordPolicy(password);
+  checkPasswordLength(password, 'password');
   const invite = await openInvite(ctx, token);
+  const company = await getCompany(ctx, invite.company_id);
+  await checkNewPassword(password, {
+    field: 'password',
+    email: invite.email,
+    companyName: company?.name ?? '',
+  });
   const passwordHash = await hashPassword(password);
   const now = ctx.clock.now();
   const userId = uuidv7(now);

@@ -59,7 +59,7 @@ export function registerReportRoutes(app: TypedApp, ctx: AppContext): void {
   });
 
   app.get('/reports/:reportId', {
-    config: read,
+    config: { ...read, carriesSecret: true },
     schema: {
       tags: ['finance'],
       summary:

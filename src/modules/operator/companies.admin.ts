@@ -56,7 +56,7 @@ export function registerCompanyAdminRoutes(app: TypedApp, ctx: AppContext): void
   });
 
   app.post('/companies/:id/keys', {
-    config: admin,
+    config: { ...admin, carriesSecret: true },
     schema: {
       tags: ['companies'],
       params: Type.Object({ id: Uuid }),

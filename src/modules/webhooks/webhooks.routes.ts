@@ -93,7 +93,7 @@ const tags = ['webhooks'];
 
 export function registerWebhookRoutes(app: TypedApp, ctx: AppContext): void {
   app.post('/webhooks', {
-    config: write,
+    config: { ...write, carriesSecret: true },
     schema: {
       tags,
       summary: 'Creates an endpoint; its signing secret is shown only here and on rotation.',
@@ -127,7 +127,7 @@ export function registerWebhookRoutes(app: TypedApp, ctx: AppContext): void {
   });
 
   app.patch('/webhooks/:id', {
-    config: write,
+    config: { ...write, carriesSecret: true },
     schema: {
       tags,
       summary:

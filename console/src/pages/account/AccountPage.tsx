@@ -4,7 +4,7 @@ import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { call } from '../../api/client';
 import { useSession } from '../../components/session';
-import { ErrorNotice, PageHeader } from '../../components/ui';
+import { ErrorNotice, fieldErrorOf, PageHeader } from '../../components/ui';
 import { TotpEnrolment } from './TotpEnrolment';
 
 interface PasswordForm {
@@ -36,6 +36,7 @@ export function AccountPage() {
       navigate('/sign-in');
     },
   });
+  const newPasswordRefused = fieldErrorOf(password.error, 'newPassword');
   return (
     <>
       <PageHeader
@@ -46,7 +47,7 @@ export function AccountPage() {
         <section className="card">
           <h2>Password</h2>
           <form onSubmit={handleSubmit((form) => password.mutate(form))} noValidate>
-            <ErrorNotice error={password.error} />
+            <ErrorNotice error={newPasswordRefused ? null : password.error} />
             {password.isSuccess ? (
               <p className="notice notice-ok" role="status">
                 Password changed. Every other session has ended.
@@ -65,8 +66,15 @@ export function AccountPage() {
               <input
                 type="password"
                 autoComplete="new-password"
+                aria-invalid={newPasswordRefused ? true : undefined}
+                aria-describedby={newPasswordRefused ? 'new-password-error' : undefined}
                 {...register('newPassword', { required: true, minLength: 12 })}
               />
+              {newPasswordRefused ? (
+                <small id="new-password-error" className="field-error">
+                  {newPasswordRefused}
+                </small>
+              ) : null}
             </label>
             <button type="submit" className="button primary" disabled={password.isPending}>
               Change password

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { call } from '../../api/client';
-import { ErrorNotice } from '../../components/ui';
+import { ErrorNotice, fieldErrorOf } from '../../components/ui';
 
 interface Form {
   password: string;
@@ -34,6 +34,8 @@ export function InvitePage() {
       navigate('/');
     },
   });
+  const passwordRefused = fieldErrorOf(accept.error, 'password');
+  const passwordError = formState.errors.password?.message ?? passwordRefused;
   return (
     <main className="auth-page">
       <div className="auth-card">
@@ -46,20 +48,23 @@ export function InvitePage() {
               You are invited as <strong>{invite.data.data.role}</strong> with{' '}
               <strong>{invite.data.data.email}</strong>. Choose a password of at least 12 characters.
             </p>
-            <ErrorNotice error={accept.error} />
+            <ErrorNotice error={passwordRefused ? null : accept.error} />
             <label className="field">
               <span>New password</span>
               <input
                 type="password"
                 autoComplete="new-password"
-                aria-invalid={formState.errors.password ? true : undefined}
+                aria-invalid={passwordError ? true : undefined}
+                aria-describedby={passwordError ? 'password-error' : undefined}
                 {...register('password', {
                   minLength: { value: 12, message: 'At least 12 characters.' },
                   required: 'Required.',
                 })}
               />
-              {formState.errors.password ? (
-                <small className="field-error">{formState.errors.password.message}</small>
+              {passwordError ? (
+                <small id="password-error" className="field-error">
+                  {passwordError}
+                </small>
               ) : null}
             </label>
             <label className="field">

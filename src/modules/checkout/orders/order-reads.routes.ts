@@ -117,7 +117,7 @@ export function registerOrderReadRoutes(app: TypedApp, ctx: AppContext): void {
   });
 
   app.post('/orders/:orderId/fulfill', {
-    config: { ...pull, idempotency: 'optional' },
+    config: { ...pull, idempotency: 'optional', carriesSecret: true },
     schema: {
       tags: ['checkout'],
       summary: 'Reveals the keys of a deferred order (immediateFulfilment: false), with activation.',
@@ -131,7 +131,7 @@ export function registerOrderReadRoutes(app: TypedApp, ctx: AppContext): void {
   });
 
   app.post('/orders/recover-keys', {
-    config: pull,
+    config: { ...pull, carriesSecret: true },
     schema: {
       tags: ['checkout'],
       summary: 'The live keys already sold under an orderReference; never pulls new inventory.',

@@ -17,7 +17,7 @@ const config = {
 
 export function registerPullRoutes(app: TypedApp, ctx: AppContext): void {
   app.post('/keys/pull', {
-    config,
+    config: { ...config, carriesSecret: true },
     schema: {
       tags: ['checkout'],
       summary: 'Pulls keys into custody against an allocation or SKU, with the contract checks of an order.',
@@ -38,7 +38,7 @@ export function registerPullRoutes(app: TypedApp, ctx: AppContext): void {
   });
 
   app.post('/keys/export', {
-    config,
+    config: { ...config, carriesSecret: true },
     schema: {
       tags: ['checkout'],
       summary:

@@ -46,7 +46,11 @@ export function registerRedemptionPage(app: FastifyInstance, ctx: AppContext): v
       }
       return send(reply, token, reveal ? await revealOnPage(ctx, token) : await redemptionPage(ctx, token));
     };
-    const options = { config: { auth: 'none' as const }, schema: { hide: true } };
+    // Both answers carry the link (the form posts back to it); the reveal carries the keys.
+    const options = {
+      config: { auth: 'none' as const, carriesSecret: true as const },
+      schema: { hide: true },
+    };
     page.get(`${REDEEM_PATH}/:token`, options, view(false));
     page.post(`${REDEEM_PATH}/:token/reveal`, options, view(true));
   });

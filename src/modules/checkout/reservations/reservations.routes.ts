@@ -58,7 +58,7 @@ export function registerReservationRoutes(app: TypedApp, ctx: AppContext): void 
   });
 
   app.post('/orders/commit', {
-    config,
+    config: { ...config, carriesSecret: true },
     schema: {
       tags: ['checkout'],
       summary:
