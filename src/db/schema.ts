@@ -44,6 +44,7 @@ import type {
   ConsoleNoticesTable,
   ConsoleSessionsTable,
   ConsoleSettingsTable,
+  ConsoleRecoveryCodesTable,
   ConsoleSigninFailuresTable,
   ConsoleUsersTable,
 } from '../modules/console/console.table.js';
@@ -131,6 +132,7 @@ export interface Database {
   console_invites: ConsoleInvitesTable;
   console_sessions: ConsoleSessionsTable;
   console_signin_failures: ConsoleSigninFailuresTable;
+  console_recovery_codes: ConsoleRecoveryCodesTable;
   console_settings: ConsoleSettingsTable;
   console_audit: ConsoleAuditTable;
   console_notices: ConsoleNoticesTable;

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import {
@@ -6,6 +7,8 @@ import {
   companyRequiresTotp,
   confirmTotp,
   disableTotp,
+  recoveryCodeStatus,
+  regenerateRecoveryCodes,
   signOutEverywhere,
   startTotp,
 } from './account.service.js';
@@ -20,6 +23,19 @@ const open = { config: { auth: 'none' } } as const;
 const hidden = { hide: true } as const;
 const Password = Type.String({ minLength: 1, maxLength: 200 });
 const Code = Type.String({ pattern: '^[0-9]{6}$' });
+/** Sixteen characters as issued (with hyphens and spaces as anyone types them). */
+const RecoveryCode = Type.String({ minLength: 1, maxLength: 40 });
+/** The authenticator's code or, in its place, a recovery code: one of the two (checked in the service). */
+const SecondFactorBody = Type.Object(
+  { code: Type.Optional(Code), recoveryCode: Type.Optional(RecoveryCode) },
+  { additionalProperties: false },
+);
+
+/**
+ * Answers that carry a secret shown once (the TOTP secret, recovery codes) must not be kept by a
+ * browser or a proxy cache.
+ */
+const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
 
 export const sessionView = (session: ConsoleSession) => ({
   user: { id: session.userId, email: session.email, role: session.role, totpEnabled: session.totpEnabled },
@@ -49,6 +65,7 @@ export function registerConsoleAuthRoutes(app: TypedApp, ctx: AppContext): void 
             email: Type.String({ maxLength: 254 }),
             password: Password,
             totpCode: Type.Optional(Type.String({ maxLength: 10 })),
+            recoveryCode: Type.Optional(RecoveryCode),
           },
           { additionalProperties: false },
         ),
@@ -126,19 +143,18 @@ export function registerConsoleAuthRoutes(app: TypedApp, ctx: AppContext): void 
     },
     async (request, reply) => {
       const session = await requireSession(ctx, request, { duringTotpEnrolment: true });
-      const { id } = await changePassword(
-        ctx,
-        session,
-        request.body.currentPassword,
-        request.body.newPassword,
-      );
+      const { id } = await changePassword(ctx, session, request.clientIp, {
+        current: request.body.currentPassword,
+        next: request.body.newPassword,
+      });
       setSessionCookie(ctx, reply, id);
       return reply.code(204).send(null);
     },
   );
 
-  app.post(`${CONSOLE_API}/totp/start`, { ...open, schema: hidden }, async (request) => {
+  app.post(`${CONSOLE_API}/totp/start`, { ...open, schema: hidden }, async (request, reply) => {
     const session = await requireSession(ctx, request, { duringTotpEnrolment: true });
+    noStore(reply);
     return { data: await startTotp(ctx, session) };
   });
 
@@ -147,18 +163,35 @@ export function registerConsoleAuthRoutes(app: TypedApp, ctx: AppContext): void 
     { ...open, schema: { ...hidden, body: Type.Object({ code: Code }, { additionalProperties: false }) } },
     async (request, reply) => {
       const session = await requireSession(ctx, request, { duringTotpEnrolment: true });
-      await confirmTotp(ctx, session, request.body.code);
-      return reply.code(204).send(null);
+      const data = await confirmTotp(ctx, session, request.body.code);
+      noStore(reply);
+      return { data };
     },
   );
 
   app.post(
     `${CONSOLE_API}/totp/disable`,
-    { ...open, schema: { ...hidden, body: Type.Object({ code: Code }, { additionalProperties: false }) } },
+    { ...open, schema: { ...hidden, body: SecondFactorBody } },
     async (request, reply) => {
       const session = await requireSession(ctx, request);
-      await disableTotp(ctx, session, request.body.code);
+      await disableTotp(ctx, session, request.clientIp, request.body);
       return reply.code(204).send(null);
+    },
+  );
+
+  app.get(`${CONSOLE_API}/totp/recovery-codes`, { ...open, schema: hidden }, async (request) => {
+    const session = await requireSession(ctx, request);
+    return { data: await recoveryCodeStatus(ctx, session) };
+  });
+
+  app.post(
+    `${CONSOLE_API}/totp/recovery-codes`,
+    { ...open, schema: { ...hidden, body: SecondFactorBody } },
+    async (request, reply) => {
+      const session = await requireSession(ctx, request);
+      const data = await regenerateRecoveryCodes(ctx, session, request.clientIp, request.body);
+      noStore(reply);
+      return { data };
     },
   );
 
