@@ -42,9 +42,9 @@ import type {
   ConsoleInvitesTable,
   ConsoleNoticeCursorTable,
   ConsoleNoticesTable,
+  ConsoleRecoveryCodesTable,
   ConsoleSessionsTable,
   ConsoleSettingsTable,
-  ConsoleRecoveryCodesTable,
   ConsoleSigninFailuresTable,
   ConsoleUsersTable,
 } from '../modules/console/console.table.js';
