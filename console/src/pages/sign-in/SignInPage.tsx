@@ -86,11 +86,7 @@ export function SignInPage() {
           </label>
         ) : null}
         {needsCode ? (
-          <button
-            type="button"
-            className="button ghost small"
-            onClick={() => setUseRecoveryCode(!useRecoveryCode)}
-          >
+          <button type="button" className="link-button" onClick={() => setUseRecoveryCode(!useRecoveryCode)}>
             {useRecoveryCode ? 'Use the authenticator app instead' : 'Lost your phone? Use a recovery code'}
           </button>
         ) : null}
