@@ -38,7 +38,8 @@ export function requireFactor(proof: SecondFactorProof): Factor {
 
 /**
  * Checks and uses up one proof of the user's second factor: an authenticator code of a step
- * later than any used before (RFC 6238 5.2: a code is good once), or an unused recovery code.
+ * later than any used before (a code is good once, even inside its validity window), or an
+ * unused recovery code.
  */
 export async function spendSecondFactor(
   ctx: AppContext,
