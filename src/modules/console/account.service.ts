@@ -55,8 +55,7 @@ export async function changePassword(
         issues: [{ field: 'currentPassword', in: 'body', message: 'does not match', keyword: 'password' }],
       }),
   });
-  const next = passwords.next;
-  const hashed = await hashPassword(next);
+  const hashed = await hashPassword(passwords.next);
   const now = ctx.clock.now();
   await ctx.db.transaction().execute(async (trx) => {
     await repo.updateUser(trx, user.id, { password_hash: hashed, password_changed_at: now });
