@@ -1,4 +1,5 @@
 import { randomBase32 } from '../src/lib/ids.js';
+import { currentTotp } from '../src/modules/console/totp.js';
 import { inviteUser } from '../src/modules/console/users.service.js';
 import { makeSeller, type TestSeller } from './factories.js';
 import type { TestApp } from './harness.js';
@@ -68,3 +69,26 @@ export function consoleCall(t: TestApp, user: ConsoleUser, method: string, path:
     ...(payload === undefined ? {} : { payload: payload as object }),
   });
 }
+
+/**
+ * Turns two-factor sign-in on for the user with a code from the secret the console shows; the
+ * recovery codes the confirmation answered with. The code's step is used from then on.
+ */
+export async function enrolTotp(t: TestApp, user: ConsoleUser) {
+  const started = await consoleCall(t, user, 'POST', '/totp/start');
+  if (started.status !== 200) throw new Error(`totp start failed: ${started.raw}`);
+  const secret = started.body.data.secret as string;
+  const confirmed = await consoleCall(t, user, 'POST', '/totp/confirm', {
+    code: currentTotp(secret, t.ctx.clock.now()),
+  });
+  if (confirmed.status !== 200) throw new Error(`totp confirm failed: ${confirmed.raw}`);
+  return { secret, recoveryCodes: confirmed.body.data.recoveryCodes as string[], confirmed };
+}
+
+/** POST /sign-in as a browser would (no cookie), with the second factor's fields in `extra`. */
+export const signInCall = (
+  t: TestApp,
+  email: string,
+  password: string,
+  extra: Record<string, unknown> = {},
+) => call(t, { method: 'POST', url: `${CONSOLE_API}/sign-in`, payload: { email, password, ...extra } });

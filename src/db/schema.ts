@@ -42,6 +42,7 @@ import type {
   ConsoleInvitesTable,
   ConsoleNoticeCursorTable,
   ConsoleNoticesTable,
+  ConsoleRecoveryCodesTable,
   ConsoleSessionsTable,
   ConsoleSettingsTable,
   ConsoleSigninFailuresTable,
@@ -131,6 +132,7 @@ export interface Database {
   console_invites: ConsoleInvitesTable;
   console_sessions: ConsoleSessionsTable;
   console_signin_failures: ConsoleSigninFailuresTable;
+  console_recovery_codes: ConsoleRecoveryCodesTable;
   console_settings: ConsoleSettingsTable;
   console_audit: ConsoleAuditTable;
   console_notices: ConsoleNoticesTable;

@@ -49,6 +49,8 @@ const SECRET_ROUTES = {
     // a replacement game key, a report's download link
     'GET /console/api/session',
     'POST /console/api/totp/start',
+    'POST /console/api/totp/confirm',
+    'POST /console/api/totp/recovery-codes',
     'POST /console/api/keys',
     'POST /console/api/keys/:id/rotate',
     'POST /console/api/keys/:id/roll',

@@ -45,6 +45,8 @@ export interface ConsoleBrowserOptions {
    * Default true; false counts every console error.
    */
   refusalsExpected?: boolean;
+  /** The window's size. Default 1400x900. */
+  viewport?: { width: number; height: number };
 }
 
 /** A headless chromium page on the console at `base`, watching for errors and outside requests. */
@@ -55,7 +57,7 @@ export async function openConsoleBrowser(
   const refusalsExpected = options.refusalsExpected ?? true;
   const browser = await launchChromium();
   const page = await browser.newPage({
-    viewport: { width: 1400, height: 900 },
+    viewport: options.viewport ?? { width: 1400, height: 900 },
     acceptDownloads: options.downloads ?? false,
   });
   const errors: string[] = [];

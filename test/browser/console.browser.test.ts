@@ -201,6 +201,8 @@ describe.skipIf(BROWSER_SKIPPED)('the seller console in a browser, on the compil
     const totp = (await page.getByTestId('totp-secret').textContent()) ?? '';
     await page.getByLabel('Code from the app').fill(currentTotp(totp, Date.now()));
     await page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
+    await page.getByTestId('recovery-codes').waitFor();
+    await page.getByRole('button', { name: 'I have saved them' }).click();
     await page.getByText('Sign-in asks for a code').waitFor();
     await check('account');
 

@@ -33,7 +33,11 @@ export function DataTable<Row>({
 }) {
   return (
     <>
-      <div className="card table-card">
+      {/* A named table is a focusable region, so a keyboard can scroll it where it is wider than the screen. */}
+      <div
+        className="card table-card"
+        {...(caption ? { role: 'region', 'aria-label': caption, tabIndex: 0 } : {})}
+      >
         <table>
           {caption ? <caption className="visually-hidden">{caption}</caption> : null}
           <thead>

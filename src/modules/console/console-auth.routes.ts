@@ -6,6 +6,8 @@ import {
   companyRequiresTotp,
   confirmTotp,
   disableTotp,
+  recoveryCodeStatus,
+  regenerateRecoveryCodes,
   signOutEverywhere,
   startTotp,
 } from './account.service.js';
@@ -26,6 +28,13 @@ const open = { config: { auth: 'none' } } as const;
 const hidden = { hide: true } as const;
 const Password = Type.String({ minLength: 1, maxLength: 200 });
 const Code = Type.String({ pattern: '^[0-9]{6}$' });
+/** Sixteen characters as issued (with hyphens and spaces as anyone types them). */
+const RecoveryCode = Type.String({ minLength: 1, maxLength: 40 });
+/** The authenticator's code or, in its place, a recovery code: one of the two (checked in the service). */
+const SecondFactorBody = Type.Object(
+  { code: Type.Optional(Code), recoveryCode: Type.Optional(RecoveryCode) },
+  { additionalProperties: false },
+);
 
 export const sessionView = (session: ConsoleSession) => ({
   user: { id: session.userId, email: session.email, role: session.role, totpEnabled: session.totpEnabled },
@@ -55,6 +64,7 @@ export function registerConsoleAuthRoutes(app: TypedApp, ctx: AppContext): void 
             email: Type.String({ maxLength: 254 }),
             password: Password,
             totpCode: Type.Optional(Type.String({ maxLength: 10 })),
+            recoveryCode: Type.Optional(RecoveryCode),
           },
           { additionalProperties: false },
         ),
@@ -132,12 +142,10 @@ export function registerConsoleAuthRoutes(app: TypedApp, ctx: AppContext): void 
     },
     async (request, reply) => {
       const session = await requireSession(ctx, request, { duringTotpEnrolment: true });
-      const { id } = await changePassword(
-        ctx,
-        session,
-        request.body.currentPassword,
-        request.body.newPassword,
-      );
+      const { id } = await changePassword(ctx, session, request.clientIp, {
+        current: request.body.currentPassword,
+        next: request.body.newPassword,
+      });
       setSessionCookie(ctx, reply, id);
       return reply.code(204).send(null);
     },
@@ -150,21 +158,37 @@ export function registerConsoleAuthRoutes(app: TypedApp, ctx: AppContext): void 
 
   app.post(
     `${CONSOLE_API}/totp/confirm`,
-    { ...open, schema: { ...hidden, body: Type.Object({ code: Code }, { additionalProperties: false }) } },
-    async (request, reply) => {
+    {
+      ...secretAnswer,
+      schema: { ...hidden, body: Type.Object({ code: Code }, { additionalProperties: false }) },
+    },
+    async (request) => {
       const session = await requireSession(ctx, request, { duringTotpEnrolment: true });
-      await confirmTotp(ctx, session, request.body.code);
-      return reply.code(204).send(null);
+      return { data: await confirmTotp(ctx, session, request.body.code) };
     },
   );
 
   app.post(
     `${CONSOLE_API}/totp/disable`,
-    { ...open, schema: { ...hidden, body: Type.Object({ code: Code }, { additionalProperties: false }) } },
+    { ...open, schema: { ...hidden, body: SecondFactorBody } },
     async (request, reply) => {
       const session = await requireSession(ctx, request);
-      await disableTotp(ctx, session, request.body.code);
+      await disableTotp(ctx, session, request.clientIp, request.body);
       return reply.code(204).send(null);
+    },
+  );
+
+  app.get(`${CONSOLE_API}/totp/recovery-codes`, { ...open, schema: hidden }, async (request) => {
+    const session = await requireSession(ctx, request);
+    return { data: await recoveryCodeStatus(ctx, session) };
+  });
+
+  app.post(
+    `${CONSOLE_API}/totp/recovery-codes`,
+    { ...secretAnswer, schema: { ...hidden, body: SecondFactorBody } },
+    async (request) => {
+      const session = await requireSession(ctx, request);
+      return { data: await regenerateRecoveryCodes(ctx, session, request.clientIp, request.body) };
     },
   );
 

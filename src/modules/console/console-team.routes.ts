@@ -7,7 +7,7 @@ import { setCompanyTotpRequirement } from './account.service.js';
 import { listAudit } from './audit.service.js';
 import { CONSOLE_API } from './console-auth.routes.js';
 import { requireSession, secretAnswer } from './console-http.js';
-import { changeRole, inviteUser, listTeam, removeUser } from './users.service.js';
+import { changeRole, inviteUser, listTeam, removeUser, resetSecondFactor } from './users.service.js';
 
 const open = { config: { auth: 'none' } } as const;
 const Role = Type.Union(['owner', 'developer', 'finance', 'viewer'].map((r) => Type.Literal(r)));
@@ -68,6 +68,16 @@ export function registerConsoleTeamRoutes(app: TypedApp, ctx: AppContext): void 
     async (request, reply) => {
       const session = await requireSession(ctx, request, { capability: 'users:manage' });
       await removeUser(ctx, session, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    `${CONSOLE_API}/team/users/:id/reset-two-factor`,
+    { ...open, schema: { hide: true, params: UserParams } },
+    async (request, reply) => {
+      const session = await requireSession(ctx, request, { capability: 'users:manage' });
+      await resetSecondFactor(ctx, session, request.params.id);
       return reply.code(204).send(null);
     },
   );

@@ -2,6 +2,7 @@ import type { Executor } from '../../db/database.js';
 import type {
   ConsoleAuditTable,
   ConsoleInvitesTable,
+  ConsoleRecoveryCodesTable,
   ConsoleSessionsTable,
   ConsoleUsersTable,
 } from './console.table.js';
@@ -10,6 +11,7 @@ export type UserRow = ConsoleUsersTable;
 export type SessionRow = ConsoleSessionsTable;
 export type InviteRow = ConsoleInvitesTable;
 export type AuditRow = ConsoleAuditTable;
+export type RecoveryCodeRow = ConsoleRecoveryCodesTable;
 
 export const findUserByEmail = (db: Executor, email: string) =>
   db.selectFrom('console_users').selectAll().where('email', '=', email).executeTakeFirst();
@@ -121,3 +123,60 @@ export const listAudit = (
     );
   return query.orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 };
+
+/**
+ * Takes a TOTP step for the user: true only when it is later than every step taken before. One
+ * conditional UPDATE, so of two processes taking the same step at once exactly one wins.
+ */
+export async function claimTotpStep(db: Executor, userId: string, step: number): Promise<boolean> {
+  const result = await db
+    .updateTable('console_users')
+    .set({ totp_last_step: step })
+    .where('id', '=', userId)
+    .where('totp_last_step', '<', step)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Counts a failed check inside a session; the session's failures so far. */
+export async function addSessionFailure(db: Executor, idHash: string): Promise<number> {
+  await db
+    .updateTable('console_sessions')
+    .set((eb) => ({ failed_checks: eb('failed_checks', '+', 1) }))
+    .where('id_hash', '=', idHash)
+    .execute();
+  const row = await db
+    .selectFrom('console_sessions')
+    .select('failed_checks')
+    .where('id_hash', '=', idHash)
+    .executeTakeFirst();
+  return row?.failed_checks ?? 0;
+}
+
+export const insertRecoveryCodes = (db: Executor, rows: RecoveryCodeRow[]) =>
+  db.insertInto('console_recovery_codes').values(rows).execute();
+
+export const deleteRecoveryCodesOfUser = (db: Executor, userId: string) =>
+  db.deleteFrom('console_recovery_codes').where('user_id', '=', userId).execute();
+
+/** Spends an unused recovery code of the user; false when it is unknown or was used (by anyone, first). */
+export async function useRecoveryCode(db: Executor, userId: string, codeHash: string, now: number) {
+  const result = await db
+    .updateTable('console_recovery_codes')
+    .set({ used_at: now })
+    .where('user_id', '=', userId)
+    .where('code_hash', '=', codeHash)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function countRecoveryCodesLeft(db: Executor, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('console_recovery_codes')
+    .select((eb) => eb.fn.countAll<number | string>().as('left'))
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.left);
+}

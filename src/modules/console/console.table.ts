@@ -14,6 +14,8 @@ export interface ConsoleUsersTable {
   /** The TOTP secret, sealed with the master key when one is configured. */
   totp_secret: string | null;
   totp_enabled_at: number | null;
+  /** The newest TOTP step (Unix time / 30 s) a code was accepted for; a code of it or earlier is refused. */
+  totp_last_step: number;
   password_changed_at: number;
   created_at: number;
   removed_at: number | null;
@@ -42,6 +44,17 @@ export interface ConsoleSessionsTable {
   last_seen_at: number;
   /** The absolute expiry; the idle expiry is last_seen_at plus the idle window. */
   expires_at: number;
+  /** Wrong current passwords and codes given inside this session (see in-session-checks.ts). */
+  failed_checks: number;
+}
+
+/** A one-time code that stands in for an authenticator code; only its SHA-256 is kept. */
+export interface ConsoleRecoveryCodesTable {
+  id: string;
+  user_id: string;
+  code_hash: string;
+  created_at: number;
+  used_at: number | null;
 }
 
 export interface ConsoleSigninFailuresTable {

@@ -41,6 +41,7 @@ export async function openSession(ctx: AppContext, userId: string): Promise<{ id
     created_at: now,
     last_seen_at: now,
     expires_at: now + ABSOLUTE_MS,
+    failed_checks: 0,
   });
   return { id };
 }

@@ -3,14 +3,17 @@ import { fail } from '../../http/errors.js';
 import { recordAudit } from './audit.service.js';
 import * as repo from './console.repo.js';
 import { verifyPassword } from './passwords.js';
+import { recoveryCodesLeft } from './recovery-codes.js';
+import { type Factor, factorOf, spendSecondFactor } from './second-factor.js';
 import { openSession } from './sessions.service.js';
 import { assertNotThrottled, clearAccount, recordFailure, subjectsOf } from './throttle.service.js';
-import { openTotp, totpMatches } from './totp.js';
 
 export interface SignInInput {
   email: string;
   password: string;
   totpCode?: string;
+  /** In place of totpCode: one of the user's unused recovery codes. */
+  recoveryCode?: string;
 }
 
 /** The one refusal for an unknown email, a wrong password or a wrong code: it never says which. */
@@ -22,6 +25,9 @@ const refused = () =>
  * second factor; a success opens a fresh session and ends the one the browser came with.
  */
 export async function signIn(ctx: AppContext, input: SignInInput, address: string | null) {
+  // An empty field is no answer: the form may send one before the code is typed.
+  const proof = { code: input.totpCode || undefined, recoveryCode: input.recoveryCode || undefined };
+  const factor = factorOf(proof, 'totpCode');
   const email = input.email.trim().toLowerCase();
   const subjects = subjectsOf(ctx, email, address);
   await assertNotThrottled(ctx, subjects);
@@ -33,15 +39,17 @@ export async function signIn(ctx: AppContext, input: SignInInput, address: strin
     if (user) await auditFailure(ctx, user, 'password');
     throw refused();
   }
-  if (user.totp_enabled_at !== null && user.totp_secret) {
-    if (!input.totpCode) {
+  const secondFactor = user.totp_enabled_at !== null && user.totp_secret !== null;
+  if (secondFactor) {
+    if (!factor) {
       throw fail('UNAUTHORIZED', 'Enter the six-digit code of your authenticator app.', {
         reason: 'totp_required',
       });
     }
-    if (!totpMatches(ctx, openTotp(ctx, user.totp_secret), input.totpCode)) {
+    // A code of a step already used (a replay) fails here like a wrong one.
+    if (!(await spendSecondFactor(ctx, user, proof))) {
       await recordFailure(ctx, subjects);
-      await auditFailure(ctx, user, 'totp');
+      await auditFailure(ctx, user, factor);
       throw refused();
     }
   }
@@ -53,12 +61,17 @@ export async function signIn(ctx: AppContext, input: SignInInput, address: strin
     source: 'console',
     action: 'user.signed_in',
     target: user.email,
-    detail: { secondFactor: user.totp_enabled_at !== null },
+    detail: await signedInDetail(ctx, user, secondFactor ? factor : null),
   });
   return session;
 }
 
-const auditFailure = (ctx: AppContext, user: repo.UserRow, factor: 'password' | 'totp') =>
+async function signedInDetail(ctx: AppContext, user: repo.UserRow, factor: Factor | null) {
+  if (factor !== 'recovery_code') return { secondFactor: factor !== null };
+  return { secondFactor: true, recoveryCode: true, recoveryCodesLeft: await recoveryCodesLeft(ctx, user.id) };
+}
+
+const auditFailure = (ctx: AppContext, user: repo.UserRow, factor: 'password' | Factor) =>
   recordAudit(ctx, {
     companyId: user.company_id,
     actor: `user:${user.email}`,

@@ -39,7 +39,7 @@ export async function assertNotThrottled(ctx: AppContext, subjects: [Kind, strin
     const seconds = Math.ceil((until - now) / 1000);
     throw fail(
       'RATE_LIMIT_EXCEEDED',
-      `Too many failed sign-ins; try again in ${seconds} s.`,
+      `Too many failed sign-ins or checks; try again in ${seconds} s.`,
       { retryAfterSeconds: seconds },
       { 'retry-after': String(seconds) },
     );

@@ -3,18 +3,25 @@ import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
 
 const ISSUER = 'Seller console';
+const PERIOD_S = 30;
 
 const totpOf = (base32: string, label: string) =>
-  new TOTP({ issuer: ISSUER, label, secret: Secret.fromBase32(base32), digits: 6, period: 30 });
+  new TOTP({ issuer: ISSUER, label, secret: Secret.fromBase32(base32), digits: 6, period: PERIOD_S });
 
 export const newTotpSecret = (): string => new Secret({ size: 20 }).base32;
 
 export const totpUri = (base32: string, email: string): string => totpOf(base32, email).toString();
 
-/** True when the code matches the current 30 s step or the one either side of it. */
-export function totpMatches(ctx: AppContext, base32: string, code: string): boolean {
-  if (!/^[0-9]{6}$/.test(code)) return false;
-  return totpOf(base32, '').validate({ token: code, timestamp: ctx.clock.now(), window: 1 }) !== null;
+/**
+ * The 30 s step (Unix seconds / 30) the code belongs to when it matches the current step or the
+ * one either side of it, else null. Whether that step was already used is the caller's check
+ * (claimTotpStep in console.repo.ts): a code is good once.
+ */
+export function totpStepOf(ctx: AppContext, base32: string, code: string): number | null {
+  if (!/^[0-9]{6}$/.test(code)) return null;
+  const now = ctx.clock.now();
+  const delta = totpOf(base32, '').validate({ token: code, timestamp: now, window: 1 });
+  return delta === null ? null : Math.floor(now / 1000 / PERIOD_S) + delta;
 }
 
 /** The code a device shows now (tests and the sandbox only; never sent anywhere). */

@@ -138,7 +138,10 @@ export async function acceptInvite(ctx: AppContext, token: string, password: str
     const existing = await repo.findUserByEmail(trx, invite.email);
     if (existing && existing.removed_at === null)
       throw alreadyAUser(existing.company_id === invite.company_id);
-    if (existing) await trx.deleteFrom('console_users').where('id', '=', existing.id).execute();
+    if (existing) {
+      await repo.deleteRecoveryCodesOfUser(trx, existing.id);
+      await trx.deleteFrom('console_users').where('id', '=', existing.id).execute();
+    }
     await repo.insertUser(trx, {
       id: userId,
       company_id: invite.company_id,
@@ -147,6 +150,7 @@ export async function acceptInvite(ctx: AppContext, token: string, password: str
       password_hash: passwordHash,
       totp_secret: null,
       totp_enabled_at: null,
+      totp_last_step: 0,
       password_changed_at: now,
       created_at: now,
       removed_at: null,
@@ -220,6 +224,7 @@ export async function removeUser(ctx: AppContext, session: ConsoleSession, userI
     if (user.role === 'owner') await assertAnotherOwner(trx, session.companyId, user.id);
     await repo.updateUser(trx, user.id, { removed_at: ctx.clock.now() });
     await repo.deleteSessionsOfUser(trx, user.id);
+    await repo.deleteRecoveryCodesOfUser(trx, user.id);
     await recordAudit(
       ctx,
       {
@@ -233,6 +238,47 @@ export async function removeUser(ctx: AppContext, session: ConsoleSession, userI
     );
   });
 }
+
+/**
+ * An owner clears a teammate's second factor (a lost phone and no recovery code left): the
+ * secret and recovery codes go and the user's sessions end. They sign in with the password and
+ * set it up again (at once, when the company requires it). One's own is turned off from Your
+ * account, with a code.
+ */
+export async function resetSecondFactor(ctx: AppContext, session: ConsoleSession, userId: string) {
+  await ctx.db.transaction().execute(async (trx) => {
+    const user = await repo.findUserOfCompany(trx, session.companyId, userId);
+    if (!user) throw fail('NOT_FOUND', `User ${userId} not found.`);
+    if (user.id === session.userId) {
+      throw notResettable(
+        'Your own two-factor sign-in is turned off from Your account, with a code.',
+        'self',
+      );
+    }
+    if (user.totp_enabled_at === null) {
+      throw notResettable(`${user.email} has no two-factor sign-in to reset.`, 'state');
+    }
+    await repo.updateUser(trx, user.id, { totp_secret: null, totp_enabled_at: null });
+    await repo.deleteRecoveryCodesOfUser(trx, user.id);
+    await repo.deleteSessionsOfUser(trx, user.id);
+    await recordAudit(
+      ctx,
+      {
+        companyId: session.companyId,
+        actor: `user:${session.email}`,
+        source: 'console',
+        action: 'user.totp_reset',
+        target: user.email,
+      },
+      trx,
+    );
+  });
+}
+
+const notResettable = (message: string, keyword: string) =>
+  fail('VALIDATION_FAILED', message, {
+    issues: [{ field: 'id', in: 'path', message: message.toLowerCase(), keyword }],
+  });
 
 async function assertAnotherOwner(
   trx: Parameters<typeof repo.listUsers>[0],

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import { call } from '../../api/client';
+import { ConsoleError, call } from '../../api/client';
 import { useSession } from '../../components/session';
 import { ErrorNotice, fieldErrorOf, PageHeader } from '../../components/ui';
+import { SecondFactorCard } from './SecondFactorCard';
 import { TotpEnrolment } from './TotpEnrolment';
 
 interface PasswordForm {
@@ -16,7 +16,6 @@ export function AccountPage() {
   const session = useSession();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [disableCode, setDisableCode] = useState('');
   const { register, handleSubmit, reset } = useForm<PasswordForm>();
   const password = useMutation({
     mutationFn: (form: PasswordForm) => call('POST', '/password', form),
@@ -24,10 +23,12 @@ export function AccountPage() {
       reset();
       await queryClient.invalidateQueries({ queryKey: ['session'] });
     },
-  });
-  const disable = useMutation({
-    mutationFn: () => call('POST', '/totp/disable', { code: disableCode }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['session'] }),
+    onError: (error) => {
+      if (error instanceof ConsoleError && error.status === 401) {
+        queryClient.clear();
+        navigate('/sign-in', { state: { notice: error.body.message } });
+      }
+    },
   });
   const everywhere = useMutation({
     mutationFn: () => call('POST', '/sign-out-everywhere'),
@@ -83,34 +84,7 @@ export function AccountPage() {
         </section>
         <section className="card">
           <h2>Two-factor sign-in</h2>
-          {session.user.totpEnabled ? (
-            <form
-              onSubmit={(event) => {
-                event.preventDefault();
-                disable.mutate();
-              }}
-            >
-              <p>
-                <span className="pill pill-done">on</span> Sign-in asks for a code from your authenticator
-                app.
-              </p>
-              <ErrorNotice error={disable.error} />
-              <label className="field">
-                <span>Code, to turn it off</span>
-                <input
-                  inputMode="numeric"
-                  maxLength={6}
-                  value={disableCode}
-                  onChange={(e) => setDisableCode(e.target.value)}
-                />
-              </label>
-              <button type="submit" className="button secondary">
-                Turn off
-              </button>
-            </form>
-          ) : (
-            <TotpEnrolment />
-          )}
+          {session.user.totpEnabled ? <SecondFactorCard /> : <TotpEnrolment />}
         </section>
         <section className="card">
           <h2>Sessions</h2>

@@ -1,9 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { call } from '../../api/client';
+import { QrCode } from '../../components/QrCode';
 import { CopyButton, ErrorNotice } from '../../components/ui';
+import { RecoveryCodes } from './RecoveryCodes';
 
-/** Second-factor set-up: a new secret for an authenticator app, on only once a code from it is confirmed. */
+/**
+ * Second-factor set-up: a new secret for an authenticator app (a QR code, or the key to type),
+ * on only once a code from it is confirmed; then the recovery codes, shown once.
+ */
 export function TotpEnrolment() {
   const queryClient = useQueryClient();
   const [code, setCode] = useState('');
@@ -11,9 +16,16 @@ export function TotpEnrolment() {
     mutationFn: () => call<{ data: { secret: string; uri: string } }>('POST', '/totp/start'),
   });
   const confirm = useMutation({
-    mutationFn: () => call('POST', '/totp/confirm', { code }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['session'] }),
+    mutationFn: () => call<{ data: { recoveryCodes: string[] } }>('POST', '/totp/confirm', { code }),
   });
+  if (confirm.data) {
+    return (
+      <RecoveryCodes
+        codes={confirm.data.data.recoveryCodes}
+        onDone={() => queryClient.invalidateQueries({ queryKey: ['session'] })}
+      />
+    );
+  }
   if (!start.data) {
     return (
       <>
@@ -36,16 +48,17 @@ export function TotpEnrolment() {
         confirm.mutate();
       }}
     >
-      <p>
-        Add this key to your authenticator app (it may also accept the setup link), then enter the code it
-        shows.
-      </p>
-      <code className="secret" data-testid="totp-secret">
-        {start.data.data.secret}
-      </code>
-      <div className="dialog-actions left">
-        <CopyButton text={start.data.data.uri} label="Copy setup link" />
-      </div>
+      <p>Scan this code with your authenticator app, then enter the six digits it shows.</p>
+      <QrCode text={start.data.data.uri} label="QR code to add this console to an authenticator app" />
+      <details className="manual-key">
+        <summary>Cannot scan it? Type the key instead</summary>
+        <code className="secret" data-testid="totp-secret">
+          {start.data.data.secret}
+        </code>
+        <div className="dialog-actions left">
+          <CopyButton text={start.data.data.uri} label="Copy setup link" />
+        </div>
+      </details>
       <ErrorNotice error={confirm.error} />
       <label className="field">
         <span>Code from the app</span>

@@ -1,15 +1,13 @@
 import { SectionTabs } from '../../components/SectionTabs';
-import { can, useSession } from '../../components/session';
 
-/** The settings section's tabs: company, team (owners), notices. */
+/** The settings section's tabs: company, team (every role reads it; owners change it), notices. */
 export function SettingsNav() {
-  const session = useSession();
   return (
     <SectionTabs
       label="Settings"
       tabs={[
         { to: '/settings', label: 'Company', end: true },
-        ...(can(session, 'users:manage') ? [{ to: '/settings/team', label: 'Team' }] : []),
+        { to: '/settings/team', label: 'Team' },
         { to: '/settings/notices', label: 'Notices' },
       ]}
     />

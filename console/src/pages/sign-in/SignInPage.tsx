@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { ConsoleError, call } from '../../api/client';
 import { ErrorNotice } from '../../components/ui';
 
@@ -9,20 +9,23 @@ interface Form {
   email: string;
   password: string;
   totpCode: string;
+  recoveryCode: string;
 }
 
 export function SignInPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const notice = (useLocation().state as { notice?: string } | null)?.notice;
   const [needsCode, setNeedsCode] = useState(false);
+  const [useRecoveryCode, setUseRecoveryCode] = useState(false);
   const { register, handleSubmit } = useForm<Form>();
+  const secondFactor = (form: Form) => {
+    if (!needsCode) return {};
+    return useRecoveryCode ? { recoveryCode: form.recoveryCode } : { totpCode: form.totpCode };
+  };
   const signIn = useMutation({
     mutationFn: (form: Form) =>
-      call('POST', '/sign-in', {
-        email: form.email,
-        password: form.password,
-        ...(needsCode ? { totpCode: form.totpCode } : {}),
-      }),
+      call('POST', '/sign-in', { email: form.email, password: form.password, ...secondFactor(form) }),
     onSuccess: async () => {
       await queryClient.invalidateQueries();
       navigate('/');
@@ -43,6 +46,11 @@ export function SignInPage() {
           <span className="brand-name">Seller console</span>
         </div>
         <h1>Sign in</h1>
+        {notice && !signIn.error ? (
+          <div className="notice notice-error" role="status">
+            {notice}
+          </div>
+        ) : null}
         {codeAsked ? null : <ErrorNotice error={signIn.error} />}
         <label className="field">
           <span>Email</span>
@@ -57,7 +65,7 @@ export function SignInPage() {
             {...register('password', { required: true })}
           />
         </label>
-        {needsCode ? (
+        {needsCode && !useRecoveryCode ? (
           <label className="field">
             <span>Authenticator code</span>
             <input
@@ -69,6 +77,18 @@ export function SignInPage() {
             />
             <small className="muted">The six digits your authenticator app shows now.</small>
           </label>
+        ) : null}
+        {needsCode && useRecoveryCode ? (
+          <label className="field">
+            <span>Recovery code</span>
+            <input autoComplete="off" spellCheck={false} {...register('recoveryCode')} />
+            <small className="muted">One of the codes you saved when you set up two-factor sign-in.</small>
+          </label>
+        ) : null}
+        {needsCode ? (
+          <button type="button" className="link-button" onClick={() => setUseRecoveryCode(!useRecoveryCode)}>
+            {useRecoveryCode ? 'Use the authenticator app instead' : 'Lost your phone? Use a recovery code'}
+          </button>
         ) : null}
         <button type="submit" className="button primary block" disabled={signIn.isPending}>
           {signIn.isPending ? 'Signing in…' : 'Sign in'}

@@ -1,0 +1,80 @@
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { call, type Role } from '../../api/client';
+import { CopyButton, Dialog, ErrorNotice } from '../../components/ui';
+import { ROLE_DUTIES, ROLES } from './role-duties';
+
+/** An owner's invite: the email, a role chosen with what it may do in view, then the link to copy. */
+export function InviteDialog({ onInvited }: { onInvited: () => void }) {
+  const [open, setOpen] = useState(false);
+  const { register, handleSubmit, reset } = useForm<{ email: string; role: Role }>({
+    defaultValues: { role: 'developer' },
+  });
+  const invite = useMutation({
+    mutationFn: (form: { email: string; role: Role }) =>
+      call<{ data: { link: string; email: string; emailed: boolean } }>('POST', '/team/invites', form),
+    onSuccess: () => onInvited(),
+  });
+  return (
+    <>
+      <button type="button" className="button primary" onClick={() => setOpen(true)}>
+        Invite a teammate
+      </button>
+      <Dialog
+        open={open}
+        onOpenChange={(next) => {
+          setOpen(next);
+          if (!next) {
+            invite.reset();
+            reset();
+          }
+        }}
+        title="Invite a teammate"
+        description="The link works once, for 72 hours."
+      >
+        {invite.data ? (
+          <div className="secret-box">
+            <div className="muted small">Invite link for {invite.data.data.email}</div>
+            <code className="secret" data-testid="invite-link">
+              {invite.data.data.link}
+            </code>
+            <p className="muted small" data-testid="invite-delivery">
+              {invite.data.data.emailed
+                ? `It is also on its way to ${invite.data.data.email} by e-mail.`
+                : 'Send it to them yourself: this server sends no e-mail.'}
+            </p>
+            <div className="dialog-actions">
+              <CopyButton text={invite.data.data.link} label="Copy link" />
+            </div>
+          </div>
+        ) : (
+          <form onSubmit={handleSubmit((form) => invite.mutate(form))} noValidate>
+            <ErrorNotice error={invite.error} />
+            <label className="field">
+              <span>Email</span>
+              <input type="email" {...register('email', { required: true })} />
+            </label>
+            <fieldset className="field role-choices">
+              <legend>Role</legend>
+              {ROLES.map((role) => (
+                <label key={role} className="role-choice">
+                  <input type="radio" value={role} {...register('role')} />
+                  <span>
+                    <span className="strong">{role}</span>
+                    <span className="muted small role-duty">{ROLE_DUTIES[role]}</span>
+                  </span>
+                </label>
+              ))}
+            </fieldset>
+            <div className="dialog-actions">
+              <button type="submit" className="button primary" disabled={invite.isPending}>
+                Create invite link
+              </button>
+            </div>
+          </form>
+        )}
+      </Dialog>
+    </>
+  );
+}
