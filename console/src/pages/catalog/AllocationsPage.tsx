@@ -137,6 +137,7 @@ export function AllocationsPage() {
         loaded={allocations.loaded}
         empty="No publisher has granted you an allocation yet."
         more={allocations.more}
+        stackOnPhones
       />
       <h2>Your increase requests</h2>
       <DataTable
