@@ -92,6 +92,7 @@ describe.skipIf(BROWSER_SKIPPED)('console figures and footprint in a browser', (
     await opened.acceptInvite(PASSWORD);
 
     // Home's "Declare where you sell" opens the editor, the cursor in its first field.
+    await page.getByText('1 live sandbox key.').waitFor();
     const declare = page.locator('li', { hasText: 'Declare where you sell' });
     await declare.getByRole('link', { name: 'Open' }).click();
     await page.getByRole('heading', { name: 'Footprint' }).waitFor();
@@ -120,6 +121,7 @@ describe.skipIf(BROWSER_SKIPPED)('console figures and footprint in a browser', (
     await page.getByRole('button', { name: 'Save footprint' }).click();
     await page.getByText('Footprint saved.').waitFor();
     expect(await page.getByLabel('Countries you sell in').inputValue()).toBe('DE, FR');
+    await page.getByText(/^Last changed .+ \((now|\d+ seconds? ago)\)\.$/).waitFor();
     await expect.poll(footprintSentence).toBe(`The countries and currencies you sell in. ${DECLARED}`);
     const outside = await api('POST', '/orders', sandboxOrder());
     expect(outside.status).toBe(422);
