@@ -20,6 +20,7 @@ export function DataTable<Row>({
   empty,
   caption,
   more,
+  stackOnPhones = false,
 }: {
   columns: Column<Row>[];
   rows: Row[];
@@ -30,12 +31,14 @@ export function DataTable<Row>({
   /** A visually hidden caption naming the table, for tables without a heading right above. */
   caption?: string;
   more?: { label: string; onMore: () => void; hasMore: boolean; loading?: boolean };
+  /** On a narrow screen, each row as a block of labelled cells instead of a wide table to scroll. */
+  stackOnPhones?: boolean;
 }) {
   return (
     <>
       {/* A named table is a focusable region, so a keyboard can scroll it where it is wider than the screen. */}
       <div
-        className="card table-card"
+        className={stackOnPhones ? 'card table-card stack-on-phones' : 'card table-card'}
         {...(caption ? { role: 'region', 'aria-label': caption, tabIndex: 0 } : {})}
       >
         <table>
@@ -60,7 +63,7 @@ export function DataTable<Row>({
             {rows.map((row) => (
               <tr key={rowKey(row)}>
                 {columns.map((column) => (
-                  <td key={column.header} className={column.className}>
+                  <td key={column.header} className={column.className} data-label={column.header}>
                     {column.cell(row)}
                   </td>
                 ))}

@@ -117,8 +117,8 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
   );
 }
 
-export const formatDate = (iso: string | null | undefined) =>
-  iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—';
+/** Dates are written by the one formatting module; pages that import them from here still work. */
+export { formatDate } from '../format';
 
 export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
   return (

@@ -94,8 +94,8 @@ export const GLOSSARY: Readonly<Record<string, string>> = {
   includeFinanceScope: 'Grant seller:finance:read too (only when the creator holds it).',
   scopes: 'Scopes of the key.',
   expiresAt: 'Expiry instant (RFC 3339), or null for none.',
-  countries: 'Selling countries, ISO 3166-1 alpha-2; at least one.',
-  currencies: 'Selling currencies, ISO 4217; at least one.',
+  countries: 'Selling countries, ISO 3166-1 alpha-2 in any case (kept upper case); at least one.',
+  currencies: 'Selling currencies, ISO 4217 in any case (kept upper case); at least one.',
   // Allocations
   grantId: 'The allocation (grant) to raise.',
   requestedQuantity: 'The quantity asked for.',

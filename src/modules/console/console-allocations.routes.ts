@@ -8,6 +8,7 @@ import { listRequests, requestIncrease, requestView } from '../allocations/alloc
 import { pageAllocations } from '../allocations/allocations-read.service.js';
 import { availabilityOf } from '../allocations/availability.service.js';
 import { sellerScope } from '../sandbox/sandbox.service.js';
+import { allocationFigures } from './allocation-figures.js';
 import { CONSOLE_API } from './console-auth.routes.js';
 import { requireSession } from './console-http.js';
 import { principalOfSession } from './sessions.service.js';
@@ -20,7 +21,8 @@ const afterOf = (cursor: string | undefined) =>
 
 /**
  * The allocations page: the seller API's allocation, request and availability services as the
- * signed-in user's company, plus what only the console shows (stock over time, hot-drop state).
+ * signed-in user's company (each allocation with its availability figures), plus what only the
+ * console shows (stock over time, hot-drop state).
  */
 export function registerConsoleAllocationRoutes(app: TypedApp, ctx: AppContext): void {
   const scopeOf = async (
@@ -44,18 +46,20 @@ export function registerConsoleAllocationRoutes(app: TypedApp, ctx: AppContext):
       },
     },
     async (request) => {
-      const { sellerId, environment } = await scopeOf(request);
+      const scope = await scopeOf(request);
       const q = request.query;
-      const { items, keys } = await pageAllocations(ctx, sellerId, environment, {
+      const { items, keys } = await pageAllocations(ctx, scope.sellerId, scope.environment, {
         sellableOnly: q.sellableOnly,
         limit: q.limit,
         after: afterOf(q.cursor),
       });
       const keyOf = new Map(items.map((item, i) => [item, keys[i]!]));
       const result = page(items, q.limit, (item) => keyOf.get(item)!, nextPageUrl(request.url));
+      const figuresOf = await allocationFigures(ctx, scope, result.data);
       const data = await Promise.all(
         result.data.map(async (item) => ({
           ...item,
+          figures: figuresOf(item),
           hotDropState: item.hotDrop ? await hotDropState(ctx, item.id) : null,
         })),
       );

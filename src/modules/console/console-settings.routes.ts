@@ -4,6 +4,7 @@ import { fail } from '../../http/errors.js';
 import { Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { isoOrNull } from '../../lib/clock.js';
+import { footprintChecks } from '../identity/footprint.js';
 import { FootprintBody } from '../identity/identity.schemas.js';
 import { companyView, getCompany, getFootprint, replaceFootprint } from '../identity/identity.service.js';
 import { companyRequiresTotp } from './account.service.js';
@@ -21,7 +22,8 @@ const footprintView = (f: { countries: string[]; currencies: string[]; updatedAt
 
 /**
  * Settings: the company profile and standing (production access, agreement), the footprint
- * (the service of PUT /me/footprint, so the same validation and codes) and the notices.
+ * (the service of PUT /me/footprint, so the same validation and codes) with where orders are
+ * checked against it (the gate the order path applies), and the notices.
  */
 export function registerConsoleSettingsRoutes(app: TypedApp, ctx: AppContext): void {
   app.get(`${CONSOLE_API}/company`, { ...open, schema: { hide: true } }, async (request) => {
@@ -32,7 +34,14 @@ export function registerConsoleSettingsRoutes(app: TypedApp, ctx: AppContext): v
       companyRequiresTotp(ctx, session.companyId),
     ]);
     if (!company) throw fail('NOT_FOUND', 'Your company no longer exists.');
-    return { data: { company: companyView(company), footprint: footprintView(footprint), requireTotp } };
+    return {
+      data: {
+        company: companyView(company),
+        footprint: footprintView(footprint),
+        footprintChecks: footprintChecks(footprint),
+        requireTotp,
+      },
+    };
   });
 
   app.put(

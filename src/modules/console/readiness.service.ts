@@ -15,6 +15,8 @@ export interface ChecklistItem {
   href: string | null;
 }
 
+/** "1 endpoint", "2 endpoints": the console's detail lines are English. */
+const counted = (n: number, noun: string, plural = `${noun}s`) => `${n} ${n === 1 ? noun : plural}`;
 const check = (status: Status, name: string) => status.checks.find((c) => c.check === name);
 const state = (ok: boolean, waiting = false): ItemState => (ok ? 'done' : waiting ? 'waiting' : 'todo');
 
@@ -35,9 +37,9 @@ export async function readinessChecklist(ctx: AppContext, session: ConsoleSessio
       title: 'Declare where you sell',
       state: state(status.footprint.complete),
       detail: status.footprint.complete
-        ? `${status.footprint.countries.length} countries, ${status.footprint.currencies.join(', ')}`
-        : 'At least one country and one currency (PUT /me/footprint).',
-      href: '/docs',
+        ? `${counted(status.footprint.countries.length, 'country', 'countries')}, ${status.footprint.currencies.join(', ')}`
+        : 'At least one country and one currency, in the footprint editor of Settings.',
+      href: '/console/settings#footprint',
     },
     {
       id: 'agreement',
@@ -54,7 +56,7 @@ export async function readinessChecklist(ctx: AppContext, session: ConsoleSessio
       state: state(sandboxKeys.length > 0),
       detail:
         sandboxKeys.length > 0
-          ? `${sandboxKeys.length} live sandbox key(s).`
+          ? `${counted(sandboxKeys.length, 'live sandbox key')}.`
           : 'Keys are made on the API keys page.',
       href: '/console/keys',
     },
@@ -73,7 +75,7 @@ export async function readinessChecklist(ctx: AppContext, session: ConsoleSessio
       state: state(webhooks?.status === 'ok'),
       detail:
         webhooks?.status === 'ok'
-          ? `${status.webhooks.activeCount} endpoint(s) active.`
+          ? `${counted(status.webhooks.activeCount, 'endpoint')} active.`
           : webhooks?.status === 'action_required'
             ? 'An endpoint was disabled after repeated failures.'
             : 'Optional: events can also be polled from GET /events.',

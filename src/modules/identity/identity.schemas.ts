@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { CountryCode, CurrencyCode, DateTime, Nullable } from '../../http/schemas.js';
+import { DateTime, Nullable } from '../../http/schemas.js';
 
 /** The effective refund policy: the platform's, or a grant's with the platform's for what it leaves out. */
 export const RefundPolicySchema = Type.Object({
@@ -80,9 +80,13 @@ export const WhoamiSchema = Type.Object({
   ),
 });
 
+/**
+ * Codes in any case (stored upper case). Emptiness and unknown codes are refused by the
+ * service's validator, so the refusal names the code in words rather than a pattern.
+ */
 export const FootprintBody = Type.Object({
-  countries: Type.Array(CountryCode, { minItems: 1, maxItems: 250 }),
-  currencies: Type.Array(CurrencyCode, { minItems: 1, maxItems: 200 }),
+  countries: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 250 }),
+  currencies: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 200 }),
 });
 
 export const FootprintSchema = Type.Object({

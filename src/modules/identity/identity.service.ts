@@ -3,6 +3,7 @@ import { type Executor, fromBool } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import { isoOrNull } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
+import { validFootprint } from './footprint.js';
 import * as repo from './identity.repo.js';
 import type { CompanyKind } from './identity.table.js';
 
@@ -111,14 +112,13 @@ export async function getFootprint(
   };
 }
 
-/** PUT /me/footprint: both sets, each non-empty (the schema enforces it), in one write. */
+/** PUT /me/footprint: both sets, checked by validFootprint, in one write. */
 export async function replaceFootprint(
   ctx: AppContext,
   companyId: string,
   input: { countries: string[]; currencies: string[] },
 ): Promise<Footprint> {
-  const countries = [...new Set(input.countries.map((c) => c.toUpperCase()))].sort();
-  const currencies = [...new Set(input.currencies.map((c) => c.toUpperCase()))].sort();
+  const { countries, currencies } = validFootprint(input);
   const now = ctx.clock.now();
   await repo.upsertFootprint(ctx.db, companyId, countries, currencies, now);
   forgetCompanyFacts(ctx, companyId);

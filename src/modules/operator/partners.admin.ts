@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
-import { CountryCode, CurrencyCode, Nullable, OneOf, Uuid } from '../../http/schemas.js';
+import { CountryCode, Nullable, OneOf, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { computeSellability } from '../allocations/sellability.service.js';
 import { setSkuShare, updateConnection } from '../allocations/shares.service.js';
+import { FootprintBody } from '../identity/identity.schemas.js';
 import { companyView, replaceFootprint, updateCompany } from '../identity/identity.service.js';
 import {
   acceptAmendment,
@@ -79,10 +80,7 @@ export function registerPartnerAdminRoutes(app: TypedApp, ctx: AppContext): void
     schema: {
       tags: ['companies'],
       params: IdParams,
-      body: Type.Object({
-        countries: Type.Array(CountryCode, { minItems: 1 }),
-        currencies: Type.Array(CurrencyCode, { minItems: 1 }),
-      }),
+      body: FootprintBody,
       response: adminResponses(),
     },
     handler: async (request) => ({ data: await replaceFootprint(ctx, request.params.id, request.body) }),

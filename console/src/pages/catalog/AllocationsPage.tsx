@@ -1,18 +1,51 @@
 import { Link } from 'react-router';
 import { type Column, DataTable } from '../../components/DataTable';
 import { can, useSession } from '../../components/session';
-import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import { ErrorNotice, PageHeader } from '../../components/ui';
 import { useKeysetList } from '../../components/useKeysetList';
+import { countOf, formatDate, formatNumber } from '../../format';
 import { CatalogNav } from './CatalogNav';
 import { RequestIncreaseDialog } from './RequestIncreaseDialog';
-import { actionSentence, blockerSentence } from './sentences';
+import { actionSentence, blockerSentence, nothingNowSentence } from './sentences';
 import type { Allocation, AllocationRequest } from './types';
 
-function stockSentence(row: Allocation): string {
-  if (row.remaining === 0) return 'Used up: nothing left to sell.';
-  if (row.lowStockThreshold !== null && row.remaining <= row.lowStockThreshold)
-    return `Low: ${row.remaining} left (alert at ${row.lowStockThreshold}).`;
-  return `${row.remaining} of ${row.quantityLimit} left.`;
+function SellCell({ row }: { row: Allocation }) {
+  if (!row.sellable) {
+    return (
+      <>
+        <span className="pill pill-error">No</span>
+        <ul className="plain-list">
+          {row.readinessBlockers.map((code) => (
+            <li key={code}>{blockerSentence(code)}</li>
+          ))}
+        </ul>
+      </>
+    );
+  }
+  if (row.figures.sellableNow === 0) {
+    return (
+      <>
+        <span className="pill pill-error">Not now</span>
+        <p className="small">{nothingNowSentence(row.figures)}</p>
+      </>
+    );
+  }
+  return <span className="pill pill-done">Yes</span>;
+}
+
+function AllocationLeft({ row }: { row: Allocation }) {
+  const { allocationLeft } = row.figures;
+  const low = row.lowStockThreshold !== null && allocationLeft > 0 && allocationLeft <= row.lowStockThreshold;
+  return (
+    <>
+      {formatNumber(allocationLeft)}
+      <div className="small muted">
+        {formatNumber(row.quantityPulled)} of {formatNumber(row.quantityLimit)} pulled
+        {row.status === 'active' ? '' : `, ${row.status}`}
+        {low ? `; low (alert at ${formatNumber(row.lowStockThreshold ?? 0)})` : ''}
+      </div>
+    </>
+  );
 }
 
 function columns(mayRequest: boolean): Column<Allocation>[] {
@@ -30,23 +63,14 @@ function columns(mayRequest: boolean): Column<Allocation>[] {
         </>
       ),
     },
-    { header: 'Stock', cell: (row) => stockSentence(row) },
+    { header: 'Allocation left', className: 'num', cell: (row) => <AllocationLeft row={row} /> },
     {
-      header: 'Can you sell it?',
-      cell: (row) =>
-        row.sellable ? (
-          <span className="pill pill-done">Sellable</span>
-        ) : (
-          <>
-            <span className="pill pill-error">Not sellable</span>
-            <ul className="plain-list">
-              {row.readinessBlockers.map((code) => (
-                <li key={code}>{blockerSentence(code)}</li>
-              ))}
-            </ul>
-          </>
-        ),
+      header: 'Keys in stock',
+      className: 'num',
+      cell: (row) => (row.figures.keysInStock === null ? '—' : formatNumber(row.figures.keysInStock)),
     },
+    { header: 'Sellable now', className: 'num', cell: (row) => formatNumber(row.figures.sellableNow) },
+    { header: 'Can you sell it?', cell: (row) => <SellCell row={row} /> },
     {
       header: 'What to do',
       cell: (row) => (
@@ -54,8 +78,9 @@ function columns(mayRequest: boolean): Column<Allocation>[] {
           {row.recommendedAction ? <p>{actionSentence(row.recommendedAction)}</p> : null}
           {row.hotDropState ? (
             <p className="small">
-              Hot drop: {row.hotDropState.liveReservations} live reservations (
-              {row.hotDropState.reservedUnits} keys), {row.hotDropState.slotsLeft} slots left.
+              Hot drop: {countOf(row.hotDropState.liveReservations, 'live reservation')} (
+              {countOf(row.hotDropState.reservedUnits, 'key')}), {countOf(row.hotDropState.slotsLeft, 'slot')}{' '}
+              left.
             </p>
           ) : null}
           {mayRequest ? (
@@ -73,7 +98,7 @@ function columns(mayRequest: boolean): Column<Allocation>[] {
 const REQUEST_COLUMNS: Column<AllocationRequest>[] = [
   { header: 'Asked', className: 'nowrap', cell: (row) => formatDate(row.createdAt) },
   { header: 'SKU', className: 'mono', cell: (row) => row.skuCode },
-  { header: 'Keys', className: 'num', cell: (row) => row.requestedQuantity },
+  { header: 'Keys', className: 'num', cell: (row) => formatNumber(row.requestedQuantity) },
   {
     header: 'Answer',
     cell: (row) =>
@@ -81,7 +106,7 @@ const REQUEST_COLUMNS: Column<AllocationRequest>[] = [
   },
 ];
 
-/** The company's allocations: can each SKU be sold, why not, and the action that fixes it. */
+/** The company's allocations: the figures of GET /availability for each, why nothing sells, and the fix. */
 export function AllocationsPage() {
   const session = useSession();
   const allocations = useKeysetList<Allocation>(
@@ -100,7 +125,7 @@ export function AllocationsPage() {
     <>
       <PageHeader
         title="Allocations"
-        description="How many keys each publisher lets you sell, whether each SKU is sellable now, and what to do when it is not."
+        description="For each SKU: what is left on your allocation, the keys in stock, how many an order could take now, and what to do when that is none."
       />
       <CatalogNav />
       <ErrorNotice error={allocations.error ?? requests.error} />
@@ -112,6 +137,7 @@ export function AllocationsPage() {
         loaded={allocations.loaded}
         empty="No publisher has granted you an allocation yet."
         more={allocations.more}
+        stackOnPhones
       />
       <h2>Your increase requests</h2>
       <DataTable

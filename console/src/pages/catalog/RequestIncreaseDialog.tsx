@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { call } from '../../api/client';
 import { Dialog, ErrorNotice } from '../../components/ui';
+import { countOf, formatNumber } from '../../format';
 import type { Allocation, AllocationRequest } from './types';
 
 const OUTCOME: Record<string, string> = {
@@ -54,7 +55,7 @@ export function RequestIncreaseDialog({
           }
         }}
         title={`Request more keys for ${allocation.skuCode}`}
-        description={`${allocation.publisherCompanyName} receives the request. ${allocation.remaining} of ${allocation.quantityLimit} keys remain.`}
+        description={`${allocation.publisherCompanyName} receives the request. ${formatNumber(allocation.remaining)} of ${countOf(allocation.quantityLimit, 'key')} left.`}
       >
         {request.data ? (
           <p role="status" className="notice">

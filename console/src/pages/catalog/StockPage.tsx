@@ -3,9 +3,11 @@ import { useParams } from 'react-router';
 import { call } from '../../api/client';
 import { Chart } from '../../components/charts/Chart';
 import { useSession } from '../../components/session';
-import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import { ErrorNotice, PageHeader } from '../../components/ui';
+import { countOf, formatDate } from '../../format';
 import { CatalogNav } from './CatalogNav';
-import { blockerSentence } from './sentences';
+import { blockerSentence, nothingNowSentence } from './sentences';
+import type { AllocationFigures } from './types';
 
 interface Stock {
   availability: {
@@ -20,7 +22,7 @@ interface Stock {
   history: { at: string; remaining: number; event: string }[];
 }
 
-/** One SKU's availability now and its allocation's remaining keys over time. */
+/** One SKU's availability now (the figures the Allocations page shows) and its allocation over time. */
 export function StockPage() {
   const session = useSession();
   const { skuId = '' } = useParams();
@@ -30,19 +32,43 @@ export function StockPage() {
   });
   const data = stock.data?.data;
   const a = data?.availability;
+  const figures: AllocationFigures | null = a
+    ? {
+        allocationLeft: a.allocationRemaining,
+        keysInStock: a.inventoryAvailable,
+        sellableNow: a.available,
+        ordersUse: null,
+      }
+    : null;
   return (
     <>
       <PageHeader title={a ? `Stock of ${a.skuCode}` : 'Stock'} />
       <CatalogNav />
       <ErrorNotice error={stock.error} />
-      {a && data ? (
+      {a && data && figures ? (
         <>
-          <section className="card">
+          <section className="card" aria-labelledby="now-title">
+            <h2 id="now-title">Now</h2>
+            <dl className="facts">
+              <dt>Allocation left</dt>
+              <dd>{countOf(figures.allocationLeft, 'key')}</dd>
+              <dt>Keys in stock</dt>
+              <dd>{countOf(figures.keysInStock ?? 0, 'key')}</dd>
+              <dt>Sellable now</dt>
+              <dd>{countOf(figures.sellableNow, 'key')}</dd>
+            </dl>
             <p>
-              {a.sellable
-                ? `${a.available} keys can be sold now: ${a.allocationRemaining} left on your allocation, ${a.inventoryAvailable} in the publisher's stock.`
-                : `Not sellable now. ${a.readinessBlockers.map(blockerSentence).join(' ')}`}
+              {!a.sellable
+                ? `Not sellable: ${a.readinessBlockers.map(blockerSentence).join(' ')}`
+                : figures.sellableNow === 0
+                  ? nothingNowSentence(figures)
+                  : `An order can take up to ${countOf(figures.sellableNow, 'key')} now.`}
               {a.requestable ? ' The allocation is used up: request more on the Allocations page.' : ''}
+            </p>
+            <p className="small muted">
+              An order takes keys only when every condition is met and both the allocation and the stock have
+              them: sellable now is the smaller of the two, less keys promised to checkout holds and
+              pre-orders.
             </p>
           </section>
           <section className="card">

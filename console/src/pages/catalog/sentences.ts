@@ -1,3 +1,5 @@
+import type { AllocationFigures } from './types';
+
 /** Why a SKU cannot be sold, in words (the API's `readinessBlockers`). */
 export const BLOCKER_SENTENCES: Record<string, string> = {
   NO_SKU_SHARE: 'The publisher does not share this SKU with you, or has suspended its shares.',
@@ -19,6 +21,14 @@ export const ACTION_SENTENCES: Record<string, string> = {
 
 export const blockerSentence = (code: string) => BLOCKER_SENTENCES[code] ?? `Blocked: ${code}.`;
 export const actionSentence = (code: string) => ACTION_SENTENCES[code] ?? code.replaceAll('_', ' ');
+
+/** Why nothing can be sold now although every condition is met: the first figure that is zero. */
+export function nothingNowSentence(figures: AllocationFigures): string {
+  if (figures.ordersUse) return `Orders on this SKU use allocation ${figures.ordersUse}.`;
+  if (figures.allocationLeft === 0) return 'Nothing is left on the allocation.';
+  if (figures.keysInStock === 0) return 'No keys in stock: the publisher has to add keys.';
+  return 'The keys left are promised to checkout holds and pre-orders.';
+}
 
 export const money = (cents: number, currency: string) =>
   (cents / 100).toLocaleString(undefined, { style: 'currency', currency });

@@ -39,6 +39,15 @@ export interface ProductDetail extends ProductRow {
   }[];
 }
 
+/** An allocation's figures, as GET /availability gives them for its SKU. */
+export interface AllocationFigures {
+  allocationLeft: number;
+  /** null on an allocation orders do not use (`ordersUse` names the one they do). */
+  keysInStock: number | null;
+  sellableNow: number;
+  ordersUse: string | null;
+}
+
 export interface Allocation {
   id: string;
   readableId: string;
@@ -57,6 +66,7 @@ export interface Allocation {
   hotDrop: boolean;
   lowStockThreshold: number | null;
   hotDropState: { liveReservations: number; reservedUnits: number; slotsLeft: number } | null;
+  figures: AllocationFigures;
 }
 
 export interface AllocationRequest {

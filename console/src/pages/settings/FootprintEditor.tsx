@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
-import { call } from '../../api/client';
-import { ErrorNotice, formatDate } from '../../components/ui';
+import { ConsoleError, call } from '../../api/client';
+import { ErrorNotice } from '../../components/ui';
+import { formatDate, formatRelative } from '../../format';
 
 export interface Footprint {
   countries: string[];
@@ -9,20 +10,77 @@ export interface Footprint {
   updatedAt: string | null;
 }
 
+type Field = 'countries' | 'currencies';
+
 const listOf = (text: string) =>
   text
     .split(/[\s,]+/)
     .map((entry) => entry.trim())
     .filter(Boolean);
 
+/** The service's sentences about one field (`countries`, `countries[2]`…), each said once. */
+function issuesOf(error: unknown, field: Field): string[] {
+  if (!(error instanceof ConsoleError)) return [];
+  const issues = error.body.details?.issues ?? [];
+  const mine = issues.filter((issue) => issue.field === field || issue.field.startsWith(`${field}[`));
+  return [...new Set(mine.map((issue) => issue.message))];
+}
+
+/** A refusal the fields do not explain (a role, a lost session): shown above the form. */
+const otherError = (error: unknown) =>
+  error instanceof ConsoleError && error.body.code === 'VALIDATION_FAILED' ? null : error;
+
+function CodesField({
+  field,
+  label,
+  hint,
+  editable,
+  errors,
+  register,
+}: {
+  field: Field;
+  label: string;
+  hint: string;
+  editable: boolean;
+  errors: string[];
+  register: ReturnType<typeof useForm<Record<Field, string>>>['register'];
+}) {
+  const hintId = `footprint-${field}-hint`;
+  const errorId = `footprint-${field}-error`;
+  return (
+    <div className="field">
+      <label htmlFor={`footprint-${field}`}>{label}</label>
+      <input
+        id={`footprint-${field}`}
+        {...register(field)}
+        readOnly={!editable}
+        autoCapitalize="characters"
+        spellCheck={false}
+        aria-invalid={errors.length > 0}
+        aria-describedby={errors.length > 0 ? `${errorId} ${hintId}` : hintId}
+      />
+      {errors.length > 0 ? (
+        <ul className="field-error" id={errorId}>
+          {errors.map((message) => (
+            <li key={message}>{message}</li>
+          ))}
+        </ul>
+      ) : null}
+      <small className="muted" id={hintId}>
+        {hint}
+      </small>
+    </div>
+  );
+}
+
 /** Both footprint sets replaced in one call: the service (validation, codes) of PUT /me/footprint. */
 export function FootprintEditor({ footprint, editable }: { footprint: Footprint; editable: boolean }) {
   const queryClient = useQueryClient();
-  const { register, handleSubmit, reset } = useForm({
+  const { register, handleSubmit, reset } = useForm<Record<Field, string>>({
     defaultValues: { countries: footprint.countries.join(', '), currencies: footprint.currencies.join(', ') },
   });
   const save = useMutation({
-    mutationFn: (form: { countries: string; currencies: string }) =>
+    mutationFn: (form: Record<Field, string>) =>
       call<{ data: Footprint }>('PUT', '/footprint', {
         countries: listOf(form.countries),
         currencies: listOf(form.currencies),
@@ -32,24 +90,35 @@ export function FootprintEditor({ footprint, editable }: { footprint: Footprint;
       return queryClient.invalidateQueries({ queryKey: ['company'] });
     },
   });
+  const changedAt = save.data?.data.updatedAt ?? footprint.updatedAt;
   return (
     <form onSubmit={handleSubmit((form) => save.mutate(form))} noValidate>
-      <ErrorNotice error={save.error} />
+      <ErrorNotice error={otherError(save.error)} />
       {save.isSuccess ? (
         <p className="notice" role="status">
           Footprint saved.
         </p>
       ) : null}
-      <label className="field">
-        <span>Countries you sell in (ISO codes, comma separated)</span>
-        <input {...register('countries')} readOnly={!editable} />
-      </label>
-      <label className="field">
-        <span>Currencies you sell in</span>
-        <input {...register('currencies')} readOnly={!editable} />
-      </label>
+      <CodesField
+        field="countries"
+        label="Countries you sell in"
+        hint="Two-letter ISO 3166-1 codes, such as DE, FR, US, separated by commas or spaces; any case."
+        editable={editable}
+        errors={issuesOf(save.error, 'countries')}
+        register={register}
+      />
+      <CodesField
+        field="currencies"
+        label="Currencies you sell in"
+        hint="Three-letter ISO 4217 codes, such as EUR, USD; any case."
+        editable={editable}
+        errors={issuesOf(save.error, 'currencies')}
+        register={register}
+      />
       <p className="small muted">
-        Last changed {formatDate(save.data?.data.updatedAt ?? footprint.updatedAt)}.
+        {changedAt
+          ? `Last changed ${formatDate(changedAt)} (${formatRelative(changedAt)}).`
+          : 'Never declared.'}
       </p>
       {editable ? (
         <button type="submit" className="button primary" disabled={save.isPending}>

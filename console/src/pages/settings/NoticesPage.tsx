@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { call } from '../../api/client';
 import { type Column, DataTable } from '../../components/DataTable';
 import { can, useSession } from '../../components/session';
-import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import { ErrorNotice, PageHeader } from '../../components/ui';
+import { formatDate, formatNumber } from '../../format';
 import { type Notice, NoticeText } from './notice-text';
 import { SettingsNav } from './SettingsNav';
 
@@ -71,7 +72,7 @@ export function NoticesPage() {
     <>
       <PageHeader
         title="Notices"
-        description={`${unread} unread. A notice read by anyone in your company is read for everyone.`}
+        description={`${formatNumber(unread)} unread. A notice read by anyone in your company is read for everyone.`}
         actions={
           mayMark && unread > 0 ? (
             <button type="button" className="button secondary" onClick={() => markAll.mutate()}>

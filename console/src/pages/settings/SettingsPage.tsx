@@ -3,7 +3,8 @@ import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router';
 import { call } from '../../api/client';
 import { can, useSession } from '../../components/session';
-import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import { ErrorNotice, PageHeader } from '../../components/ui';
+import { formatDate } from '../../format';
 import { type Footprint, FootprintEditor } from './FootprintEditor';
 import { SettingsNav } from './SettingsNav';
 
@@ -17,7 +18,37 @@ interface CompanySettings {
     createdAt: string | null;
   };
   footprint: Footprint;
+  /** Per environment, whether orders are checked against the footprint (the order path's own rule). */
+  footprintChecks: FootprintChecks;
   requireTotp: boolean;
+}
+
+interface FootprintChecks {
+  sandbox: boolean;
+  production: boolean;
+}
+
+const ENVIRONMENTS = ['sandbox', 'production'] as const;
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** What an order meets, said from the service's checks: the sentence cannot drift from the rule. */
+function footprintRule(checks: FootprintChecks, declared: boolean): string {
+  const checked = ENVIRONMENTS.filter((environment) => checks[environment]).join(' and ');
+  const open = ENVIRONMENTS.filter((environment) => !checks[environment]).join(' and ');
+  const sentences: string[] = [];
+  if (checked) {
+    sentences.push(
+      declared
+        ? `${capitalised(checked)} orders for a country or currency outside this footprint are refused.`
+        : `${capitalised(checked)} orders are refused until you declare a footprint.`,
+    );
+  }
+  if (open) {
+    sentences.push(
+      `${capitalised(open)} orders are not checked while no footprint is declared: they go through for any country and currency.`,
+    );
+  }
+  return sentences.join(' ');
 }
 
 /** The company profile, its standing (production access, agreement, settlement), the footprint. */
@@ -30,7 +61,11 @@ export function SettingsPage() {
   });
   const data = settings.data?.data;
   useEffect(() => {
-    if (data && hash) document.getElementById(hash.slice(1))?.scrollIntoView();
+    if (!data || !hash) return;
+    const section = document.getElementById(hash.slice(1));
+    section?.scrollIntoView();
+    // Opened to edit (the Home checklist): the first field takes the cursor.
+    section?.querySelector<HTMLInputElement>('input:not([readonly])')?.focus();
   }, [data, hash]);
   return (
     <>
@@ -79,11 +114,11 @@ export function SettingsPage() {
               publishers. This platform keeps no prepaid wallet, so there is nothing to top up before selling.
             </p>
           </section>
-          <section className="card">
+          <section className="card" id="footprint">
             <h2>Footprint</h2>
-            <p className="muted">
-              The countries and currencies you sell in. Orders for a country or currency outside it are
-              refused.
+            <p>
+              The countries and currencies you sell in.{' '}
+              {footprintRule(data.footprintChecks, data.footprint.updatedAt !== null)}
             </p>
             <FootprintEditor footprint={data.footprint} editable={can(session, 'footprint:write')} />
           </section>

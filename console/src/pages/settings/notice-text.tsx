@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { countOf, formatDate, formatNumber } from '../../format';
 
 export interface Notice {
   id: string;
@@ -17,8 +18,9 @@ export function NoticeText({ notice }: { notice: Notice }) {
     case 'endpoint_disabled':
       return (
         <>
-          Webhook endpoint {d.endpointHost} was disabled after {d.consecutiveFailures} failed deliveries; its
-          events are held. <Link to="/webhooks">Review and enable it</Link>.
+          Webhook endpoint {d.endpointHost} was disabled after{' '}
+          {countOf(Number(d.consecutiveFailures), { one: 'failed delivery', other: 'failed deliveries' })};
+          its events are held. <Link to="/webhooks">Review and enable it</Link>.
         </>
       );
     case 'allocation_depleted':
@@ -30,8 +32,8 @@ export function NoticeText({ notice }: { notice: Notice }) {
     case 'allocation_low_stock':
       return (
         <>
-          The allocation for {d.skuCode} is low: {d.remaining} keys left (alert at {d.threshold}).{' '}
-          <Link to="/catalog/allocations">Request more keys</Link>.
+          The allocation for {d.skuCode} is low: {countOf(Number(d.remaining), 'key')} left (alert at{' '}
+          {formatNumber(Number(d.threshold))}). <Link to="/catalog/allocations">Request more keys</Link>.
         </>
       );
     case 'contract_paused':
@@ -51,7 +53,7 @@ export function NoticeText({ notice }: { notice: Notice }) {
     case 'delisting_scheduled':
       return (
         <>
-          A product is scheduled to leave the catalog on {new Date(String(d.effectiveAt)).toLocaleString()}.{' '}
+          A product is scheduled to leave the catalog on {formatDate(String(d.effectiveAt))}.{' '}
           <Link to={`/catalog/products/${d.productId}`}>See the product</Link>.
         </>
       );

@@ -6,6 +6,7 @@ import { territoryBlock } from '../../allocations/territory.js';
 import { type EffectivePrice, effectivePrices } from '../../catalog/pricing.js';
 import { priceRowsOfReleases } from '../../catalog/pricing.repo.js';
 import { attestedCountry } from '../../geo-attest/geo-attest.service.js';
+import { footprintInForce } from '../../identity/footprint.js';
 import { companyFacts } from '../../identity/identity.service.js';
 import type { PoolRow } from '../../inventory/inventory.repo.js';
 import { poolsOfSku } from '../../inventory/pools.service.js';
@@ -253,7 +254,7 @@ async function judgeLine(
     : null;
   const geo = context || attested ? resolveBuyerGeo(ctx, country, context?.consumerIp, attested) : null;
   const settlement = context && currency && geo ? settle(context, currency, geo) : null;
-  const footprint = facts.footprint.updatedAt === null && !production ? null : facts.footprint;
+  const footprint = footprintInForce(facts.footprint, production);
   const { secondaryCurrency, listPrice } = checkCommercial({
     country,
     currency,
