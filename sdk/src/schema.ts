@@ -7999,9 +7999,9 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Selling countries, ISO 3166-1 alpha-2; at least one. */
+                    /** @description Selling countries, ISO 3166-1 alpha-2 in any case (kept upper case); at least one. */
                     countries: string[];
-                    /** @description Selling currencies, ISO 4217; at least one. */
+                    /** @description Selling currencies, ISO 4217 in any case (kept upper case); at least one. */
                     currencies: string[];
                 };
             };
