@@ -50,7 +50,7 @@ export function WebhooksPage() {
         await call('POST', `/webhooks/${endpoint.id}/test`, { eventType: testType });
         setTesting(null);
         setSelected(endpoint.id);
-        return `A test ${testType} event is on its way; it appears in the deliveries below.`;
+        return `A ${testType} event is on its way (a test, to this endpoint alone); it appears in the deliveries below.`;
       }
       if (kind === 'rotate') {
         const { data } = await call<{ data: { secret: string } }>('PATCH', `/webhooks/${endpoint.id}`, {
