@@ -247,7 +247,9 @@ export function registerWebhookRoutes(app: TypedApp, ctx: AppContext): void {
       summary:
         'How many events a replay with this `since` would re-queue now (all of them; a replay call takes at most `perCall`).',
       params: Params,
-      querystring: Type.Object({ since: DateTime }),
+      querystring: Type.Object({
+        since: Type.Unsafe<string>({ ...DateTime, description: 'Events created at or after this time.' }),
+      }),
       response: { 200: dataEnvelope(ReplayPreview), ...errorResponses(404) },
     },
     handler: async (request) => {
@@ -282,8 +284,15 @@ export function registerWebhookRoutes(app: TypedApp, ctx: AppContext): void {
       querystring: Type.Object({
         cursor: Type.Optional(Type.String({ maxLength: 200 })),
         limit: LimitQuery(100, 50),
-        status: Type.Optional(OneOf(['succeeded', 'failed'] as const)),
-        eventType: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+        status: Type.Optional(
+          Type.Unsafe<'succeeded' | 'failed'>({
+            ...OneOf(['succeeded', 'failed'] as const),
+            description: '`succeeded`: attempts answered 2xx; `failed`: any other answer or none.',
+          }),
+        ),
+        eventType: Type.Optional(
+          Type.String({ minLength: 1, maxLength: 100, description: 'Only attempts of this event type.' }),
+        ),
       }),
       response: { 200: Type.Object({ data: Type.Array(Attempt), meta: PageMeta }), ...errorResponses(404) },
     },
