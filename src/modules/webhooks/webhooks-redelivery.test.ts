@@ -10,7 +10,13 @@ const t = useTestApp({ allowInsecureWebhooks: true });
 const receivers = useReceivers();
 const url = (path: string) => `/api/seller/v1${path}`;
 
-const call = (seller: TestSeller, method: 'POST' | 'GET' | 'PATCH', path: string, payload?: object, headers = {}) =>
+const call = (
+  seller: TestSeller,
+  method: 'POST' | 'GET' | 'PATCH',
+  path: string,
+  payload?: object,
+  headers = {},
+) =>
   t.app.inject({
     method,
     url: url(path),
