@@ -31,6 +31,7 @@ import * as m0032 from './migrations/0032_audit_keyset.js';
 import * as m0033 from './migrations/0033_bulk_lines_reservation_references.js';
 import * as m0035 from './migrations/0035_order_reservation_link.js';
 import * as m0036 from './migrations/0036_console_second_factor.js';
+import * as m0037 from './migrations/0037_webhook_console.js';
 
 /** Migrations in order; one set serves SQLite and PostgreSQL. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -64,6 +65,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0033_bulk_lines_reservation_references': m0033,
   '0035_order_reservation_link': m0035,
   '0036_console_second_factor': m0036,
+  '0037_webhook_console': m0037,
 };
 
 /** `schema` names the PostgreSQL schema the bookkeeping tables live in (DATABASE_SCHEMA). */

@@ -3,6 +3,7 @@ import { adminHeaders } from '../../test/admin.js';
 import { makeSeller, type TestSeller } from '../../test/factories.js';
 import { useTestApp } from '../../test/harness.js';
 import { deliverAll, useReceivers } from '../../test/webhook-receiver.js';
+import { emit } from '../modules/events/outbox.service.js';
 import { eventRetentionJob } from './event-retention.js';
 
 const t = useTestApp({ allowInsecureWebhooks: true });
@@ -39,7 +40,16 @@ describe('event retention (the event-retention job)', () => {
     let answer = 200;
     const r = await receiver((res) => res.writeHead(answer).end());
     const ep = (await call(s, 'POST', '/webhooks', { url: r.url })).json().data.id as string;
-    const ping = async () => (await call(s, 'POST', `/webhooks/${ep}/test`)).json().data.eventId as string;
+    // Real events: GET /events lists the company's events, not test sends.
+    const tenant = { companyId: s.company.id, environment: 'sandbox' };
+    const ping = async () =>
+      (
+        await t.ctx.db
+          .transaction()
+          .execute((trx) =>
+            emit(t.ctx, trx, [tenant], 'keys.pulled', { orderReference: 'o', skuCode: 'S', pulled: 1 }),
+          )
+      )[0]!;
 
     const delivered = [await ping(), await ping(), await ping()];
     await deliverAll(t);

@@ -7,6 +7,7 @@ import { sweepReservations } from '../modules/checkout/reservations/lifecycle.se
 import { collectNotices } from '../modules/console/notices.service.js';
 import { clearCapturedAddresses } from '../modules/geo-attest/geo-attest.service.js';
 import { purgeOldRequests } from '../modules/request-log/request-log.service.js';
+import { trimAttemptBodies } from '../modules/webhooks/retention.service.js';
 import { registerWebhookJobs } from '../modules/webhooks/webhooks.jobs.js';
 import { eventRetentionJob } from './event-retention.js';
 import { listenForWakeups } from './pg-wakeups.js';
@@ -72,7 +73,8 @@ export function startProcessJobs(ctx: AppContext, log: { error(obj: object, msg:
   runner.add({
     name: 'request-log-retention',
     idleMs: 10 * SWEEP_INTERVAL_MS,
-    run: () => purgeOldRequests(ctx),
+    // Webhook attempts keep the receiver's answer for the same 14 days.
+    run: async () => (await purgeOldRequests(ctx)) || (await trimAttemptBodies(ctx)),
   });
   const wakeups = listenForWakeups(ctx.config.database, runner);
   runner.start();

@@ -169,12 +169,18 @@ describe.skipIf(BROWSER_SKIPPED)('the seller console in a browser, on the compil
     await page.getByRole('button', { name: 'I have stored it' }).click();
 
     await page.getByRole('button', { name: 'Send test' }).click();
+    await page.getByRole('dialog').getByLabel('Event type').selectOption('order.fulfilled');
+    await page.getByTestId('test-payload').getByText('"orderReference"').waitFor();
+    await check('webhook-test-dialog');
+    await page.getByRole('dialog').getByLabel('Event type').selectOption('test.ping');
+    await page.getByRole('dialog').getByRole('button', { name: 'Send test' }).click();
     await page.getByText('A test.ping event is on its way').waitFor();
     await until('the first test ping', () => receiver.received.length === 1);
     await deliveryRows().locator('.pill-done').first().waitFor();
 
     failing.all = true;
     await page.getByRole('button', { name: 'Send test' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Send test' }).click();
     await until('the failing test ping', () => receiver.received.length === 2);
     const failedEvent = receiver.received[1]!.json.eventId;
     const failedRows = deliveryRows().filter({ hasText: failedEvent });
@@ -241,25 +247,38 @@ describe.skipIf(BROWSER_SKIPPED)('the seller console in a browser, on the compil
 
     await page.getByRole('button', { name: 'Deliveries', exact: true }).click();
     await page.getByLabel('Replay failed and undelivered events since').fill('2020-01-01T00:00');
-    await page.getByRole('button', { name: 'Replay' }).click();
-    // The refused order's event, and the first order's, published before the endpoint existed.
-    await page.getByText(/^\d+ events queued again/).waitFor();
-    await until(
-      'the replayed events',
-      () =>
-        received(firstOrder.orderReference).length === 1 &&
-        received(poison.orderReference).length === MAX_ATTEMPTS + 1,
-    );
+    await page.getByRole('button', { name: 'Replay…' }).click();
+    // The refused order's event; never the first order's, published before the endpoint existed.
+    await page.getByRole('dialog').getByText('Replay 1 event?').waitFor();
+    await check('webhook-replay-count');
+    await page.getByRole('dialog').getByRole('button', { name: 'Replay 1 event' }).click();
+    await page.getByText('1 event queued again').waitFor();
+    await until('the replayed event', () => received(poison.orderReference).length === MAX_ATTEMPTS + 1);
+    expect(received(firstOrder.orderReference)).toHaveLength(0);
+    // The log filtered to failed order.fulfilled attempts: the refused order's, with the answer.
+    await page.getByRole('combobox', { name: 'Result', exact: true }).selectOption('failed');
+    await page.getByRole('combobox', { name: 'Event type', exact: true }).selectOption('order.fulfilled');
+    await deliveryRows().first().locator('.pill-error').waitFor();
+    expect(await deliveryRows().locator('.pill-done').count()).toBe(0);
+    await check('webhook-log-filtered');
+    await page.getByRole('combobox', { name: 'Result', exact: true }).selectOption('');
+    await page.getByRole('combobox', { name: 'Event type', exact: true }).selectOption('');
     await eventPanel().locator('.pill-done').first().waitFor({ timeout: 10_000 });
     await check('webhooks');
 
-    // Ten failures in a row trip the breaker: every page shows the notice until it is enabled.
+    // Ten failed test sends do not trip the breaker; ten failed real events do: every page shows
+    // the notice until it is enabled.
     failing.all = true;
     const endpointId = ((await (await api('GET', '/webhooks')).json()) as { data: { id: string }[] }).data[0]!
       .id;
-    const before = receiver.received.length;
+    let before = receiver.received.length;
     for (let i = 0; i < 10; i++) expect((await api('POST', `/webhooks/${endpointId}/test`)).status).toBe(202);
     await until('ten failed pings', () => receiver.received.length >= before + 10);
+    const afterTests = (await (await api('GET', '/webhooks')).json()) as { data: { status: string }[] };
+    expect(afterTests.data[0]!.status).toBe('active');
+    before = receiver.received.length;
+    for (let i = 0; i < 10; i++) expect((await api('POST', '/orders', sandboxOrder())).status).toBe(200);
+    await until('ten failed orders', () => receiver.received.length >= before + 10);
     await page.getByRole('link', { name: 'Home' }).click();
     await page.reload();
     await page.getByText('A webhook endpoint is disabled').waitFor();
@@ -269,10 +288,36 @@ describe.skipIf(BROWSER_SKIPPED)('the seller console in a browser, on the compil
     await page.getByText(`${receiver.url} is disabled`).waitFor();
     await page.getByRole('button', { name: 'Enable' }).click();
     await page.getByText('Endpoint enabled').waitFor();
-    await until('the held pings', () => receiver.received.length >= before + 20);
+    await until('the held events', () => receiver.received.length >= before + 20);
+
+    // Pause: nothing is sent, the event waits and goes out on resume; no breaker notice.
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.getByText(`${receiver.url} is paused`).waitFor();
+    before = receiver.received.length;
+    const paused = sandboxOrder();
+    expect((await api('POST', '/orders', paused)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(received(paused.orderReference)).toHaveLength(0);
+    await check('webhook-paused');
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await page.getByText('Endpoint enabled').waitFor();
+    await until('the event held while paused', () => received(paused.orderReference).length === 1);
+
     await page.getByRole('link', { name: 'Home' }).click();
     await page.getByRole('heading', { name: 'Integration readiness' }).waitFor();
     expect(await page.getByText('A webhook endpoint is disabled').count()).toBe(0);
+
+    // Delete, after a confirmation naming the URL.
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByText(`${receiver.url}: nothing more is sent to it`).waitFor();
+    await check('webhook-delete-confirm');
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    expect(((await (await api('GET', '/webhooks')).json()) as { data: unknown[] }).data).toHaveLength(1);
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete endpoint' }).click();
+    await page.getByText('No sandbox endpoints yet').waitFor();
+    expect(((await (await api('GET', '/webhooks')).json()) as { data: unknown[] }).data).toEqual([]);
 
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('link', { name: 'Team' }).click();
@@ -292,5 +337,5 @@ describe.skipIf(BROWSER_SKIPPED)('the seller console in a browser, on the compil
 
     expect(opened.foreign, opened.foreign.join('\n')).toEqual([]);
     expect(opened.errors, opened.errors.join('\n')).toEqual([]);
-  }, 120_000);
+  }, 240_000);
 });

@@ -37,11 +37,14 @@ function EnvironmentSwitch({ session }: { session: Session }) {
 function DisabledEndpointsNotice({ session }: { session: Session }) {
   const endpoints = useQuery({
     queryKey: ['webhooks', session.environment],
-    queryFn: () => call<{ data: { status: string }[] }>('GET', '/webhooks'),
+    queryFn: () => call<{ data: { status: string; disabledBy: string | null }[] }>('GET', '/webhooks'),
     staleTime: 60_000,
   });
   const onWebhooksPage = useLocation().pathname.startsWith('/webhooks');
-  const disabled = (endpoints.data?.data ?? []).filter((endpoint) => endpoint.status === 'disabled').length;
+  // A paused endpoint is the seller's own choice, not something to act on.
+  const disabled = (endpoints.data?.data ?? []).filter(
+    (endpoint) => endpoint.disabledBy === 'breaker',
+  ).length;
   // The Webhooks page names each disabled endpoint itself.
   if (disabled === 0 || onWebhooksPage) return null;
   return (

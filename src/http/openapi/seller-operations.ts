@@ -195,11 +195,15 @@ export const SELLER_OPERATIONS: OperationTable = {
   'GET /webhooks': op('listWebhooks', 'List webhook endpoints'),
   'PATCH /webhooks/{id}': op('updateWebhook', 'Edit a webhook endpoint', ['NOT_FOUND']),
   'DELETE /webhooks/{id}': op('deleteWebhook', 'Delete a webhook endpoint', ['NOT_FOUND']),
-  'POST /webhooks/{id}/test': op('testWebhook', 'Send a test event', ['NOT_FOUND']),
+  'POST /webhooks/{id}/test': op('testWebhook', 'Send a test event', ['NOT_FOUND', 'VALIDATION_FAILED']),
+  'POST /webhooks/{id}/disable': op('disableWebhook', 'Pause a webhook endpoint', ['NOT_FOUND']),
   'POST /webhooks/{id}/enable': op('enableWebhook', 'Re-enable a webhook endpoint', ['NOT_FOUND']),
   'POST /webhooks/{id}/resend': op('resendWebhookEvent', 'Resend one event to an endpoint', [
     'NOT_FOUND',
     'VALIDATION_FAILED',
+  ]),
+  'GET /webhooks/{id}/replay': op('previewWebhookReplay', 'Count the events a replay would queue', [
+    'NOT_FOUND',
   ]),
   'POST /webhooks/{id}/replay': op('replayWebhookEvents', 'Replay failed events since a time', ['NOT_FOUND']),
   'GET /webhooks/{id}/deliveries': op('listWebhookDeliveries', 'List deliveries of an endpoint', [

@@ -64,6 +64,7 @@ async function eventsOf(ctx: AppContext, order: OrderRow) {
     .where('company_id', '=', order.seller_company_id)
     .where('environment', '=', order.environment)
     .where('created_at_us', '>=', order.created_at * 1000)
+    .where('target_endpoint_id', 'is', null)
     .where(sql<boolean>`${sql.ref('payload')} like ${pattern} escape '\\'`)
     .orderBy('seq')
     .limit(PAGE)

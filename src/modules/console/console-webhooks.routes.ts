@@ -1,18 +1,19 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { LimitQuery } from '../../http/pagination.js';
-import { Nullable, Uuid } from '../../http/schemas.js';
+import { Nullable, OneOf, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { exampleEnvelope } from '../events/event-examples.js';
 import { EVENT_TYPE_NAMES, EVENT_TYPES } from '../events/event-types.js';
 import { eventDeliveries } from '../webhooks/event-deliveries.service.js';
-import { redeliverEvent, replayFailedSince } from '../webhooks/redelivery.service.js';
+import { previewReplay, redeliverEvent, replayFailedSince } from '../webhooks/redelivery.service.js';
 import {
   createEndpoint,
   deleteEndpoint,
   enableEndpoint,
   listAttempts,
   listEndpoints,
+  pauseEndpoint,
   tenantOf,
   testEndpoint,
   updateEndpoint,
@@ -27,6 +28,7 @@ const EventId = Type.String({ minLength: 1, maxLength: 100 });
 const Url = Type.String({ minLength: 1, maxLength: 2048 });
 const EventTypes = Type.Array(Type.String({ maxLength: 100 }), { maxItems: 64 });
 const write = { capability: 'webhooks:write' } as const;
+const Since = Type.String({ format: 'date-time' });
 
 /** The event types an endpoint may subscribe to, each with what its webhook looks like. */
 const CATALOG = EVENT_TYPE_NAMES.filter((type) => EVENT_TYPES[type].audience !== 'endpoint').map((type) => ({
@@ -93,15 +95,36 @@ export function registerConsoleWebhookRoutes(app: TypedApp, ctx: AppContext): vo
 
   app.post(
     `${base}/:id/test`,
-    { ...open, schema: { hide: true, params: Params } },
+    {
+      ...open,
+      schema: {
+        hide: true,
+        params: Params,
+        body: Nullable(
+          Type.Object(
+            { eventType: Type.Optional(Type.String({ maxLength: 100 })) },
+            { additionalProperties: false },
+          ),
+        ),
+      },
+    },
     async (request, reply) => {
-      const data = await testEndpoint(ctx, await acting(request, write), request.params.id);
+      const data = await testEndpoint(
+        ctx,
+        await acting(request, write),
+        request.params.id,
+        request.body ?? {},
+      );
       return reply.code(202).send({ data });
     },
   );
 
   app.post(`${base}/:id/enable`, { ...open, schema: { hide: true, params: Params } }, async (request) => ({
     data: await enableEndpoint(ctx, await acting(request, write), request.params.id),
+  }));
+
+  app.post(`${base}/:id/disable`, { ...open, schema: { hide: true, params: Params } }, async (request) => ({
+    data: await pauseEndpoint(ctx, await acting(request, write), request.params.id),
   }));
 
   app.get(
@@ -112,7 +135,12 @@ export function registerConsoleWebhookRoutes(app: TypedApp, ctx: AppContext): vo
         hide: true,
         params: Params,
         querystring: Type.Object(
-          { cursor: Type.Optional(Type.String({ maxLength: 200 })), limit: LimitQuery(100, 50) },
+          {
+            cursor: Type.Optional(Type.String({ maxLength: 200 })),
+            limit: LimitQuery(100, 50),
+            status: Type.Optional(OneOf(['succeeded', 'failed'] as const)),
+            eventType: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+          },
           { additionalProperties: false },
         ),
       },
@@ -146,6 +174,22 @@ export function registerConsoleWebhookRoutes(app: TypedApp, ctx: AppContext): vo
     },
   );
 
+  app.get(
+    `${base}/:id/replay`,
+    {
+      ...open,
+      schema: {
+        hide: true,
+        params: Params,
+        querystring: Type.Object({ since: Since }, { additionalProperties: false }),
+      },
+    },
+    async (request) => {
+      const tenant = tenantOf(await acting(request, write));
+      return { data: await previewReplay(ctx, tenant, request.params.id, request.query.since) };
+    },
+  );
+
   app.post(
     `${base}/:id/replay`,
     {
@@ -153,7 +197,7 @@ export function registerConsoleWebhookRoutes(app: TypedApp, ctx: AppContext): vo
       schema: {
         hide: true,
         params: Params,
-        body: Type.Object({ since: Type.String({ format: 'date-time' }) }, { additionalProperties: false }),
+        body: Type.Object({ since: Since }, { additionalProperties: false }),
       },
     },
     async (request, reply) => {

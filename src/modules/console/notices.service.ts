@@ -102,6 +102,7 @@ export async function collectNotices(ctx: AppContext): Promise<boolean> {
       .where('published_seq', '>', after)
       .where('published_seq', '<=', upTo)
       .where('event_type', 'in', Object.keys(KIND_OF_EVENT))
+      .where('target_endpoint_id', 'is', null)
       .orderBy('published_seq')
       .limit(BATCH)
       .execute();

@@ -24,6 +24,7 @@ export async function stockHistory(
     .where('company_id', '=', scope.sellerId)
     .where('environment', '=', scope.environment)
     .where('event_type', 'in', [...STOCK_EVENTS])
+    .where('target_endpoint_id', 'is', null)
     .where('payload', 'like', `{"allocationId":${JSON.stringify(allocationId)},%`)
     .orderBy('created_at_us', 'desc')
     .limit(MAX_POINTS)

@@ -13,6 +13,8 @@ export const BREAKER_THRESHOLD = 10;
 export interface AttemptOutcome {
   row: Claimed;
   eventType: string;
+  /** A test send (one endpoint's own event): it neither counts toward the breaker nor resets it. */
+  test: boolean;
   result: SendResult;
   /**
    * When the attempt was sent (service clock). Its retry is due a delay after this moment, not
@@ -95,6 +97,8 @@ async function writeOutcomes(
   outcomes: AttemptOutcome[],
 ): Promise<EndpointDisabledNotice[]> {
   const now = ctx.clock.now();
+  // `attempt` drives this delivery's retry schedule; the log numbers it after the attempts of
+  // the event's earlier deliveries to the endpoint (a resend continues, it does not restart).
   const planned = outcomes.map((o) => {
     const attempt = o.row.attempts + 1;
     return {
@@ -110,18 +114,19 @@ async function writeOutcomes(
       endpoint_id: row.endpoint_id,
       event_id: row.event_id,
       event_type: eventType,
-      attempt,
+      attempt: row.attempt_base + attempt,
       status_code: result.statusCode,
       error: result.error,
       duration_ms: result.durationMs,
       attempted_at: attemptedAt,
       next_retry_at: next,
+      response_body: result.responseBody,
     })),
   );
   // The breakers first: a failure to an endpoint that is (now) disabled waits `held`.
   const disabled = new Set<string>();
   const notices: EndpointDisabledNotice[] = [];
-  for (const [endpointId, run] of failureRuns(planned))
+  for (const [endpointId, run] of failureRuns(planned.filter((o) => !o.test)))
     if (!(await countFailures(ctx, trx, endpointId, run, now, notices))) disabled.add(endpointId);
   // Successes in bulk (one statement per status code), failures one by one (their due times differ).
   const succeeded = new Map<number, string[]>();
@@ -131,7 +136,7 @@ async function writeOutcomes(
       succeeded.set(code, [...(succeeded.get(code) ?? []), row.id]);
       continue;
     }
-    await repo.updateDelivery(trx, row.id, {
+    await repo.recordFailure(trx, row.id, {
       status: next === null ? 'failed' : disabled.has(row.endpoint_id) ? 'held' : 'pending',
       attempts: attempt,
       next_attempt_at: next ?? now,

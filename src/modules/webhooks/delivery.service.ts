@@ -24,6 +24,7 @@ export interface Claimed {
   endpoint_id: string;
   event_id: string;
   attempts: number;
+  attempt_base: number;
   next_attempt_at: number;
   event_order: number;
 }
@@ -92,7 +93,9 @@ export class DeliveryWorker {
         where d.status = 'pending' and d.next_attempt_at <= ${now} and d.lease_until <= ${now}
           and e.status = 'active' ${skip}
         order by d.next_attempt_at, d.event_order limit ${limit} ${lock})
-      returning id, endpoint_id, event_id, attempts, next_attempt_at, event_order`.execute(this.ctx.db);
+      returning id, endpoint_id, event_id, attempts, attempt_base, next_attempt_at, event_order`.execute(
+      this.ctx.db,
+    );
     // RETURNING keeps no order: due first, then oldest event first (an endpoint's flush order).
     return result.rows
       .map((r) => ({ ...r, next_attempt_at: Number(r.next_attempt_at), event_order: Number(r.event_order) }))
@@ -102,7 +105,7 @@ export class DeliveryWorker {
   private async start(rows: Claimed[]): Promise<void> {
     const events = await this.ctx.db
       .selectFrom('outbox_events')
-      .select(['event_id', 'event_type', 'event_version', 'payload', 'created_at_us'])
+      .select(['event_id', 'event_type', 'event_version', 'payload', 'created_at_us', 'target_endpoint_id'])
       .where('event_id', 'in', [...new Set(rows.map((r) => r.event_id))])
       .execute();
     const eventById = new Map(events.map((e) => [e.event_id, e]));
@@ -141,7 +144,7 @@ export class DeliveryWorker {
 
   private async deliver(
     row: Claimed,
-    event: EnvelopeSource | undefined,
+    event: (EnvelopeSource & { target_endpoint_id: string | null }) | undefined,
     endpoint: repo.EndpointRow | undefined,
   ): Promise<void> {
     if (!event || !endpoint) return;
@@ -152,6 +155,7 @@ export class DeliveryWorker {
       secrets.push(this.secretOf(endpoint.previous_secret_sealed));
     const headers = signatureHeaders(secrets, event.event_id, Math.floor(now / 1000), body);
     const result = await sendWebhook(endpoint.url, body, headers, this.ctx.config.allowInsecureWebhooks);
-    await this.recorder.record({ row, eventType: event.event_type, result, attemptedAt: now });
+    const test = event.target_endpoint_id !== null;
+    await this.recorder.record({ row, eventType: event.event_type, test, result, attemptedAt: now });
   }
 }

@@ -52,6 +52,7 @@ export async function eventDeliveries(ctx: AppContext, p: Principal, eventId: st
           )
           .orderBy('seq')
           .execute();
+  const now = ctx.clock.now();
   return {
     eventId: event.event_id,
     eventType: event.event_type,
@@ -69,7 +70,11 @@ export async function eventDeliveries(ctx: AppContext, p: Principal, eventId: st
           status: d.status,
           createdAt: new Date(d.created_at).toISOString(),
           nextAttemptAt: d.status === 'pending' ? isoOrNull(d.next_attempt_at) : null,
-          attempts: attempts.filter((a) => a.delivery_id === d.id).map(attemptView),
+          attempts: attempts
+            .filter((a) => a.delivery_id === d.id)
+            .map((a) =>
+              attemptView(a, d.status === 'pending' && d.attempt_base + d.attempts === a.attempt, now),
+            ),
         })),
     })),
   };

@@ -59,7 +59,9 @@ export async function listEvents(
     ])
     .where('company_id', '=', p.companyId)
     .where('environment', '=', p.environment)
-    .where('published_seq', 'is not', null);
+    .where('published_seq', 'is not', null)
+    // Test sends are one endpoint's, not the company's events.
+    .where('target_endpoint_id', 'is', null);
   if (query.cursor !== undefined)
     q = q.where('published_seq', '>', decodeCursor(query.cursor, ['number'])[0] as number);
   else if (query.since !== undefined) {

@@ -87,6 +87,8 @@ export const matches = (
   >,
 ): boolean => {
   if (endpoint.environment !== event.environment || endpoint.company_id !== event.company_id) return false;
+  // A test send (of any type) is its endpoint's alone.
+  if (event.target_endpoint_id !== null) return endpoint.id === event.target_endpoint_id;
   const audience = isEventType(event.event_type) ? EVENT_TYPES[event.event_type].audience : 'seller';
   if (audience === 'endpoint') return endpoint.id === event.target_endpoint_id;
   if (

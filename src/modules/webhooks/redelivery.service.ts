@@ -16,10 +16,12 @@ async function endpointFor(trx: Executor, tenant: repo.Tenant | null, endpointId
 }
 
 /**
- * Sends one published event to one endpoint again, as a new delivery due now (its own attempts
- * and retries; `held` while the endpoint is disabled); the endpoint's type filter is not
- * consulted. With a tenant (a seller), an event or endpoint of another company or environment
- * is not found; without one (the operator), a mismatched pair is refused.
+ * Sends one published event to one endpoint again, as a new delivery due now (its own retries;
+ * `held` while the endpoint is disabled); the endpoint's type filter is not consulted. A
+ * delivery of the event to the endpoint that has not finished is superseded by it, and its
+ * attempts are numbered after every earlier attempt of the event there. With a tenant (a
+ * seller), an event or endpoint of another company or environment is not found; without one
+ * (the operator), a mismatched pair is refused.
  */
 export async function redeliverEvent(
   ctx: AppContext,
@@ -44,18 +46,86 @@ export async function redeliverEvent(
       );
     if (event.published_seq === null)
       throw fail('VALIDATION_FAILED', 'The event is not published yet; it will be delivered normally.');
-    const delivery = repo.newDelivery(endpoint, { ...event, published_seq: event.published_seq }, now);
+    const base = await repo.supersedeDeliveries(trx, endpointId, eventId, now);
+    const delivery = repo.newDelivery(endpoint, { ...event, published_seq: event.published_seq }, now, base);
     await repo.insertDeliveries(trx, [delivery]);
     return { deliveryId: delivery.id, eventId, endpointId, status: delivery.status };
   });
 }
 
+function sinceOf(since: string) {
+  const sinceMs = Date.parse(since);
+  if (Number.isNaN(sinceMs)) throw fail('VALIDATION_FAILED', 'since must be an RFC 3339 date-time.');
+  return sinceMs;
+}
+
 /**
- * Re-queues to one endpoint of the tenant every event published at or after `since` that it
- * has not received and is not about to: those whose every delivery to it failed, and those it
- * matches (type filter, audience) but never got a delivery of (published while it did not
- * exist or was filtered differently). Deliveries pending, held or succeeded are left alone, so
- * calling again re-queues nothing twice. Oldest first, at most MAX_REPLAY per call.
+ * The events a replay to this endpoint would queue, oldest first: published at or after the
+ * later of `sinceMs` and the endpoint's creation (an endpoint never receives what came before
+ * it), and not received nor about to be: those whose every delivery to it failed, and those it
+ * matches (type filter, audience) but never got a delivery of (filtered differently then).
+ * Deliveries pending, held or succeeded are left alone, so a second replay queues nothing twice.
+ */
+async function replayable(trx: Executor, tenant: repo.Tenant, endpoint: repo.EndpointRow, sinceMs: number) {
+  const subscriber = subscriberOf(endpoint);
+  const fromMs = Math.max(sinceMs, Number(endpoint.created_at));
+  const events = await trx
+    .selectFrom('outbox_events as o')
+    .select([
+      'o.event_id',
+      'o.company_id',
+      'o.environment',
+      'o.event_type',
+      'o.payload',
+      'o.target_endpoint_id',
+      'o.published_seq',
+    ])
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('webhook_deliveries as f')
+            .select('f.id')
+            .whereRef('f.event_id', '=', 'o.event_id')
+            .where('f.endpoint_id', '=', endpoint.id)
+            .where('f.status', '=', 'failed'),
+        )
+        .as('has_failed'),
+    )
+    .where('o.company_id', '=', tenant.companyId)
+    .where('o.environment', '=', tenant.environment)
+    .where('o.published_seq', 'is not', null)
+    .where('o.created_at_us', '>=', fromMs * 1000)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('webhook_deliveries as d')
+            .select('d.id')
+            .whereRef('d.event_id', '=', 'o.event_id')
+            .where('d.endpoint_id', '=', endpoint.id)
+            .where('d.status', 'in', ['pending', 'held', 'succeeded']),
+        ),
+      ),
+    )
+    .orderBy('o.published_seq')
+    .execute();
+  return {
+    from: new Date(fromMs).toISOString(),
+    due: events.filter((e) => Boolean(e.has_failed) || matches(subscriber, e)),
+  };
+}
+
+/** How many events a replay with this `since` would queue now (every call's worth, not one call's). */
+export async function previewReplay(ctx: AppContext, tenant: repo.Tenant, endpointId: string, since: string) {
+  const sinceMs = sinceOf(since);
+  const endpoint = await endpointFor(ctx.db, tenant, endpointId);
+  const { from, due } = await replayable(ctx.db, tenant, endpoint, sinceMs);
+  return { endpointId, since: new Date(sinceMs).toISOString(), from, count: due.length, perCall: MAX_REPLAY };
+}
+
+/**
+ * Re-queues to one endpoint of the tenant what `replayable` finds, oldest first, at most
+ * MAX_REPLAY per call; each new delivery numbers its attempts after the event's failed ones.
  */
 export async function replayFailedSince(
   ctx: AppContext,
@@ -64,60 +134,24 @@ export async function replayFailedSince(
   since: string,
 ) {
   const now = ctx.clock.now();
-  const sinceMs = Date.parse(since);
-  if (Number.isNaN(sinceMs)) throw fail('VALIDATION_FAILED', 'since must be an RFC 3339 date-time.');
+  const sinceMs = sinceOf(since);
   return ctx.db.transaction().execute(async (trx) => {
     const endpoint = await endpointFor(trx, tenant, endpointId);
-    const subscriber = subscriberOf(endpoint);
-    const events = await trx
-      .selectFrom('outbox_events as o')
-      .select([
-        'o.event_id',
-        'o.company_id',
-        'o.environment',
-        'o.event_type',
-        'o.payload',
-        'o.target_endpoint_id',
-        'o.published_seq',
-      ])
-      .select((eb) =>
-        eb
-          .exists(
-            eb
-              .selectFrom('webhook_deliveries as f')
-              .select('f.id')
-              .whereRef('f.event_id', '=', 'o.event_id')
-              .where('f.endpoint_id', '=', endpointId)
-              .where('f.status', '=', 'failed'),
-          )
-          .as('has_failed'),
-      )
-      .where('o.company_id', '=', tenant.companyId)
-      .where('o.environment', '=', tenant.environment)
-      .where('o.published_seq', 'is not', null)
-      .where('o.created_at_us', '>=', sinceMs * 1000)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('webhook_deliveries as d')
-              .select('d.id')
-              .whereRef('d.event_id', '=', 'o.event_id')
-              .where('d.endpoint_id', '=', endpointId)
-              .where('d.status', 'in', ['pending', 'held', 'succeeded']),
-          ),
-        ),
-      )
-      .orderBy('o.published_seq')
-      .execute();
-    const due = events.filter((e) => Boolean(e.has_failed) || matches(subscriber, e));
+    const { from, due } = await replayable(trx, tenant, endpoint, sinceMs);
     const chosen = due.slice(0, MAX_REPLAY);
+    const bases = await repo.attemptsMadeOf(
+      trx,
+      endpointId,
+      chosen.map((e) => e.event_id),
+    );
     const rows = chosen.map((e) =>
-      repo.newDelivery(endpoint, { ...e, published_seq: e.published_seq! }, now),
+      repo.newDelivery(endpoint, { ...e, published_seq: e.published_seq! }, now, bases.get(e.event_id) ?? 0),
     );
     await repo.insertDeliveries(trx, rows);
     return {
       endpointId,
       since: new Date(sinceMs).toISOString(),
+      from,
       replayed: rows.length,
       eventIds: chosen.map((e) => e.event_id),
       more: due.length > chosen.length,

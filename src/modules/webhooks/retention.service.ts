@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
+import { REQUEST_LOG_RETENTION_MS } from '../request-log/request-log.service.js';
 
 /** Events are kept this long after publication (docs/events.md, "Retention"), then purged. */
 export const EVENT_RETENTION_DAYS = 30;
@@ -64,4 +65,31 @@ export async function purgeExpiredEvents(ctx: AppContext, after = 0, limit = 500
     const deleted = await trx.deleteFrom('outbox_events').where('event_id', 'in', ids).executeTakeFirst();
     return { purged: Number(deleted.numDeletedRows), next };
   });
+}
+
+/** Receivers' answers are kept as long as the request log keeps requests. */
+export const ATTEMPT_BODY_RETENTION_MS = REQUEST_LOG_RETENTION_MS;
+
+/**
+ * Clears the response bodies of attempts older than ATTEMPT_BODY_RETENTION_MS (the attempts
+ * stay, with their event): the oldest `limit` rows that still carry a body, on the partial index
+ * of those rows, up to the first young one. True when a full batch was cleared (more may wait).
+ */
+export async function trimAttemptBodies(ctx: AppContext, limit = 1000): Promise<boolean> {
+  const cutoff = ctx.clock.now() - ATTEMPT_BODY_RETENTION_MS;
+  const oldest = await ctx.db
+    .selectFrom('webhook_attempts')
+    .select(['seq', 'attempted_at'])
+    .where('response_body', 'is not', null)
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
+  const expired = oldest.filter((row) => Number(row.attempted_at) <= cutoff).map((row) => row.seq);
+  if (expired.length === 0) return false;
+  await ctx.db
+    .updateTable('webhook_attempts')
+    .set({ response_body: null })
+    .where('seq', 'in', expired)
+    .execute();
+  return expired.length === limit;
 }

@@ -5,6 +5,8 @@ import { guardedLookup, refusedAddress } from './webhook-url.js';
 
 export const DELIVERY_TIMEOUT_MS = 15_000;
 export const USER_AGENT = 'SellerDistributionAPI-Webhooks/1 (+https://docs.sdapi.dev/webhooks)';
+/** Bytes of a receiver's answer kept with its attempt; the rest is read and dropped. */
+export const RESPONSE_BODY_BYTES = 1024;
 
 export interface SendResult {
   ok: boolean;
@@ -12,7 +14,18 @@ export interface SendResult {
   error: string | null;
   /** Seconds from a Retry-After header (429/503), when one was given. */
   retryAfterSeconds: number | null;
+  /** The first RESPONSE_BODY_BYTES of the answer, cut at a character boundary; null without an answer. */
+  responseBody: string | null;
   durationMs: number;
+}
+
+/** The longest prefix of `bytes` within `max` bytes that ends on a whole UTF-8 character. */
+export function utf8Prefix(bytes: Buffer, max: number): string {
+  if (bytes.length <= max) return bytes.toString('utf8');
+  let end = max;
+  // Step back over continuation bytes (10xxxxxx) to the lead byte of the cut character.
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end -= 1;
+  return bytes.subarray(0, end).toString('utf8');
 }
 
 /**
@@ -35,8 +48,8 @@ function retryAfterOf(value: string | string[] | undefined, now: number): number
 }
 
 /**
- * POSTs one signed body. Success is a 2xx within the timeout; the response body is read and
- * dropped (bounded by the timeout). Never throws.
+ * POSTs one signed body. Success is a 2xx within the timeout; the response body is read (bounded
+ * by the timeout) and its first RESPONSE_BODY_BYTES kept, the rest dropped. Never throws.
  */
 export function sendWebhook(
   url: string,
@@ -55,7 +68,8 @@ export function sendWebhook(
       clearTimeout(timer);
       resolve({ ...result, durationMs: elapsed() });
     };
-    const failed = (error: string) => finish({ ok: false, statusCode: null, error, retryAfterSeconds: null });
+    const failed = (error: string) =>
+      finish({ ok: false, statusCode: null, error, retryAfterSeconds: null, responseBody: null });
     const target = new URL(url);
     const host = target.hostname.replace(/^\[|\]$/g, '');
     if (isIP(host)) {
@@ -80,7 +94,15 @@ export function sendWebhook(
     }, timeoutMs);
     request.on('error', (err) => failed(err.message));
     request.on('response', (response) => {
-      response.on('data', () => {});
+      // One byte past the bound tells utf8Prefix whether the cut fell inside a character.
+      const kept: Buffer[] = [];
+      let keptBytes = 0;
+      response.on('data', (chunk: Buffer) => {
+        if (keptBytes > RESPONSE_BODY_BYTES) return;
+        const part = chunk.subarray(0, RESPONSE_BODY_BYTES + 1 - keptBytes);
+        kept.push(part);
+        keptBytes += part.length;
+      });
       response.on('error', (err) => failed(err.message));
       response.on('end', () => {
         const statusCode = response.statusCode ?? 0;
@@ -89,7 +111,8 @@ export function sendWebhook(
           statusCode === 429 || statusCode === 503
             ? retryAfterOf(response.headers['retry-after'], Date.now())
             : null;
-        finish({ ok, statusCode, error: ok ? null : `HTTP ${statusCode}`, retryAfterSeconds });
+        const responseBody = utf8Prefix(Buffer.concat(kept), RESPONSE_BODY_BYTES) || null;
+        finish({ ok, statusCode, error: ok ? null : `HTTP ${statusCode}`, retryAfterSeconds, responseBody });
       });
     });
     request.end(rawBody);

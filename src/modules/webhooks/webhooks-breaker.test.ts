@@ -4,6 +4,7 @@ import { adminHeaders } from '../../../test/admin.js';
 import { makeSeller, type TestSeller } from '../../../test/factories.js';
 import { useTestApp } from '../../../test/harness.js';
 import { deliverAll, useReceivers } from '../../../test/webhook-receiver.js';
+import { emit } from '../events/outbox.service.js';
 
 const t = useTestApp({ allowInsecureWebhooks: true });
 const receiver = useReceivers();
@@ -24,6 +25,17 @@ const deliveries = async (companyId: string, status = '') =>
     })
   ).json().data as { eventId: string; status: string; attempts: number }[];
 
+/** A keys.pulled of the seller's company (test sends do not count toward the breaker). */
+async function realEvent(s: TestSeller): Promise<string> {
+  const tenant = { companyId: s.company.id, environment: 'sandbox' };
+  const [eventId] = await t.ctx.db
+    .transaction()
+    .execute((trx) =>
+      emit(t.ctx, trx, [tenant], 'keys.pulled', { orderReference: 'ord-1', skuCode: 'SKU', pulled: 1 }),
+    );
+  return eventId!;
+}
+
 describe('circuit breaker under concurrent sends', () => {
   it('reports exactly 10 failures when 13 fail at once, and holds what waits for the endpoint', async () => {
     const s = await makeSeller(t);
@@ -42,7 +54,7 @@ describe('circuit breaker under concurrent sends', () => {
       url: other.url,
       eventTypes: ['system.webhook_endpoint_disabled'],
     });
-    for (let i = 0; i < 13; i++) await seller(s, 'POST', `/webhooks/${bad}/test`);
+    for (let i = 0; i < 13; i++) await realEvent(s);
     await deliverAll(t, { total: 128, perEndpoint: 32 });
 
     expect(failing.received).toHaveLength(13);
@@ -56,7 +68,7 @@ describe('circuit breaker under concurrent sends', () => {
     expect(endpoint).toMatchObject({ status: 'disabled', disabledReason: notices[0]!.json.data.reason });
 
     // The 13 retries and a new event wait `held` (nothing sent) until enable.
-    const later = (await seller(s, 'POST', `/webhooks/${bad}/test`)).json().data.eventId as string;
+    const later = await realEvent(s);
     await deliverAll(t);
     const held = await deliveries(s.company.id, 'held');
     expect(held).toHaveLength(14);

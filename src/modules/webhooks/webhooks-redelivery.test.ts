@@ -10,7 +10,13 @@ const t = useTestApp({ allowInsecureWebhooks: true });
 const receivers = useReceivers();
 const url = (path: string) => `/api/seller/v1${path}`;
 
-const call = (seller: TestSeller, method: 'POST' | 'GET', path: string, payload?: object, headers = {}) =>
+const call = (
+  seller: TestSeller,
+  method: 'POST' | 'GET' | 'PATCH',
+  path: string,
+  payload?: object,
+  headers = {},
+) =>
   t.app.inject({
     method,
     url: url(path),
@@ -161,27 +167,37 @@ describe('replaying failed and undelivered events since a time', () => {
     expect(await deliveriesOf(main)).toHaveLength(stored.length);
   });
 
-  it('sends an endpoint created later the matching events it never received', async () => {
+  it('never replays events older than the endpoint, counts what a replay would queue first, and sends what the type filter skipped then', async () => {
     const seller = await makeSeller(t);
     const tenant = { companyId: seller.company.id, environment: 'sandbox' };
-    const since = new Date(t.ctx.clock.now()).toISOString();
-    const [eventId] = await t.ctx.db
-      .transaction()
-      .execute((trx) =>
-        emit(t.ctx, trx, [tenant], 'keys.pulled', { orderReference: 'ord-2', skuCode: 'SKU', pulled: 2 }),
-      );
+    const since = new Date(t.ctx.clock.now() - 60_000).toISOString();
+    const pulled = (orderReference: string) =>
+      t.ctx.db
+        .transaction()
+        .execute((trx) =>
+          emit(t.ctx, trx, [tenant], 'keys.pulled', { orderReference, skuCode: 'SKU', pulled: 2 }),
+        );
+    await pulled('ord-before');
     await deliverAll(t);
+    await moveClock(1);
     const receiver = await receivers();
-    const late = await endpointOf(seller, receiver.url, { eventTypes: ['keys.pulled'] });
-    const filtered = await endpointOf(seller, receiver.url, { eventTypes: ['order.failed'] });
-
-    const res = await call(seller, 'POST', `/webhooks/${late}/replay`, { since });
-    expect(res.json().data).toMatchObject({ replayed: 1, eventIds: [eventId] });
-    const skipped = await call(seller, 'POST', `/webhooks/${filtered}/replay`, { since });
-    expect(skipped.json().data).toMatchObject({ replayed: 0 });
-    expect(await deliveriesOf(filtered)).toEqual([]);
+    const late = await endpointOf(seller, receiver.url, { eventTypes: ['order.failed'] });
+    await moveClock(1);
+    const [after] = await pulled('ord-after');
     await deliverAll(t);
-    expect(await deliveriesOf(late)).toMatchObject([{ event_id: eventId, status: 'succeeded' }]);
-    expect(receiver.received.map((r) => r.json.eventId)).toEqual([eventId]);
+    expect(await deliveriesOf(late)).toEqual([]);
+    await call(seller, 'PATCH', `/webhooks/${late}`, { eventTypes: ['keys.pulled'] });
+
+    const preview = await call(seller, 'GET', `/webhooks/${late}/replay?since=${encodeURIComponent(since)}`);
+    expect(preview.statusCode).toBe(200);
+    expect(preview.json().data).toMatchObject({ endpointId: late, count: 1, perCall: 500 });
+    expect(Date.parse(preview.json().data.from)).toBeGreaterThan(Date.parse(since));
+    expect(await deliveriesOf(late)).toEqual([]);
+    const res = await call(seller, 'POST', `/webhooks/${late}/replay`, { since });
+    expect(res.json().data).toMatchObject({ replayed: 1, eventIds: [after], from: preview.json().data.from });
+    await deliverAll(t);
+    expect(receiver.received.map((r) => r.json.eventId)).toEqual([after]);
+    const again = await call(seller, 'GET', `/webhooks/${late}/replay?since=${encodeURIComponent(since)}`);
+    expect(again.json().data.count).toBe(0);
   });
 });

@@ -1,7 +1,8 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type {
+  DisabledBy,
   WebhookAttemptsTable,
   WebhookDeliveriesTable,
   WebhookEndpointsTable,
@@ -66,11 +67,15 @@ export const endpointsOfCompanies = (ex: Executor, companyIds: readonly string[]
     ? Promise.resolve([] as EndpointRow[])
     : ex.selectFrom('webhook_endpoints').selectAll().where('company_id', 'in', companyIds).execute();
 
-/** A new delivery of a published event to one endpoint, due now (`held` while the endpoint is disabled). */
+/**
+ * A new delivery of a published event to one endpoint, due now (`held` while the endpoint is
+ * disabled); `attemptBase` is the attempts the event's earlier deliveries there made.
+ */
 export function newDelivery(
   endpoint: { id: string; status: string },
   event: { company_id: string; environment: string; event_id: string; published_seq: number },
   now: number,
+  attemptBase = 0,
 ): Insertable<WebhookDeliveriesTable> {
   const endpointId = endpoint.id;
   return {
@@ -82,6 +87,7 @@ export function newDelivery(
     event_order: event.published_seq,
     status: endpoint.status === 'active' ? 'pending' : 'held',
     attempts: 0,
+    attempt_base: attemptBase,
     next_attempt_at: now,
     lease_until: 0,
     last_status_code: null,
@@ -101,6 +107,61 @@ export const insertDeliveries = async (ex: Executor, rows: Insertable<WebhookDel
 
 export const updateDelivery = (ex: Executor, id: string, patch: Updateable<WebhookDeliveriesTable>) =>
   ex.updateTable('webhook_deliveries').set(patch).where('id', '=', id).execute();
+
+/** A failed attempt's outcome; a delivery superseded meanwhile (by a resend) stays superseded. */
+export const recordFailure = (ex: Executor, id: string, patch: Updateable<WebhookDeliveriesTable>) =>
+  ex
+    .updateTable('webhook_deliveries')
+    .set({
+      ...patch,
+      status: sql<
+        WebhookDeliveriesTable['status']
+      >`case when status = 'superseded' then status else ${patch.status} end`,
+    })
+    .where('id', '=', id)
+    .execute();
+
+/**
+ * Before a resend of an event to an endpoint: its earlier deliveries there that have not
+ * finished (pending or held) are superseded, and the attempts they all made (one more for a
+ * delivery in flight, whose outcome is still to be written) are where the resend's numbering
+ * starts.
+ */
+export async function supersedeDeliveries(ex: Executor, endpointId: string, eventId: string, now: number) {
+  const earlier = await ex
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'status', 'attempt_base', 'attempts', 'lease_until'])
+    .where('endpoint_id', '=', endpointId)
+    .where('event_id', '=', eventId)
+    .execute();
+  const open = earlier.filter((d) => d.status === 'pending' || d.status === 'held').map((d) => d.id);
+  if (open.length > 0)
+    await ex
+      .updateTable('webhook_deliveries')
+      .set({ status: 'superseded', updated_at: now })
+      .where('id', 'in', open)
+      .execute();
+  return Math.max(
+    0,
+    ...earlier.map((d) => d.attempt_base + d.attempts + (Number(d.lease_until) > now ? 1 : 0)),
+  );
+}
+
+/** Per event, the attempts its deliveries to the endpoint made (the next delivery numbers after them). */
+export async function attemptsMadeOf(ex: Executor, endpointId: string, eventIds: string[]) {
+  const made = new Map<string, number>();
+  for (let i = 0; i < eventIds.length; i += 500) {
+    const rows = await ex
+      .selectFrom('webhook_deliveries')
+      .select((eb) => ['event_id', eb.fn.max(sql<number>`attempt_base + attempts`).as('made')])
+      .where('endpoint_id', '=', endpointId)
+      .where('event_id', 'in', eventIds.slice(i, i + 500))
+      .groupBy('event_id')
+      .execute();
+    for (const row of rows) made.set(row.event_id, Number(row.made));
+  }
+  return made;
+}
 
 export const markSucceeded = (ex: Executor, ids: string[], statusCode: number, now: number) =>
   ex
@@ -141,10 +202,16 @@ export const addFailures = (ex: Executor, endpointId: string, count: number, res
  * Active to disabled, and its deliveries waiting for an attempt held until enable; false when
  * another worker moved it first.
  */
-export async function disableEndpoint(ex: Executor, endpointId: string, reason: string, now: number) {
+export async function disableEndpoint(
+  ex: Executor,
+  endpointId: string,
+  reason: string,
+  now: number,
+  by: DisabledBy = 'breaker',
+) {
   const moved = await ex
     .updateTable('webhook_endpoints')
-    .set({ status: 'disabled', disabled_reason: reason, disabled_at: now, updated_at: now })
+    .set({ status: 'disabled', disabled_reason: reason, disabled_at: now, disabled_by: by, updated_at: now })
     .where('id', '=', endpointId)
     .where('status', '=', 'active')
     .executeTakeFirst();
@@ -158,11 +225,41 @@ export async function disableEndpoint(ex: Executor, endpointId: string, reason: 
   return true;
 }
 
-/** The attempt log of one endpoint, newest first, after a keyset position. */
-export function attemptsOf(ex: Executor, endpointId: string, beforeSeq: number | undefined, limit: number) {
-  let query = ex.selectFrom('webhook_attempts').selectAll().where('endpoint_id', '=', endpointId);
-  if (beforeSeq !== undefined) query = query.where('seq', '<', beforeSeq);
-  return query.orderBy('seq', 'desc').limit(limit).execute();
+export interface AttemptFilter {
+  /** `succeeded`: a 2xx answer; `failed`: any other answer or none. */
+  outcome?: 'succeeded' | 'failed';
+  eventType?: string;
+}
+
+/**
+ * The attempt log of one endpoint, newest first, after a keyset position; `retry_planned` says
+ * whether the attempt's next retry is still what its delivery waits for (its latest attempt, the
+ * delivery pending), not overtaken by a later attempt, a resend or a final outcome.
+ */
+export function attemptsOf(
+  ex: Executor,
+  endpointId: string,
+  filter: AttemptFilter,
+  beforeSeq: number | undefined,
+  limit: number,
+) {
+  let query = ex
+    .selectFrom('webhook_attempts as a')
+    .innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery_id')
+    .selectAll('a')
+    .select(
+      sql<boolean>`(d.status = 'pending' and d.attempt_base + d.attempts = a.attempt)`.as('retry_planned'),
+    )
+    .where('a.endpoint_id', '=', endpointId);
+  if (filter.eventType !== undefined) query = query.where('a.event_type', '=', filter.eventType);
+  if (filter.outcome === 'succeeded')
+    query = query.where('a.status_code', '>=', 200).where('a.status_code', '<', 300);
+  if (filter.outcome === 'failed')
+    query = query.where((eb) =>
+      eb.or([eb('a.status_code', 'is', null), eb('a.status_code', '<', 200), eb('a.status_code', '>=', 300)]),
+    );
+  if (beforeSeq !== undefined) query = query.where('a.seq', '<', beforeSeq);
+  return query.orderBy('a.seq', 'desc').limit(limit).execute();
 }
 
 /**

@@ -8,18 +8,20 @@ import {
   errorResponses,
   NoContent,
   Nullable,
+  OneOf,
   PageMeta,
   Uuid,
 } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { listEvents } from './events-feed.service.js';
-import { redeliverEvent, replayFailedSince } from './redelivery.service.js';
+import { previewReplay, redeliverEvent, replayFailedSince } from './redelivery.service.js';
 import {
   createEndpoint,
   deleteEndpoint,
   enableEndpoint,
   listAttempts,
   listEndpoints,
+  pauseEndpoint,
   tenantOf,
   testEndpoint,
   updateEndpoint,
@@ -39,6 +41,7 @@ const Endpoint = Type.Object({
   updatedAt: DateTime,
   disabledReason: Nullable(Type.String()),
   disabledAt: Nullable(DateTime),
+  disabledBy: Nullable(OneOf(['breaker', 'seller'] as const)),
 });
 const Created = Type.Object({
   id: Type.String(),
@@ -55,6 +58,9 @@ const Attempt = Type.Object({
   attempt: Type.Integer(),
   statusCode: Nullable(Type.Integer()),
   error: Nullable(Type.String()),
+  responseBody: Nullable(
+    Type.String({ description: "The receiver's answer, its first 1,024 bytes; kept 14 days." }),
+  ),
   durationMs: Type.Integer(),
   attemptedAt: DateTime,
   nextRetryAt: Nullable(DateTime),
@@ -68,6 +74,13 @@ const FeedEvent = Type.Object({
   data: Type.Record(Type.String(), Type.Unknown()),
 });
 const Params = Type.Object({ id: Uuid });
+const ReplayPreview = Type.Object({
+  endpointId: Type.String(),
+  since: DateTime,
+  from: DateTime,
+  count: Type.Integer(),
+  perCall: Type.Integer(),
+});
 const Requeued = Type.Object({
   deliveryId: Type.String(),
   eventId: Type.String(),
@@ -77,6 +90,7 @@ const Requeued = Type.Object({
 const Replayed = Type.Object({
   endpointId: Type.String(),
   since: DateTime,
+  from: DateTime,
   replayed: Type.Integer(),
   eventIds: Type.Array(Type.String()),
   more: Type.Boolean(),
@@ -167,14 +181,33 @@ export function registerWebhookRoutes(app: TypedApp, ctx: AppContext): void {
     config: write,
     schema: {
       tags,
-      summary: 'Sends `test.ping` to this endpoint alone.',
+      summary:
+        'Sends `test.ping`, or any event type with its example payload, to this endpoint alone; test sends do not count toward the circuit breaker.',
       params: Params,
-      response: { 202: dataEnvelope(Type.Object({ eventId: Type.String() })), ...errorResponses(404) },
+      body: Nullable(Type.Object({ eventType: Type.Optional(Type.String({ maxLength: 100 })) })),
+      response: {
+        202: dataEnvelope(Type.Object({ eventId: Type.String(), eventType: Type.String() })),
+        ...errorResponses(404),
+      },
     },
     handler: async (request, reply) => {
       reply.code(202);
-      return { data: await testEndpoint(ctx, principalOf(request), request.params.id) };
+      return { data: await testEndpoint(ctx, principalOf(request), request.params.id, request.body ?? {}) };
     },
+  });
+
+  app.post('/webhooks/:id/disable', {
+    config: write,
+    schema: {
+      tags,
+      summary:
+        'Pauses an endpoint: nothing is sent to it and its events wait, held, until enable sends them, oldest first.',
+      params: Params,
+      response: { 200: dataEnvelope(Endpoint), ...errorResponses(404) },
+    },
+    handler: async (request) => ({
+      data: await pauseEndpoint(ctx, principalOf(request), request.params.id),
+    }),
   });
 
   app.post('/webhooks/:id/enable', {
@@ -207,12 +240,30 @@ export function registerWebhookRoutes(app: TypedApp, ctx: AppContext): void {
     },
   });
 
+  app.get('/webhooks/:id/replay', {
+    config: read,
+    schema: {
+      tags,
+      summary:
+        'How many events a replay with this `since` would re-queue now (all of them; a replay call takes at most `perCall`).',
+      params: Params,
+      querystring: Type.Object({
+        since: Type.Unsafe<string>({ ...DateTime, description: 'Events created at or after this time.' }),
+      }),
+      response: { 200: dataEnvelope(ReplayPreview), ...errorResponses(404) },
+    },
+    handler: async (request) => {
+      const tenant = tenantOf(principalOf(request));
+      return { data: await previewReplay(ctx, tenant, request.params.id, request.query.since) };
+    },
+  });
+
   app.post('/webhooks/:id/replay', {
     config: write,
     schema: {
       tags,
       summary:
-        'Re-queues to this endpoint every event since a time that failed or never reached it (at most 500 per call; `more` says to call again).',
+        'Re-queues to this endpoint every event since a time (never before the endpoint was created) that failed or never reached it (at most 500 per call; `more` says to call again).',
       params: Params,
       body: Type.Object({ since: DateTime }),
       response: { 201: dataEnvelope(Replayed), ...errorResponses(404) },
@@ -228,11 +279,20 @@ export function registerWebhookRoutes(app: TypedApp, ctx: AppContext): void {
     config: read,
     schema: {
       tags,
-      summary: 'The attempt log of an endpoint, newest first.',
+      summary: 'The attempt log of an endpoint, newest first, filtered by outcome and event type.',
       params: Params,
       querystring: Type.Object({
         cursor: Type.Optional(Type.String({ maxLength: 200 })),
         limit: LimitQuery(100, 50),
+        status: Type.Optional(
+          Type.Unsafe<'succeeded' | 'failed'>({
+            ...OneOf(['succeeded', 'failed'] as const),
+            description: '`succeeded`: attempts answered 2xx; `failed`: any other answer or none.',
+          }),
+        ),
+        eventType: Type.Optional(
+          Type.String({ minLength: 1, maxLength: 100, description: 'Only attempts of this event type.' }),
+        ),
       }),
       response: { 200: Type.Object({ data: Type.Array(Attempt), meta: PageMeta }), ...errorResponses(404) },
     },

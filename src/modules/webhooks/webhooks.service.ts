@@ -5,8 +5,16 @@ import { fail } from '../../http/errors.js';
 import { decodeCursor, page } from '../../http/pagination.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { auditActorOf, recordAudit } from '../console/audit.service.js';
-import { EVENT_TYPE_NAMES, isEventType } from '../events/event-types.js';
+import { exampleEnvelope } from '../events/event-examples.js';
+import {
+  EVENT_TYPE_NAMES,
+  EVENT_TYPES,
+  type EventData,
+  type EventType,
+  isEventType,
+} from '../events/event-types.js';
 import { emit } from '../events/outbox.service.js';
+import { ATTEMPT_BODY_RETENTION_MS } from './retention.service.js';
 import { newWebhookSecret } from './signing.js';
 import { checkWebhookUrl } from './webhook-url.js';
 import * as repo from './webhooks.repo.js';
@@ -58,6 +66,7 @@ export function endpointView(row: repo.EndpointRow) {
     updatedAt: new Date(row.updated_at).toISOString(),
     disabledReason: row.disabled_reason,
     disabledAt: row.disabled_at === null ? null : new Date(row.disabled_at).toISOString(),
+    disabledBy: row.disabled_by,
   };
 }
 
@@ -178,22 +187,60 @@ export async function deleteEndpoint(ctx: AppContext, p: Principal, id: string):
   });
 }
 
-/** Enqueues `test.ping` for this endpoint alone. */
-export async function testEndpoint(ctx: AppContext, p: Principal, id: string) {
+/** The types a test send may take: `test.ping` and every type an endpoint can subscribe to. */
+export const TESTABLE_TYPES = EVENT_TYPE_NAMES.filter(
+  (type) => type === 'test.ping' || EVENT_TYPES[type].audience !== 'endpoint',
+);
+
+function testTypeOf(eventType: string | undefined): EventType {
+  if (eventType === undefined) return 'test.ping';
+  if (isEventType(eventType) && TESTABLE_TYPES.includes(eventType)) return eventType;
+  const message = `Unknown event type ${eventType}.`;
+  throw fail('VALIDATION_FAILED', message, {
+    issues: [{ field: 'eventType', in: 'body', message, keyword: 'enum' }],
+    knownTypes: TESTABLE_TYPES,
+  });
+}
+
+/**
+ * Enqueues a test send for this endpoint alone: `test.ping` by default, or any event type with
+ * its example payload. A test is the endpoint's own event (never listed by GET /events, never
+ * sent elsewhere), and its outcomes neither count toward the circuit breaker nor reset it.
+ */
+export async function testEndpoint(
+  ctx: AppContext,
+  p: Principal,
+  id: string,
+  body: { eventType?: string } = {},
+) {
+  const eventType = testTypeOf(body.eventType);
+  const data =
+    eventType === 'test.ping'
+      ? { ok: true as const, webhookId: id }
+      : (exampleEnvelope(eventType).data as EventData<typeof eventType>);
   return ctx.db.transaction().execute(async (trx) => {
     await requireEndpoint(trx, p, id);
-    const [eventId] = await emit(
-      ctx,
-      trx,
-      [tenantOf(p)],
-      'test.ping',
-      { ok: true, webhookId: id },
-      {
-        targetEndpointId: id,
-      },
-    );
-    return { eventId: eventId! };
+    const [eventId] = await emit(ctx, trx, [tenantOf(p)], eventType, data, { targetEndpointId: id });
+    return { eventId: eventId!, eventType };
   });
+}
+
+/** The reason a paused endpoint shows (the breaker's reasons name failures instead). */
+export const PAUSED_REASON = 'Paused by the seller';
+
+/**
+ * Active to disabled by the seller (a pause): nothing is sent to it, its deliveries wait `held`
+ * and new events keep being queued for it, until enable sends them, oldest first. An endpoint
+ * already disabled (paused, or by the breaker) stays as it is.
+ */
+export async function pauseEndpoint(ctx: AppContext, p: Principal, id: string) {
+  const now = ctx.clock.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    await requireEndpoint(trx, p, id);
+    if (await repo.disableEndpoint(trx, id, PAUSED_REASON, now, 'seller'))
+      await audit(ctx, trx, p, 'webhook.paused', id);
+  });
+  return endpointView((await repo.endpointById(ctx.db, id))!);
 }
 
 /** Disabled to active: failures forgotten, held deliveries due now, oldest event first. */
@@ -207,6 +254,7 @@ export async function enableEndpoint(ctx: AppContext, p: Principal, id: string) 
       consecutive_failures: 0,
       disabled_reason: null,
       disabled_at: null,
+      disabled_by: null,
       updated_at: now,
     });
     await repo.releaseHeld(trx, id, now);
@@ -215,31 +263,43 @@ export async function enableEndpoint(ctx: AppContext, p: Principal, id: string) 
   return endpointView((await repo.endpointById(ctx.db, id))!);
 }
 
-export function attemptView(row: repo.AttemptRow) {
+/**
+ * One attempt as the logs show it. `nextRetryAt` only while that retry is still planned (the
+ * delivery's latest attempt, the delivery pending); `responseBody` only within the request
+ * log's retention, the trim job's bound, so a read never shows a body it should have cleared.
+ */
+export function attemptView(row: repo.AttemptRow, retryPlanned: boolean, now: number) {
   return {
     eventId: row.event_id,
     eventType: row.event_type,
     attempt: row.attempt,
     statusCode: row.status_code,
     error: row.error,
+    responseBody: row.attempted_at > now - ATTEMPT_BODY_RETENTION_MS ? row.response_body : null,
     durationMs: row.duration_ms,
     attemptedAt: new Date(row.attempted_at).toISOString(),
-    nextRetryAt: row.next_retry_at === null ? null : new Date(row.next_retry_at).toISOString(),
+    nextRetryAt:
+      retryPlanned && row.next_retry_at !== null ? new Date(row.next_retry_at).toISOString() : null,
   };
 }
 
-/** The attempt log of one endpoint, newest first. */
+/** The attempt log of one endpoint, newest first, filtered by outcome and event type. */
 export async function listAttempts(
   ctx: AppContext,
   p: Principal,
   id: string,
-  query: { cursor?: string; limit: number },
+  query: { cursor?: string; limit: number; status?: 'succeeded' | 'failed'; eventType?: string },
   urlFor: (cursor: string) => string,
 ) {
   await requireEndpoint(ctx.db, p, id);
   const before =
     query.cursor === undefined ? undefined : (decodeCursor(query.cursor, ['number'])[0] as number);
-  const rows = await repo.attemptsOf(ctx.db, id, before, query.limit + 1);
+  const filter = { outcome: query.status, eventType: query.eventType };
+  const rows = await repo.attemptsOf(ctx.db, id, filter, before, query.limit + 1);
   const result = page(rows, query.limit, (r) => [r.seq], urlFor);
-  return { data: result.data.map(attemptView), meta: result.meta };
+  const now = ctx.clock.now();
+  return {
+    data: result.data.map((r) => attemptView(r, Boolean(r.retry_planned), now)),
+    meta: result.meta,
+  };
 }

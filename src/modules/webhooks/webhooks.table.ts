@@ -3,9 +3,12 @@ import type { Generated } from 'kysely';
 export type EndpointStatus = 'active' | 'disabled';
 /**
  * `pending`: awaiting an attempt (due or a scheduled retry); `held`: its endpoint is disabled
- * (buffered, nothing sent) until enable makes it pending again; `succeeded`, `failed` are final.
+ * (buffered, nothing sent) until enable makes it pending again; `succeeded`, `failed` are final;
+ * `superseded`: a resend of the same event to the same endpoint replaced it before it finished.
  */
-export type DeliveryStatus = 'pending' | 'held' | 'succeeded' | 'failed';
+export type DeliveryStatus = 'pending' | 'held' | 'succeeded' | 'failed' | 'superseded';
+/** Who disabled an endpoint: the circuit breaker, or the seller pausing it. */
+export type DisabledBy = 'breaker' | 'seller';
 
 export interface WebhookEndpointsTable {
   id: string;
@@ -24,6 +27,7 @@ export interface WebhookEndpointsTable {
   consecutive_failures: number;
   disabled_reason: string | null;
   disabled_at: number | null;
+  disabled_by: DisabledBy | null;
   created_at: number;
   updated_at: number;
 }
@@ -38,6 +42,8 @@ export interface WebhookDeliveriesTable {
   event_order: number;
   status: DeliveryStatus;
   attempts: number;
+  /** Attempts earlier deliveries of the event made to the endpoint: this one's continue from there. */
+  attempt_base: number;
   next_attempt_at: number;
   /** Epoch ms until which one worker owns the delivery; 0 when free. */
   lease_until: number;
@@ -59,4 +65,6 @@ export interface WebhookAttemptsTable {
   duration_ms: number;
   attempted_at: number;
   next_retry_at: number | null;
+  /** The first bytes of the receiver's answer (UTF-8), cleared after the request log's retention. */
+  response_body: string | null;
 }

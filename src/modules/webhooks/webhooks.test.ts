@@ -5,10 +5,22 @@ import { alwaysOrder, post } from '../../../test/checkout.js';
 import { makeSeller, type TestSeller } from '../../../test/factories.js';
 import { useTestApp } from '../../../test/harness.js';
 import { deliverAll, type Received, useReceivers } from '../../../test/webhook-receiver.js';
+import { emit } from '../events/outbox.service.js';
 
 const t = useTestApp({ allowInsecureWebhooks: true });
 const url = (path: string) => `/api/seller/v1${path}`;
 const receiver = useReceivers();
+
+/** A keys.pulled of the seller's company, as the pull path writes it. */
+async function realEvent(seller: TestSeller): Promise<string> {
+  const tenant = { companyId: seller.company.id, environment: 'sandbox' };
+  const [eventId] = await t.ctx.db
+    .transaction()
+    .execute((trx) =>
+      emit(t.ctx, trx, [tenant], 'keys.pulled', { orderReference: 'ord-1', skuCode: 'SKU', pulled: 1 }),
+    );
+  return eventId!;
+}
 
 const call = (
   seller: TestSeller,
@@ -214,13 +226,14 @@ describe('delivery', () => {
     const other = await receiver();
     const bad = await endpoint(seller, failing.url);
     await endpoint(seller, other.url, { eventTypes: ['system.webhook_endpoint_disabled'] });
+    // Real events: test sends neither count toward the breaker nor reset it (the next test).
     const status = async () =>
       (await call(seller, 'GET', '/webhooks')).json().data.find((e: { id: string }) => e.id === bad.id)
         .status;
-    for (let i = 0; i < 9; i++) await call(seller, 'POST', `/webhooks/${bad.id}/test`);
+    for (let i = 0; i < 9; i++) await realEvent(seller);
     await deliverAll(t, { total: 128, perEndpoint: 1 });
     expect(await status()).toBe('active');
-    await call(seller, 'POST', `/webhooks/${bad.id}/test`);
+    await realEvent(seller);
     await deliverAll(t, { total: 128, perEndpoint: 1 });
     expect(await status()).toBe('disabled');
     expect(failing.received).toHaveLength(10);
@@ -235,8 +248,7 @@ describe('delivery', () => {
 
     // buffered while disabled: nothing is sent, even after the retries fall due
     const buffered: string[] = [];
-    for (let i = 0; i < 3; i++)
-      buffered.push((await call(seller, 'POST', `/webhooks/${bad.id}/test`)).json().data.eventId);
+    for (let i = 0; i < 3; i++) buffered.push(await realEvent(seller));
     await moveClock(3600_000);
     await deliverAll(t);
     expect(failing.received).toHaveLength(10);

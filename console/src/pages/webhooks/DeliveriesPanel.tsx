@@ -1,12 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { call } from '../../api/client';
-import { ErrorNotice, formatDate, OkNotice, TableHead } from '../../components/ui';
+import { Dialog, ErrorNotice, formatDate, OkNotice, TableHead } from '../../components/ui';
 import { useKeysetList } from '../../components/useKeysetList';
 import { extraError, outcome } from './outcome';
 import type { Attempt, Endpoint } from './types';
 
-const NO_FILTER = new URLSearchParams();
+interface ReplayPreview {
+  count: number;
+  from: string;
+  perCall: number;
+}
 
 interface Replayed {
   replayed: number;
@@ -19,20 +23,31 @@ interface Replayed {
  */
 export function DeliveriesPanel({
   endpoint,
+  eventTypes,
   writable,
   onShowEvent,
 }: {
   endpoint: Endpoint;
+  eventTypes: string[];
   writable: boolean;
   onShowEvent: (eventId: string) => void;
 }) {
   const queryClient = useQueryClient();
   const [notice, setNotice] = useState<string | null>(null);
   const [since, setSince] = useState('');
+  const [status, setStatus] = useState('');
+  const [eventType, setEventType] = useState('');
+  const [preview, setPreview] = useState<ReplayPreview | null>(null);
+  const filter = useMemo(() => {
+    const query = new URLSearchParams();
+    if (status) query.set('status', status);
+    if (eventType) query.set('eventType', eventType);
+    return query;
+  }, [status, eventType]);
   const log = useKeysetList<Attempt>(
     'webhook-deliveries',
     `/webhooks/${endpoint.id}/deliveries`,
-    NO_FILTER,
+    filter,
     'Older deliveries',
     { refetchInterval: 5000 },
   );
@@ -45,12 +60,21 @@ export function DeliveriesPanel({
       await refresh();
     },
   });
+  const count = useMutation({
+    mutationFn: () =>
+      call<{ data: ReplayPreview }>(
+        'GET',
+        `/webhooks/${endpoint.id}/replay?since=${encodeURIComponent(new Date(since).toISOString())}`,
+      ),
+    onSuccess: ({ data }) => setPreview(data),
+  });
   const replay = useMutation({
     mutationFn: () =>
       call<{ data: Replayed }>('POST', `/webhooks/${endpoint.id}/replay`, {
         since: new Date(since).toISOString(),
       }),
     onSuccess: async ({ data }) => {
+      setPreview(null);
       setNotice(
         data.replayed === 0
           ? 'Nothing to replay: every event since then was delivered or is still being tried.'
@@ -72,7 +96,7 @@ export function DeliveriesPanel({
           className="filters replay-form"
           onSubmit={(event) => {
             event.preventDefault();
-            replay.mutate();
+            count.mutate();
           }}
         >
           <label className="field grow">
@@ -85,14 +109,69 @@ export function DeliveriesPanel({
             />
           </label>
           <div className="filter-actions">
-            <button type="submit" className="button secondary" disabled={!since || replay.isPending}>
-              Replay
+            <button type="submit" className="button secondary" disabled={!since || count.isPending}>
+              Replay…
             </button>
           </div>
         </form>
       ) : null}
+      {preview ? (
+        <Dialog
+          open
+          onOpenChange={(open) => (open ? undefined : setPreview(null))}
+          title={
+            preview.count === 0
+              ? 'Nothing to replay'
+              : `Replay ${preview.count} event${preview.count === 1 ? '' : 's'}?`
+          }
+          description={
+            preview.count === 0
+              ? 'Every event since then was delivered or is still being tried.'
+              : `${preview.count} event${preview.count === 1 ? '' : 's'} since ${formatDate(preview.from)} failed or never reached ${endpoint.url}; they are queued again, oldest first${preview.count > preview.perCall ? `, ${preview.perCall} per replay` : ''}. Events from before the endpoint existed are never replayed.`
+          }
+        >
+          <ErrorNotice error={replay.error} />
+          <div className="dialog-actions">
+            <button type="button" className="button secondary" onClick={() => setPreview(null)}>
+              {preview.count === 0 ? 'Close' : 'Cancel'}
+            </button>
+            {preview.count > 0 ? (
+              <button
+                type="button"
+                className="button primary"
+                onClick={() => replay.mutate()}
+                disabled={replay.isPending}
+              >
+                Replay {Math.min(preview.count, preview.perCall)} event
+                {Math.min(preview.count, preview.perCall) === 1 ? '' : 's'}
+              </button>
+            ) : null}
+          </div>
+        </Dialog>
+      ) : null}
+      <form className="filters" aria-label="Filter deliveries" onSubmit={(event) => event.preventDefault()}>
+        <label className="field">
+          <span>Result</span>
+          <select value={status} onChange={(event) => setStatus(event.target.value)}>
+            <option value="">Any</option>
+            <option value="succeeded">Succeeded (2xx)</option>
+            <option value="failed">Failed</option>
+          </select>
+        </label>
+        <label className="field">
+          <span>Event type</span>
+          <select value={eventType} onChange={(event) => setEventType(event.target.value)}>
+            <option value="">Any</option>
+            {['test.ping', ...eventTypes].map((type) => (
+              <option key={type} value={type}>
+                {type}
+              </option>
+            ))}
+          </select>
+        </label>
+      </form>
       <OkNotice message={notice} />
-      <ErrorNotice error={log.error ?? resend.error ?? replay.error} />
+      <ErrorNotice error={log.error ?? resend.error ?? count.error} />
       <div className="table-card">
         <table>
           <TableHead
@@ -110,7 +189,9 @@ export function DeliveriesPanel({
             {log.loaded && log.rows.length === 0 ? (
               <tr>
                 <td colSpan={writable ? 7 : 6} className="muted">
-                  No delivery yet. Send a test event to see one here.
+                  {filter.size > 0
+                    ? 'No delivery matches these filters.'
+                    : 'No delivery yet. Send a test event to see one here.'}
                 </td>
               </tr>
             ) : null}
@@ -134,6 +215,12 @@ export function DeliveriesPanel({
                 <td>
                   <span className={`pill ${outcome(row)}`}>{row.statusCode ?? 'no answer'}</span>
                   {extraError(row) ? <div className="small">{extraError(row)}</div> : null}
+                  {row.responseBody ? (
+                    <details className="small response-body">
+                      <summary>Response body</summary>
+                      <pre className="error-body">{row.responseBody}</pre>
+                    </details>
+                  ) : null}
                 </td>
                 <td className="nowrap">{row.durationMs} ms</td>
                 <td>{formatDate(row.nextRetryAt)}</td>

@@ -16,6 +16,7 @@ interface EndpointsReply {
 }
 
 type Editing = { endpoint: Endpoint | null } | null;
+type Kind = 'test' | 'enable' | 'disable' | 'rotate' | 'delete';
 
 /** Webhook endpoints of this environment, their delivery logs, resend and replay. */
 export function WebhooksPage() {
@@ -25,6 +26,9 @@ export function WebhooksPage() {
   const [selected, setSelected] = useState<string | null>(null);
   const [secret, setSecret] = useState<{ name: string; key: string } | null>(null);
   const [rotating, setRotating] = useState<Endpoint | null>(null);
+  const [deleting, setDeleting] = useState<Endpoint | null>(null);
+  const [testing, setTesting] = useState<Endpoint | null>(null);
+  const [testType, setTestType] = useState('test.ping');
   const [notice, setNotice] = useState<string | null>(null);
   const [params, setParams] = useSearchParams();
   const shownEvent = params.get('event');
@@ -35,7 +39,19 @@ export function WebhooksPage() {
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['webhooks'] });
   const act = useMutation({
-    mutationFn: async ({ kind, endpoint }: { kind: 'test' | 'enable' | 'rotate'; endpoint: Endpoint }) => {
+    mutationFn: async ({ kind, endpoint }: { kind: Kind; endpoint: Endpoint }) => {
+      if (kind === 'delete') {
+        await call('DELETE', `/webhooks/${endpoint.id}`);
+        setDeleting(null);
+        if (selected === endpoint.id) setSelected(null);
+        return `${endpoint.url} is deleted, with its delivery log.`;
+      }
+      if (kind === 'test') {
+        await call('POST', `/webhooks/${endpoint.id}/test`, { eventType: testType });
+        setTesting(null);
+        setSelected(endpoint.id);
+        return `A ${testType} event is on its way (a test, to this endpoint alone); it appears in the deliveries below.`;
+      }
       if (kind === 'rotate') {
         const { data } = await call<{ data: { secret: string } }>('PATCH', `/webhooks/${endpoint.id}`, {
           rotateSecret: true,
@@ -46,8 +62,8 @@ export function WebhooksPage() {
       }
       await call('POST', `/webhooks/${endpoint.id}/${kind}`);
       setSelected(endpoint.id);
-      return kind === 'test'
-        ? 'A test.ping event is on its way; it appears in the deliveries below.'
+      return kind === 'disable'
+        ? `${endpoint.url} is paused: its events wait until you resume it.`
         : 'Endpoint enabled: the events held meanwhile are being delivered, oldest first.';
     },
     onSuccess: async (message) => {
@@ -59,7 +75,9 @@ export function WebhooksPage() {
   const writable = can(session, 'webhooks:write');
   const list = endpoints.data?.data ?? [];
   const catalog = endpoints.data?.meta.eventTypes ?? [];
-  const disabled = list.filter((endpoint) => endpoint.status === 'disabled');
+  const disabled = list.filter((endpoint) => endpoint.disabledBy === 'breaker');
+  const testExample =
+    testType === 'test.ping' ? null : catalog.find((entry) => entry.type === testType)?.example;
   const current = list.find((endpoint) => endpoint.id === selected) ?? null;
   return (
     <>
@@ -74,6 +92,14 @@ export function WebhooksPage() {
           ) : null
         }
       />
+      {list
+        .filter((endpoint) => endpoint.disabledBy === 'seller')
+        .map((endpoint) => (
+          <div key={endpoint.id} className="notice" role="status">
+            <strong>{endpoint.url} is paused</strong> since {formatDate(endpoint.disabledAt)}. Its events wait
+            until you resume it, then go out oldest first.
+          </div>
+        ))}
       {disabled.map((endpoint) => (
         <div key={endpoint.id} className="notice notice-error" role="alert">
           <strong>{endpoint.url} is disabled</strong> since {formatDate(endpoint.disabledAt)}:{' '}
@@ -121,9 +147,13 @@ export function WebhooksPage() {
                     )}
                   </td>
                   <td>
-                    <span className={`pill ${endpoint.status === 'active' ? 'pill-done' : 'pill-error'}`}>
-                      {endpoint.status}
-                    </span>
+                    {endpoint.disabledBy === 'seller' ? (
+                      <span className="pill pill-todo">paused</span>
+                    ) : (
+                      <span className={`pill ${endpoint.status === 'active' ? 'pill-done' : 'pill-error'}`}>
+                        {endpoint.status}
+                      </span>
+                    )}
                   </td>
                   <td className="nowrap">{formatDate(endpoint.createdAt)}</td>
                   <td>
@@ -141,7 +171,7 @@ export function WebhooksPage() {
                           <button
                             type="button"
                             className="button ghost small"
-                            onClick={() => act.mutate({ kind: 'test', endpoint })}
+                            onClick={() => setTesting(endpoint)}
                           >
                             Send test
                           </button>
@@ -165,9 +195,24 @@ export function WebhooksPage() {
                               className="button primary small"
                               onClick={() => act.mutate({ kind: 'enable', endpoint })}
                             >
-                              Enable
+                              {endpoint.disabledBy === 'seller' ? 'Resume' : 'Enable'}
                             </button>
-                          ) : null}
+                          ) : (
+                            <button
+                              type="button"
+                              className="button ghost small"
+                              onClick={() => act.mutate({ kind: 'disable', endpoint })}
+                            >
+                              Pause
+                            </button>
+                          )}
+                          <button
+                            type="button"
+                            className="button ghost small danger"
+                            onClick={() => setDeleting(endpoint)}
+                          >
+                            Delete
+                          </button>
                         </>
                       ) : null}
                     </div>
@@ -208,7 +253,13 @@ export function WebhooksPage() {
         />
       ) : null}
       {current ? (
-        <DeliveriesPanel key={current.id} endpoint={current} writable={writable} onShowEvent={showEvent} />
+        <DeliveriesPanel
+          key={current.id}
+          endpoint={current}
+          eventTypes={catalog.map((entry) => entry.type)}
+          writable={writable}
+          onShowEvent={showEvent}
+        />
       ) : null}
       {editing ? (
         <EndpointDialog
@@ -242,6 +293,73 @@ export function WebhooksPage() {
               disabled={act.isPending}
             >
               Rotate now
+            </button>
+          </div>
+        </Dialog>
+      ) : null}
+      {deleting ? (
+        <Dialog
+          open
+          onOpenChange={(open) => (open ? undefined : setDeleting(null))}
+          title="Delete this endpoint?"
+          description={`${deleting.url}: nothing more is sent to it, and its delivery log is deleted with it. This cannot be undone; to stop deliveries for a while, pause it instead.`}
+        >
+          <ErrorNotice error={act.error} />
+          <div className="dialog-actions">
+            <button type="button" className="button secondary" onClick={() => setDeleting(null)}>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className="button danger"
+              onClick={() => act.mutate({ kind: 'delete', endpoint: deleting })}
+              disabled={act.isPending}
+            >
+              Delete endpoint
+            </button>
+          </div>
+        </Dialog>
+      ) : null}
+      {testing ? (
+        <Dialog
+          open
+          onOpenChange={(open) => (open ? undefined : setTesting(null))}
+          title="Send a test event"
+          description={`${testing.url} alone receives it. Test events do not count toward disabling the endpoint and are not listed by GET /events.${testing.status === 'disabled' ? ' The endpoint is not active: the test waits until it is.' : ''}`}
+        >
+          <ErrorNotice error={act.error} />
+          <label className="field">
+            <span>Event type</span>
+            <select value={testType} onChange={(event) => setTestType(event.target.value)}>
+              <option value="test.ping">test.ping</option>
+              {catalog.map((entry) => (
+                <option key={entry.type} value={entry.type}>
+                  {entry.type}
+                </option>
+              ))}
+            </select>
+          </label>
+          {testExample ? (
+            <pre
+              className="error-body example-payload"
+              data-testid="test-payload"
+              // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
+              tabIndex={0}
+            >
+              {JSON.stringify(testExample, null, 2)}
+            </pre>
+          ) : null}
+          <div className="dialog-actions">
+            <button type="button" className="button secondary" onClick={() => setTesting(null)}>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className="button primary"
+              onClick={() => act.mutate({ kind: 'test', endpoint: testing })}
+              disabled={act.isPending}
+            >
+              Send test
             </button>
           </div>
         </Dialog>

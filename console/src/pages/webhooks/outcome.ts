@@ -13,4 +13,5 @@ export const DELIVERY_PILL = {
   failed: 'pill-error',
   pending: 'pill-waiting',
   held: 'pill-todo',
+  superseded: 'pill-todo',
 } as const;

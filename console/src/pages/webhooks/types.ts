@@ -8,6 +8,8 @@ export interface Endpoint {
   updatedAt: string;
   disabledReason: string | null;
   disabledAt: string | null;
+  /** `seller`: paused; `breaker`: disabled after repeated failures. */
+  disabledBy: 'breaker' | 'seller' | null;
 }
 
 export interface CatalogEntry {
@@ -21,6 +23,8 @@ export interface Attempt {
   attempt: number;
   statusCode: number | null;
   error: string | null;
+  /** The first 1 KiB of the receiver's answer, kept 14 days. */
+  responseBody: string | null;
   durationMs: number;
   attemptedAt: string;
   nextRetryAt: string | null;
@@ -29,7 +33,7 @@ export interface Attempt {
 /** One delivery of an event to one endpoint (a resend adds another), with its attempts. */
 export interface EventDelivery {
   deliveryId: string;
-  status: 'pending' | 'held' | 'succeeded' | 'failed';
+  status: 'pending' | 'held' | 'succeeded' | 'failed' | 'superseded';
   createdAt: string;
   nextAttemptAt: string | null;
   attempts: Attempt[];
