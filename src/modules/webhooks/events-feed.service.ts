@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/auth/principal.js';
 import { fail } from '../../http/errors.js';
@@ -60,8 +61,11 @@ export async function listEvents(
     .where('company_id', '=', p.companyId)
     .where('environment', '=', p.environment)
     .where('published_seq', 'is not', null)
-    // Test sends are one endpoint's, not the company's events.
-    .where('target_endpoint_id', 'is', null);
+    // A typed test send carries example ids: one endpoint's, never the company's events. A
+    // test.ping is listed, as it always was.
+    .where((eb) =>
+      eb.or([eb('target_endpoint_id', 'is', null), eb('event_type', '=', sql.lit('test.ping'))]),
+    );
   if (query.cursor !== undefined)
     q = q.where('published_seq', '>', decodeCursor(query.cursor, ['number'])[0] as number);
   else if (query.since !== undefined) {

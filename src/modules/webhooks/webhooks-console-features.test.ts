@@ -212,7 +212,7 @@ describe('test sends', () => {
     expect(counted.consecutive_failures).toBe(0);
   });
 
-  it("send any event type's example payload to that endpoint alone, outside GET /events", async () => {
+  it("send any event type's example payload to that endpoint alone, outside GET /events (a test.ping is listed)", async () => {
     const seller = await makeSeller(t);
     const target = await receiver();
     const bystander = await receiver();
@@ -221,15 +221,18 @@ describe('test sends', () => {
     const sent = await call(seller, 'POST', `/webhooks/${id}/test`, { eventType: 'order.fulfilled' });
     expect(sent.statusCode).toBe(202);
     expect(sent.json().data.eventType).toBe('order.fulfilled');
+    const ping = await call(seller, 'POST', `/webhooks/${id}/test`);
     await deliverAll(t);
-    expect(target.received).toHaveLength(1);
-    expect(target.received[0]!.json).toMatchObject({
+    expect(target.received).toHaveLength(2);
+    expect(target.received.find((r) => r.json.eventType === 'order.fulfilled')!.json).toMatchObject({
       eventType: 'order.fulfilled',
       data: { orderReference: 'order-1001', skuCode: 'SKU-EXAMPLE-01' },
     });
     expect(bystander.received).toEqual([]);
     const feed = await call(seller, 'GET', '/events');
-    expect(feed.json().data).toEqual([]);
+    expect(
+      feed.json().data.map((e: { eventId: string; eventType: string }) => [e.eventId, e.eventType]),
+    ).toEqual([[ping.json().data.eventId, 'test.ping']]);
     const unknown = await call(seller, 'POST', `/webhooks/${id}/test`, { eventType: 'order.teleported' });
     expect(unknown.statusCode).toBe(422);
     expect(unknown.json().details.issues[0].field).toBe('eventType');
