@@ -20,6 +20,12 @@ export interface RouteContract {
    * whose page is cached debits `read-cached` instead of `read`.
    */
   pageCacheKey?: (request: FastifyRequest) => string;
+  /**
+   * The route reads its body as a stream of one of these media types (media type → what the
+   * text holds); the OpenAPI document declares them as its request body, and any other body
+   * (JSON) is refused with UNSUPPORTED_MEDIA_TYPE.
+   */
+  streamedBody?: Readonly<Record<string, string>>;
 }
 
 declare module 'fastify' {
