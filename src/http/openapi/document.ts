@@ -134,7 +134,17 @@ function finishDocument(doc: Doc, kind: DocumentKind, facts: Map<string, RouteFa
     }
   }
   describeApiError(doc);
+  keepUsedHeaders(doc);
   return doc;
+}
+
+/** The operator document has no rate-limited or idempotent route: it lists only the headers it uses. */
+function keepUsedHeaders(doc: Doc): void {
+  const headers = doc.components?.headers;
+  if (!headers) return;
+  const paths = JSON.stringify(doc.paths ?? {});
+  const used = Object.entries(headers).filter(([name]) => paths.includes(`"#/components/headers/${name}"`));
+  doc.components = { ...doc.components, headers: Object.fromEntries(used) };
 }
 
 function securityOf(kind: DocumentKind, facts: RouteFacts): Record<string, string[]>[] {
