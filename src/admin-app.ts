@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { App } from './app.js';
 import type { AppContext } from './context.js';
-import { openApiOptions } from './http/openapi/document.js';
+import { openApiOptions, operatorUrlOf } from './http/openapi/document.js';
 import type { TypedApp } from './http/typed-app.js';
 import { registerOperatorRoutes } from './modules/operator/operator.routes.js';
 import { registerWebhookMetrics } from './modules/webhooks/webhook-metrics.js';
@@ -10,7 +10,7 @@ import { buildOperatorApp } from './operator-app.js';
 
 /** Every /admin/v1 route and its OpenAPI document (`sdapi admin` mounts the same). */
 export async function registerAdminApi(admin: TypedApp, ctx: AppContext): Promise<void> {
-  await admin.register(swagger, openApiOptions('admin', ctx.config.publicUrl));
+  await admin.register(swagger, openApiOptions('admin', ctx.config.publicUrl, operatorUrlOf(ctx.config)));
   registerOperatorRoutes(admin, ctx, () => admin.swagger());
 }
 

@@ -1,13 +1,18 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type Readable, Transform } from 'node:stream';
+import type { FastifyReply } from 'fastify';
 import type { App } from '../src/app.js';
 import type { RecordedExample } from '../src/http/openapi/examples.js';
+import { type Exchange, type OpenApiDoc, ResponseChecker } from './openapi-response-check.js';
 
 /**
  * Watches every exchange a test file makes with an application (test/harness.ts installs it on
- * both listeners) and, when the file ends, checks each error answered by a documented route
- * against the codes the served document lists for that operation and status: a route that
- * answers a code its document does not list fails the test file that saw it.
+ * both listeners) and, when the file ends, fails the test file if a documented route answered
+ * anything its served document does not say: a status it does not list, a content type it does
+ * not declare, a JSON body that does not match the schema with every object closed
+ * (openapi-response-check.ts), a declared required header missing, an API header it does not
+ * declare on that response, or an error code it does not list under that status.
  *
  * With SDAPI_RECORD_EXAMPLES=<dir>, it also writes the first success of each operation (request
  * body and response body) to <dir>; scripts/record-openapi-examples.mjs merges them into
@@ -35,6 +40,15 @@ function documentedCodes(operation: Operation, status: number): string[] {
 
 export function observeOpenApi(app: App, documentUrl: string, kind: 'seller' | 'admin') {
   const seen = new Map<string, Seen>();
+  const mismatches = new Set<string>();
+  let checker: ResponseChecker | null = null;
+  const check = (method: string, route: string, exchange: Exchange) => {
+    const operation = checker?.operation(method, openApiPath(route));
+    if (!checker || !operation?.operationId) return; // hidden routes and test probes
+    for (const problem of checker.check(operation, exchange)) {
+      mismatches.add(`${operation.operationId} (${method} ${route}): ${problem}`);
+    }
+  };
   const examples = new Map<string, { method: string; route: string } & RecordedExample>();
   const recording = process.env.SDAPI_RECORD_EXAMPLES;
 
@@ -45,6 +59,41 @@ export function observeOpenApi(app: App, documentUrl: string, kind: 'seller' | '
     const status = reply.statusCode;
     const code = request.errorCode ?? null;
     if (status >= 400) seen.set(`${method} ${route} ${status} ${code}`, { method, route, status, code });
+    const exchangeOf = (text: string | null, hasBody: boolean): Exchange => ({
+      status,
+      headers: headersOf(reply),
+      text: request.method === 'HEAD' ? null : text,
+      // 204 and 304 go out without a body whatever the payload (Fastify drops it).
+      hasBody: hasBody && status !== 204 && status !== 304,
+      head: request.method === 'HEAD',
+      sentBody: saysSomething(request.body),
+    });
+    if (isStream(payload)) {
+      const held: Buffer[] | null = isJsonText(reply) ? [] : null;
+      return payload.pipe(
+        new Transform({
+          transform(chunk: Buffer, _encoding, done) {
+            held?.push(Buffer.from(chunk));
+            done(null, chunk);
+          },
+          flush(done) {
+            check(method, route, exchangeOf(held ? Buffer.concat(held).toString('utf8') : null, true));
+            done();
+          },
+        }),
+      );
+    }
+    const text = typeof payload === 'string' ? payload : null;
+    const empty =
+      payload === undefined ||
+      payload === null ||
+      payload === '' ||
+      (Buffer.isBuffer(payload) && payload.length === 0);
+    check(
+      method,
+      route,
+      exchangeOf(Buffer.isBuffer(payload) && isJsonText(reply) ? payload.toString('utf8') : text, !empty),
+    );
     const key = `${method} ${route}`;
     if (recording && status < 300 && typeof payload === 'string' && !examples.has(key)) {
       const type = String(reply.getHeader('content-type') ?? '');
@@ -61,6 +110,7 @@ export function observeOpenApi(app: App, documentUrl: string, kind: 'seller' | '
     /** Reads the served document once the application is ready (before any test can break the store). */
     async ready(): Promise<void> {
       doc = (await app.inject({ method: 'GET', url: documentUrl })).json();
+      checker = new ResponseChecker(doc as OpenApiDoc);
     },
     async finish(): Promise<void> {
       const operationOf = (method: string, route: string) =>
@@ -74,13 +124,42 @@ export function observeOpenApi(app: App, documentUrl: string, kind: 'seller' | '
           undocumented.push(`${operation.operationId} (${method} ${route}) answered ${status} ${code}`);
         }
       }
+      const failures: string[] = [];
       if (undocumented.length > 0) {
-        throw new Error(
+        failures.push(
           `Routes answered codes their OpenAPI document does not list (add them to the operation's errors in src/http/openapi/*-operations.ts):\n${undocumented.join('\n')}`,
         );
       }
+      if (mismatches.size > 0) {
+        failures.push(
+          `Replies disagree with the ${kind} OpenAPI document (fix the route or the document, docs/openapi.md):\n${[...mismatches].join('\n')}`,
+        );
+      }
+      if (failures.length > 0) throw new Error(failures.join('\n'));
     },
   };
+}
+
+/** A request body with content: an empty object or empty text says nothing (closed-inputs.ts). */
+const saysSomething = (body: unknown) =>
+  body !== undefined &&
+  body !== null &&
+  body !== '' &&
+  !(typeof body === 'object' && !isStream(body) && !Array.isArray(body) && Object.keys(body).length === 0);
+
+const isStream = (payload: unknown): payload is Readable =>
+  typeof (payload as { pipe?: unknown } | null)?.pipe === 'function';
+
+const isJsonText = (reply: FastifyReply) =>
+  /^application\/([a-z.+-]*\+)?json\b/i.test(String(reply.getHeader('content-type') ?? '')) &&
+  reply.getHeader('content-encoding') === undefined;
+
+function headersOf(reply: FastifyReply): Record<string, string | undefined> {
+  const headers: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (value !== undefined) headers[name.toLowerCase()] = String(value);
+  }
+  return headers;
 }
 
 function saveExamples(

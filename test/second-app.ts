@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
-import { buildApp } from '../src/app.js';
+import { buildApp, SELLER_PREFIX } from '../src/app.js';
 import { createContext } from '../src/context.js';
 import { openDatabase } from '../src/db/database.js';
 import { ENGINE, type TestApp } from './harness.js';
+import { observeOpenApi } from './openapi-observer.js';
 
 /**
  * On PostgreSQL, a second app on the same database with its own pool and caches, like a second
@@ -17,12 +18,17 @@ export function useSecondApp(t: TestApp, options: { poolSize?: number } = {}): (
     const handle = openDatabase(t.config.database, options);
     const ctx = await createContext(t.config, handle);
     const app = await buildApp(ctx);
+    // Its replies are held to the seller document as the test app's are.
+    const docs = observeOpenApi(app, `${SELLER_PREFIX}/openapi.json`, 'seller');
     await app.ready();
+    await docs.ready();
     second = app;
     close = async () => {
+      const observed = await Promise.allSettled([docs.finish()]);
       await app.close();
       await ctx.close();
       await handle.close();
+      for (const result of observed) if (result.status === 'rejected') throw result.reason;
     };
   });
   afterAll(() => close());

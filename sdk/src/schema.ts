@@ -1422,7 +1422,30 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description Sent when the request pinned a contract date whose sunset is published: when it was published (`@` unix seconds). */
+        Deprecation: string;
+        /** @description `true` when this is the stored reply of an earlier request with the same Idempotency-Key. */
+        IdempotencyReplayed: "true";
+        /** @description With Deprecation: where the sunset is explained (`rel="sunset"`). */
+        Link: string;
+        /** @description Seconds to wait before retrying (where the code is recoverable). */
+        RetryAfter: number;
+        /** @description With Deprecation: the HTTP date after which the pinned contract date is no longer served. */
+        Sunset: string;
+        /** @description The major version of the API. */
+        XApiVersion: "1";
+        /** @description Sandbox keys: requests allowed per minute in this route class and bucket. */
+        XRateLimitLimit: number;
+        /** @description Sandbox keys: requests left in the current window. */
+        XRateLimitRemaining: number;
+        /** @description Sandbox keys: when the window frees up (unix seconds). */
+        XRateLimitReset: number;
+        /** @description The id of this request; quote it to support (errors repeat it as `requestId`). */
+        XRequestId: string;
+        /** @description The contract date applied: the one pinned by the request, else the current default. */
+        XServiceApiVersion: "2026-04-29" | "2026-09-01";
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1463,6 +1486,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1609,6 +1641,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1621,6 +1662,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1633,6 +1683,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1645,8 +1704,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1659,6 +1726,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1671,8 +1747,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1685,6 +1769,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1697,8 +1790,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1736,6 +1837,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1867,6 +1977,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1879,6 +1998,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1891,6 +2019,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1903,8 +2040,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1917,6 +2062,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1929,8 +2083,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1943,6 +2105,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1955,8 +2126,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1990,6 +2169,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2050,6 +2238,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2062,6 +2259,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2074,6 +2280,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2086,8 +2301,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2100,6 +2323,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2112,8 +2344,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2126,6 +2366,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2138,8 +2387,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2192,6 +2449,16 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2236,6 +2503,16 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2248,6 +2525,16 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2260,6 +2547,16 @@ export interface operations {
             /** @description ApiError with code CONTRACT_NOT_ACTIVE, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2272,6 +2569,16 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2284,8 +2591,17 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2298,6 +2614,16 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2310,6 +2636,16 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2322,6 +2658,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2334,8 +2680,17 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2348,6 +2703,16 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2360,8 +2725,17 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2403,6 +2777,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2503,6 +2886,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2515,6 +2907,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2527,6 +2928,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2539,6 +2949,15 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2551,8 +2970,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2565,6 +2992,15 @@ export interface operations {
             /** @description ApiError with code SANDBOX_MAGIC_VALUE_REJECTED, VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2577,8 +3013,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2591,6 +3035,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2603,8 +3056,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2640,6 +3101,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2704,6 +3174,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2716,6 +3195,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2728,6 +3216,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2740,8 +3237,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2754,6 +3259,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2766,8 +3280,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2780,6 +3302,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2792,8 +3323,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2827,6 +3366,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2857,6 +3405,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2869,6 +3426,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2881,6 +3447,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2893,8 +3468,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2907,6 +3490,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2919,8 +3511,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2933,6 +3533,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2945,8 +3554,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2977,6 +3594,16 @@ export interface operations {
             /** @description Accepted: the work continues in the background. */
             202: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2995,6 +3622,16 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3007,6 +3644,16 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3019,6 +3666,16 @@ export interface operations {
             /** @description ApiError with code CONTRACT_NOT_ACTIVE, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3031,8 +3688,17 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3045,6 +3711,16 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3057,6 +3733,16 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3069,6 +3755,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3081,8 +3777,17 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3095,6 +3800,16 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3107,8 +3822,17 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3140,6 +3864,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3188,6 +3921,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3200,6 +3942,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3212,6 +3963,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3224,6 +3984,15 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3236,8 +4005,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3250,6 +4027,15 @@ export interface operations {
             /** @description ApiError with code EXPORT_EXPIRED. */
             410: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3262,6 +4048,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3274,8 +4069,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3288,6 +4091,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3300,8 +4112,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3333,15 +4153,29 @@ export interface operations {
             /** @description application/gzip: NDJSON, first line the meta */
             200: {
                 headers: {
+                    /** @description attachment, with the file name */
+                    "Content-Disposition"?: string;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/gzip": string;
                 };
             };
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3354,6 +4188,12 @@ export interface operations {
             /** @description ApiError with code FORBIDDEN. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3366,6 +4206,12 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3378,6 +4224,12 @@ export interface operations {
             /** @description ApiError with code EXPORT_EXPIRED. */
             410: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3390,6 +4242,12 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3402,6 +4260,12 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3414,8 +4278,13 @@ export interface operations {
             /** @description ApiError with code SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3430,10 +4299,12 @@ export interface operations {
     getCatalogSnapshot: {
         parameters: {
             query?: {
-                /** @description Response format; `csv` streams RFC 4180 CSV where offered. */
+                /** @description `json` (default): one `{meta, data[]}` document; `ndjson`: the meta on line 1, then one product per line. */
                 format?: "json" | "ndjson";
             };
             header?: {
+                /** @description The ETag of a copy you hold: 304 without a body while it is current. */
+                "If-None-Match"?: string;
                 /** @description Pins the contract date; the reply echoes the one applied. */
                 "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
                 /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
@@ -3444,18 +4315,93 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description CatalogSnapshot: json `{meta, data[]}`, or ndjson whose first line is the meta stamped `format: ndjson` */
+            /** @description The catalog snapshot (gzip-encoded when Accept-Encoding admits gzip). */
             200: {
                 headers: {
+                    /** @description private, max-age=300, s-maxage=300, stale-while-revalidate=600 */
+                    "Cache-Control"?: string;
+                    Deprecation: components["headers"]["Deprecation"];
+                    /** @description Weak tag of this catalog state; send it back in If-None-Match to revalidate. */
+                    ETag?: string;
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    /** @description Authorization, Accept-Language, Accept-Encoding */
+                    Vary?: string;
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            availability?: {
+                                allocationRemaining: number;
+                                available: number;
+                                inventoryAvailable: number;
+                                skuCount: number;
+                            };
+                            cover: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: string;
+                            isArchived: boolean;
+                            launchPhase: string;
+                            listPriceFromCents: number | null;
+                            name: string;
+                            platforms: unknown[];
+                            preorderWindow: {
+                                end: string | null;
+                                start: string | null;
+                            } | null;
+                            pricing?: {
+                                listPriceFromCents: number | null;
+                                wholesaleFromCents: number | null;
+                            };
+                            publisherCompanyId: string;
+                            regions: unknown[];
+                            shortDescription: string;
+                            slug: string;
+                            /** @description legacy rollup: always active for visible products */
+                            status: string;
+                            tradingState: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        meta: {
+                            format: "json" | "ndjson";
+                            /** Format: date-time */
+                            generatedAt: string;
+                            maxUpdatedAt: string | null;
+                            totalProducts: number;
+                        };
+                    };
+                    "application/x-ndjson": string;
                 };
             };
             /** @description Not modified: the ETag still matches */
             304: {
                 headers: {
+                    /** @description private, max-age=300, s-maxage=300, stale-while-revalidate=600 */
+                    "Cache-Control"?: string;
+                    Deprecation: components["headers"]["Deprecation"];
+                    /** @description Weak tag of this catalog state; send it back in If-None-Match to revalidate. */
+                    ETag?: string;
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    /** @description Authorization, Accept-Language, Accept-Encoding */
+                    Vary?: string;
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3463,6 +4409,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3475,6 +4430,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3487,6 +4451,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3499,8 +4472,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3513,6 +4494,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3525,8 +4515,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3539,6 +4537,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3551,8 +4558,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3590,6 +4605,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3632,6 +4656,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3644,6 +4677,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3656,6 +4698,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3668,8 +4719,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3682,6 +4741,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3694,8 +4762,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3708,6 +4784,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3720,8 +4805,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3765,6 +4858,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3879,6 +4981,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3891,6 +5002,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3903,6 +5023,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3915,8 +5044,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3929,6 +5066,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3941,8 +5087,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3955,6 +5109,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3967,8 +5130,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4000,6 +5171,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4096,6 +5276,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4108,6 +5297,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4120,6 +5318,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4132,6 +5339,15 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4144,8 +5360,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4158,6 +5382,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4170,8 +5403,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4184,6 +5425,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4196,8 +5446,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4226,6 +5484,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4314,6 +5581,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4326,6 +5602,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4338,6 +5623,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4350,8 +5644,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4364,6 +5666,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4376,8 +5687,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4390,6 +5709,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4402,8 +5730,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4435,6 +5771,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4515,6 +5860,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4527,6 +5881,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4539,6 +5902,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4551,6 +5923,15 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4563,8 +5944,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4577,6 +5966,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4589,8 +5987,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4603,6 +6009,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4615,8 +6030,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4650,6 +6073,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4748,6 +6180,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4760,6 +6201,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4772,6 +6222,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4784,8 +6243,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4798,6 +6265,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4810,8 +6286,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4824,6 +6308,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4836,8 +6329,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4871,6 +6372,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4953,6 +6463,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4965,6 +6484,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4977,6 +6505,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4989,8 +6526,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5003,6 +6548,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5015,8 +6569,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5029,6 +6591,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5041,8 +6612,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5071,6 +6650,15 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5104,6 +6692,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5116,6 +6713,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5128,6 +6734,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5140,8 +6755,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5154,6 +6777,15 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5166,6 +6798,15 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5178,6 +6819,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5190,8 +6840,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5204,6 +6862,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5216,8 +6883,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5249,6 +6924,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5282,6 +6966,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5294,6 +6987,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5306,6 +7008,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5318,6 +7029,15 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5330,8 +7050,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5344,6 +7072,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5356,8 +7093,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5370,6 +7115,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5382,8 +7136,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5410,6 +7172,12 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5437,6 +7205,12 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5449,6 +7223,12 @@ export interface operations {
             /** @description ApiError with code IP_NOT_RESOLVABLE. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5461,6 +7241,12 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5473,6 +7259,12 @@ export interface operations {
             /** @description ApiError with code GEO_ATTESTATION_CLOSED. */
             409: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5485,6 +7277,12 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5497,6 +7295,12 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5509,6 +7313,12 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5518,9 +7328,34 @@ export interface operations {
                     };
                 };
             };
+            /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5533,8 +7368,13 @@ export interface operations {
             /** @description ApiError with code SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5558,6 +7398,12 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5585,6 +7431,12 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5597,6 +7449,12 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5609,6 +7467,12 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5621,8 +7485,13 @@ export interface operations {
             /** @description ApiError with code SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5651,6 +7520,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5752,6 +7630,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5764,6 +7651,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5776,6 +7672,15 @@ export interface operations {
             /** @description ApiError with code IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5788,6 +7693,15 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5800,8 +7714,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5814,6 +7736,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5826,8 +7757,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5840,6 +7779,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5852,8 +7800,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5882,6 +7838,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5954,6 +7919,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5966,6 +7940,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5978,6 +7961,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5990,8 +7982,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6004,6 +8004,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6016,8 +8025,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6030,6 +8047,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6042,8 +8068,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6090,6 +8124,16 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6116,6 +8160,16 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6128,6 +8182,16 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6140,6 +8204,16 @@ export interface operations {
             /** @description ApiError with code API_MODEL_AGREEMENT_REQUIRED, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6152,8 +8226,17 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6166,6 +8249,16 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6178,6 +8271,16 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6190,6 +8293,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6202,8 +8315,17 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6216,6 +8338,16 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6228,8 +8360,17 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6263,6 +8404,16 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6270,6 +8421,16 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6282,6 +8443,16 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6294,6 +8465,16 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6306,6 +8487,16 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6318,8 +8509,17 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6332,6 +8532,16 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6344,6 +8554,16 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6356,6 +8576,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6368,8 +8598,17 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6382,6 +8621,16 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6394,8 +8643,17 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6444,6 +8702,16 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6451,6 +8719,16 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6463,6 +8741,16 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6475,6 +8763,16 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6487,6 +8785,16 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6499,8 +8807,17 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6513,6 +8830,16 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6525,6 +8852,16 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6537,6 +8874,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6549,8 +8896,17 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6563,6 +8919,16 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6575,8 +8941,17 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6610,6 +8985,16 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6636,6 +9021,16 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6648,6 +9043,16 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6660,6 +9065,16 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6672,6 +9087,16 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6684,8 +9109,17 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6698,6 +9132,16 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6710,6 +9154,16 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6722,6 +9176,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6734,8 +9198,17 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6748,6 +9221,16 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6760,8 +9243,17 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6849,6 +9341,20 @@ export interface operations {
             /** @description application/zip (keys.txt) when delivered now; JSON (reserved counts) otherwise */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    /** @description With the ZIP: the order id. */
+                    "X-Order-Id"?: string;
+                    /** @description With the ZIP: the order reference. */
+                    "X-Order-Reference"?: string;
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6901,6 +9407,16 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6913,6 +9429,16 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6925,6 +9451,16 @@ export interface operations {
             /** @description ApiError with code CONTRACT_NOT_ACTIVE, FORBIDDEN, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6937,6 +9473,16 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND, PRODUCT_NOT_SELLABLE. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6949,8 +9495,17 @@ export interface operations {
             /** @description ApiError with code ALLOCATION_NOT_AVAILABLE, IDEMPOTENCY_REQUEST_IN_PROGRESS, NO_AVAILABLE_KEYS, ORDER_REFERENCE_CONFLICT. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6963,6 +9518,16 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6975,6 +9540,16 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6987,6 +9562,16 @@ export interface operations {
             /** @description ApiError with code CATALOG_PRICE_MISMATCH, CATALOG_PRICE_NOT_SET, CONSUMER_GEO_MISMATCH_POLICY_REFUSED, COUNTRY_RESTRICTED, CURRENCY_MISMATCH, CURRENCY_NOT_PERMITTED_BY_TERM, CURRENCY_NOT_PRICED_FOR_COUNTRY, EXPECTED_PRICE_CONFLICT, EXPECTED_UNIT_PRICE_REQUIRED, FOOTPRINT_COUNTRY_NOT_DECLARED, FOOTPRINT_CURRENCY_NOT_DECLARED, HOLD_MISMATCH, HOLD_NOT_FOUND, IDEMPOTENCY_KEY_MISMATCH, PRICE_COMMITMENT_INVALID, PRODUCT_NOT_SELLABLE, QUANTITY_INVALID, REGION_LOCKED, REGION_LOCKED_FOR_CONTRACT, REGION_LOCKED_FOR_SKU, SALES_CHANNEL_NOT_PERMITTED, SALES_CHANNEL_REQUIRED, SALES_COUNTRY_REQUIRED, SANDBOX_MAGIC_VALUE_REJECTED, SKU_REGION_UNRESOLVED, SRP_MISMATCH_FOR_CURRENCY, TAX_DECLARATION_REQUIRED, TERRITORY_EXCLUDED_FOR_RELEASE, TERRITORY_NOT_ALLOWED_FOR_SKU, VALIDATION_FAILED, WHOLESALE_PRICE_MISMATCH. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6999,8 +9584,17 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7013,6 +9607,16 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7025,8 +9629,17 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, PREORDER_STATE_UNAVAILABLE, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7129,6 +9742,16 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7211,6 +9834,16 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7223,6 +9856,16 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7235,6 +9878,16 @@ export interface operations {
             /** @description ApiError with code CONTRACT_NOT_ACTIVE, FORBIDDEN, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7247,6 +9900,16 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND, PRODUCT_NOT_SELLABLE. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7259,8 +9922,17 @@ export interface operations {
             /** @description ApiError with code ALLOCATION_NOT_AVAILABLE, IDEMPOTENCY_REQUEST_IN_PROGRESS, NO_AVAILABLE_KEYS, ORDER_REFERENCE_CONFLICT. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7273,6 +9945,16 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7285,6 +9967,16 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7297,6 +9989,16 @@ export interface operations {
             /** @description ApiError with code CATALOG_PRICE_MISMATCH, CATALOG_PRICE_NOT_SET, CONSUMER_GEO_MISMATCH_POLICY_REFUSED, COUNTRY_RESTRICTED, CURRENCY_MISMATCH, CURRENCY_NOT_PERMITTED_BY_TERM, CURRENCY_NOT_PRICED_FOR_COUNTRY, EXPECTED_PRICE_CONFLICT, EXPECTED_UNIT_PRICE_REQUIRED, FOOTPRINT_COUNTRY_NOT_DECLARED, FOOTPRINT_CURRENCY_NOT_DECLARED, HOLD_MISMATCH, HOLD_NOT_FOUND, IDEMPOTENCY_KEY_MISMATCH, PRICE_COMMITMENT_INVALID, PRODUCT_NOT_SELLABLE, QUANTITY_INVALID, REGION_LOCKED, REGION_LOCKED_FOR_CONTRACT, REGION_LOCKED_FOR_SKU, SALES_CHANNEL_NOT_PERMITTED, SALES_CHANNEL_REQUIRED, SALES_COUNTRY_REQUIRED, SANDBOX_MAGIC_VALUE_REJECTED, SKU_REGION_UNRESOLVED, SRP_MISMATCH_FOR_CURRENCY, TAX_DECLARATION_REQUIRED, TERRITORY_EXCLUDED_FOR_RELEASE, TERRITORY_NOT_ALLOWED_FOR_SKU, VALIDATION_FAILED, WHOLESALE_PRICE_MISMATCH. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7309,8 +10011,17 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7323,6 +10034,16 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7335,8 +10056,17 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, PREORDER_STATE_UNAVAILABLE, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7381,6 +10111,16 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7427,6 +10167,16 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7439,6 +10189,16 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7451,6 +10211,16 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7463,8 +10233,17 @@ export interface operations {
             /** @description ApiError with code ALLOCATION_NOT_AVAILABLE, IDEMPOTENCY_REQUEST_IN_PROGRESS, NO_AVAILABLE_KEYS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7477,6 +10256,16 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7489,6 +10278,16 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7501,6 +10300,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, REPLACEMENT_NOT_ALLOWED, VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7513,8 +10322,17 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7527,6 +10345,16 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7539,8 +10367,17 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7589,6 +10426,16 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7687,6 +10534,16 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7699,6 +10556,16 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7711,6 +10578,16 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7723,6 +10600,16 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7735,8 +10622,17 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7749,6 +10645,16 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7761,6 +10667,16 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7773,6 +10689,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, REFUND_NOT_ALLOWED, VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7785,8 +10711,17 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7799,6 +10734,16 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7811,8 +10756,17 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7841,6 +10795,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7869,6 +10832,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7881,6 +10853,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7893,6 +10874,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7905,8 +10895,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7919,6 +10917,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7931,8 +10938,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7945,6 +10960,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7957,8 +10981,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8010,6 +11042,16 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8039,6 +11081,16 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8051,6 +11103,16 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8063,6 +11125,16 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8075,8 +11147,17 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8089,6 +11170,16 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8101,6 +11192,16 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8113,6 +11214,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8125,8 +11236,17 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8139,6 +11259,16 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8151,8 +11281,17 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8192,6 +11331,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8319,6 +11467,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8331,6 +11488,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8343,6 +11509,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8355,8 +11530,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8369,6 +11552,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8381,8 +11573,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8395,6 +11595,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8407,8 +11616,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8516,6 +11733,16 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8596,6 +11823,16 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8608,6 +11845,16 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8620,6 +11867,16 @@ export interface operations {
             /** @description ApiError with code CONTRACT_NOT_ACTIVE, FORBIDDEN, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8632,6 +11889,16 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND, PRODUCT_NOT_SELLABLE. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8644,8 +11911,17 @@ export interface operations {
             /** @description ApiError with code ALLOCATION_NOT_AVAILABLE, IDEMPOTENCY_REQUEST_IN_PROGRESS, NO_AVAILABLE_KEYS, ORDER_REFERENCE_CONFLICT. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8658,6 +11934,16 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8670,6 +11956,16 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8682,6 +11978,16 @@ export interface operations {
             /** @description ApiError with code CATALOG_PRICE_MISMATCH, CATALOG_PRICE_NOT_SET, CONSUMER_GEO_MISMATCH_POLICY_REFUSED, COUNTRY_RESTRICTED, CURRENCY_MISMATCH, CURRENCY_NOT_PERMITTED_BY_TERM, CURRENCY_NOT_PRICED_FOR_COUNTRY, EXPECTED_PRICE_CONFLICT, EXPECTED_UNIT_PRICE_REQUIRED, FOOTPRINT_COUNTRY_NOT_DECLARED, FOOTPRINT_CURRENCY_NOT_DECLARED, HOLD_MISMATCH, HOLD_NOT_FOUND, IDEMPOTENCY_KEY_MISMATCH, PRICE_COMMITMENT_INVALID, PRODUCT_NOT_SELLABLE, QUANTITY_INVALID, REGION_LOCKED, REGION_LOCKED_FOR_CONTRACT, REGION_LOCKED_FOR_SKU, SALES_CHANNEL_NOT_PERMITTED, SALES_CHANNEL_REQUIRED, SALES_COUNTRY_REQUIRED, SANDBOX_MAGIC_VALUE_REJECTED, SKU_REGION_UNRESOLVED, SRP_MISMATCH_FOR_CURRENCY, TAX_DECLARATION_REQUIRED, TERRITORY_EXCLUDED_FOR_RELEASE, TERRITORY_NOT_ALLOWED_FOR_SKU, VALIDATION_FAILED, WHOLESALE_PRICE_MISMATCH. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8694,8 +12000,17 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8708,6 +12023,16 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8720,8 +12045,17 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, PREORDER_STATE_UNAVAILABLE, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8760,6 +12094,16 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8841,6 +12185,16 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8853,6 +12207,16 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8865,6 +12229,16 @@ export interface operations {
             /** @description ApiError with code CONTRACT_NOT_ACTIVE, FORBIDDEN, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8877,6 +12251,16 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8889,8 +12273,17 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8903,6 +12296,16 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8915,6 +12318,16 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8927,6 +12340,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8939,8 +12362,17 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8953,6 +12385,16 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8965,8 +12407,17 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8998,6 +12449,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9077,6 +12537,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9089,6 +12558,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9101,6 +12579,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9113,6 +12600,15 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9125,8 +12621,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9139,6 +12643,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9151,8 +12664,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9165,6 +12686,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9177,8 +12707,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9212,6 +12750,16 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9240,6 +12788,16 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9252,6 +12810,16 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9264,6 +12832,16 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9276,6 +12854,16 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9288,8 +12876,17 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9302,6 +12899,16 @@ export interface operations {
             /** @description ApiError with code REDEMPTION_EXPIRED. */
             410: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9314,6 +12921,16 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9326,6 +12943,16 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9338,6 +12965,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9350,8 +12987,17 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9364,6 +13010,16 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9376,8 +13032,17 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9411,6 +13076,16 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9439,6 +13114,16 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9451,6 +13136,16 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9463,6 +13158,16 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9475,6 +13180,16 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9487,8 +13202,17 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9501,6 +13225,16 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9513,6 +13247,16 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9525,6 +13269,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9537,8 +13291,17 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9551,6 +13314,16 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9563,8 +13336,17 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9598,6 +13380,16 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9642,6 +13434,16 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9654,6 +13456,16 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9666,6 +13478,16 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9678,8 +13500,17 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS, RESERVATION_EXTEND_EXHAUSTED. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9692,6 +13523,16 @@ export interface operations {
             /** @description ApiError with code RESERVATION_GONE. */
             410: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9704,6 +13545,16 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9716,6 +13567,16 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9728,6 +13589,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9740,8 +13611,17 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9754,6 +13634,16 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9766,8 +13656,17 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9899,6 +13798,16 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10047,6 +13956,16 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10059,6 +13978,16 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10071,6 +14000,16 @@ export interface operations {
             /** @description ApiError with code CONTRACT_NOT_ACTIVE, FORBIDDEN, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10083,6 +14022,16 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND, PRODUCT_NOT_SELLABLE. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10095,8 +14044,17 @@ export interface operations {
             /** @description ApiError with code ALLOCATION_NOT_AVAILABLE, IDEMPOTENCY_REQUEST_IN_PROGRESS, NO_AVAILABLE_KEYS, ORDER_REFERENCE_CONFLICT. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10109,6 +14067,16 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10121,6 +14089,16 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10133,6 +14111,16 @@ export interface operations {
             /** @description ApiError with code CATALOG_PRICE_MISMATCH, CATALOG_PRICE_NOT_SET, CONSUMER_GEO_MISMATCH_POLICY_REFUSED, COUNTRY_RESTRICTED, CURRENCY_MISMATCH, CURRENCY_NOT_PERMITTED_BY_TERM, CURRENCY_NOT_PRICED_FOR_COUNTRY, EXPECTED_PRICE_CONFLICT, EXPECTED_UNIT_PRICE_REQUIRED, FOOTPRINT_COUNTRY_NOT_DECLARED, FOOTPRINT_CURRENCY_NOT_DECLARED, HOLD_MISMATCH, HOLD_NOT_FOUND, IDEMPOTENCY_KEY_MISMATCH, PRICE_COMMITMENT_INVALID, PRODUCT_NOT_SELLABLE, QUANTITY_INVALID, REGION_LOCKED, REGION_LOCKED_FOR_CONTRACT, REGION_LOCKED_FOR_SKU, SALES_CHANNEL_NOT_PERMITTED, SALES_CHANNEL_REQUIRED, SALES_COUNTRY_REQUIRED, SANDBOX_MAGIC_VALUE_REJECTED, SKU_REGION_UNRESOLVED, SRP_MISMATCH_FOR_CURRENCY, TAX_DECLARATION_REQUIRED, TERRITORY_EXCLUDED_FOR_RELEASE, TERRITORY_NOT_ALLOWED_FOR_SKU, VALIDATION_FAILED, WHOLESALE_PRICE_MISMATCH. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10145,8 +14133,17 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10159,6 +14156,16 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10171,8 +14178,17 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, PREORDER_STATE_UNAVAILABLE, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10217,6 +14233,16 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10258,6 +14284,16 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10270,6 +14306,16 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10282,6 +14328,16 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10294,6 +14350,16 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10306,8 +14372,17 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS, ORDER_NOT_CANCELLABLE. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10320,6 +14395,16 @@ export interface operations {
             /** @description ApiError with code RESERVATION_GONE. */
             410: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10332,6 +14417,16 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10344,6 +14439,16 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10356,6 +14461,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10368,8 +14483,17 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10382,6 +14506,16 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10394,8 +14528,17 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10475,6 +14618,16 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10555,6 +14708,16 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10567,6 +14730,16 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10579,6 +14752,16 @@ export interface operations {
             /** @description ApiError with code CONTRACT_NOT_ACTIVE, FORBIDDEN, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10591,6 +14774,16 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND, PRODUCT_NOT_SELLABLE. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10603,8 +14796,17 @@ export interface operations {
             /** @description ApiError with code ALLOCATION_NOT_AVAILABLE, IDEMPOTENCY_REQUEST_IN_PROGRESS, NO_AVAILABLE_KEYS, ORDER_REFERENCE_CONFLICT, RESERVATION_COMMIT_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10617,6 +14819,16 @@ export interface operations {
             /** @description ApiError with code RESERVATION_GONE. */
             410: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10629,6 +14841,16 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10641,6 +14863,16 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10653,6 +14885,16 @@ export interface operations {
             /** @description ApiError with code CATALOG_PRICE_MISMATCH, CATALOG_PRICE_NOT_SET, CONSUMER_GEO_MISMATCH_POLICY_REFUSED, COUNTRY_RESTRICTED, CURRENCY_MISMATCH, CURRENCY_NOT_PERMITTED_BY_TERM, CURRENCY_NOT_PRICED_FOR_COUNTRY, EXPECTED_PRICE_CONFLICT, EXPECTED_UNIT_PRICE_REQUIRED, FOOTPRINT_COUNTRY_NOT_DECLARED, FOOTPRINT_CURRENCY_NOT_DECLARED, HOLD_MISMATCH, HOLD_NOT_FOUND, IDEMPOTENCY_KEY_MISMATCH, PRICE_COMMITMENT_INVALID, PRODUCT_NOT_SELLABLE, QUANTITY_INVALID, REGION_LOCKED, REGION_LOCKED_FOR_CONTRACT, REGION_LOCKED_FOR_SKU, SALES_CHANNEL_NOT_PERMITTED, SALES_CHANNEL_REQUIRED, SALES_COUNTRY_REQUIRED, SANDBOX_MAGIC_VALUE_REJECTED, SKU_REGION_UNRESOLVED, SRP_MISMATCH_FOR_CURRENCY, TAX_DECLARATION_REQUIRED, TERRITORY_EXCLUDED_FOR_RELEASE, TERRITORY_NOT_ALLOWED_FOR_SKU, VALIDATION_FAILED, WHOLESALE_PRICE_MISMATCH. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10665,8 +14907,17 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10679,6 +14930,16 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10691,8 +14952,17 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, PREORDER_STATE_UNAVAILABLE, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10777,6 +15047,16 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10833,6 +15113,16 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10845,6 +15135,16 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10857,6 +15157,16 @@ export interface operations {
             /** @description ApiError with code CONTRACT_NOT_ACTIVE, FORBIDDEN, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10869,6 +15179,16 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND, PRODUCT_NOT_SELLABLE. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10881,8 +15201,17 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS, SOLD_OUT. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10895,6 +15224,16 @@ export interface operations {
             /** @description ApiError with code CHECKOUT_HOLD_DISABLED. */
             412: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10907,6 +15246,16 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10919,6 +15268,16 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10931,6 +15290,16 @@ export interface operations {
             /** @description ApiError with code CATALOG_PRICE_MISMATCH, CATALOG_PRICE_NOT_SET, CONSUMER_GEO_MISMATCH_POLICY_REFUSED, COUNTRY_RESTRICTED, CURRENCY_NOT_PERMITTED_BY_TERM, CURRENCY_NOT_PRICED_FOR_COUNTRY, EXPECTED_PRICE_CONFLICT, EXPECTED_UNIT_PRICE_REQUIRED, FOOTPRINT_COUNTRY_NOT_DECLARED, FOOTPRINT_CURRENCY_NOT_DECLARED, IDEMPOTENCY_KEY_MISMATCH, PRICE_COMMITMENT_INVALID, PRODUCT_NOT_SELLABLE, QUANTITY_INVALID, REGION_LOCKED, REGION_LOCKED_FOR_CONTRACT, REGION_LOCKED_FOR_SKU, SALES_CHANNEL_NOT_PERMITTED, SANDBOX_MAGIC_VALUE_REJECTED, SKU_REGION_UNRESOLVED, SRP_MISMATCH_FOR_CURRENCY, TERRITORY_EXCLUDED_FOR_RELEASE, TERRITORY_NOT_ALLOWED_FOR_SKU, VALIDATION_FAILED, WHOLESALE_PRICE_MISMATCH. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10943,8 +15312,17 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10957,6 +15335,16 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10969,8 +15357,17 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, PREORDER_STATE_UNAVAILABLE, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11016,6 +15413,16 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11040,6 +15447,16 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11052,6 +15469,16 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11064,6 +15491,16 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11076,6 +15513,16 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11088,8 +15535,17 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11102,6 +15558,16 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11114,6 +15580,16 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11126,6 +15602,16 @@ export interface operations {
             /** @description ApiError with code HOLD_NOT_FOUND, IDEMPOTENCY_KEY_MISMATCH, VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11138,8 +15624,17 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11152,6 +15647,16 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11164,8 +15669,17 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11258,6 +15772,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11451,6 +15974,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11463,6 +15995,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11475,6 +16016,15 @@ export interface operations {
             /** @description ApiError with code CONTRACT_NOT_ACTIVE, FORBIDDEN, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11487,6 +16037,15 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND, PRODUCT_NOT_SELLABLE. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11499,8 +16058,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11513,6 +16080,15 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11525,6 +16101,15 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11537,6 +16122,15 @@ export interface operations {
             /** @description ApiError with code CATALOG_PRICE_MISMATCH, CATALOG_PRICE_NOT_SET, CONSUMER_GEO_MISMATCH_POLICY_REFUSED, COUNTRY_RESTRICTED, CURRENCY_NOT_PERMITTED_BY_TERM, CURRENCY_NOT_PRICED_FOR_COUNTRY, EXPECTED_PRICE_CONFLICT, EXPECTED_UNIT_PRICE_REQUIRED, FOOTPRINT_COUNTRY_NOT_DECLARED, FOOTPRINT_CURRENCY_NOT_DECLARED, PRICE_COMMITMENT_INVALID, PRODUCT_NOT_SELLABLE, QUANTITY_INVALID, REGION_LOCKED, REGION_LOCKED_FOR_CONTRACT, REGION_LOCKED_FOR_SKU, SALES_CHANNEL_NOT_PERMITTED, SANDBOX_MAGIC_VALUE_REJECTED, SKU_REGION_UNRESOLVED, SRP_MISMATCH_FOR_CURRENCY, TERRITORY_EXCLUDED_FOR_RELEASE, TERRITORY_NOT_ALLOWED_FOR_SKU, VALIDATION_FAILED, WHOLESALE_PRICE_MISMATCH. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11549,8 +16143,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11563,6 +16165,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11575,8 +16186,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, PREORDER_STATE_UNAVAILABLE, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11617,6 +16236,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11699,6 +16327,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11711,6 +16348,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11723,6 +16369,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11735,6 +16390,15 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11747,8 +16411,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11761,6 +16433,15 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11773,6 +16454,15 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11785,6 +16475,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11797,8 +16496,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11811,6 +16518,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11823,8 +16539,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11908,6 +16632,16 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11951,6 +16685,16 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11963,6 +16707,16 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11975,6 +16729,16 @@ export interface operations {
             /** @description ApiError with code CONTRACT_NOT_ACTIVE, FORBIDDEN, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11987,6 +16751,16 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND, PRODUCT_NOT_SELLABLE. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11999,8 +16773,17 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS, SOLD_OUT. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12013,6 +16796,16 @@ export interface operations {
             /** @description ApiError with code HOT_DROP_NOT_ENABLED. */
             412: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12025,6 +16818,16 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12037,6 +16840,16 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12049,6 +16862,16 @@ export interface operations {
             /** @description ApiError with code CATALOG_PRICE_MISMATCH, CATALOG_PRICE_NOT_SET, CONSUMER_GEO_MISMATCH_POLICY_REFUSED, COUNTRY_RESTRICTED, CURRENCY_NOT_PERMITTED_BY_TERM, CURRENCY_NOT_PRICED_FOR_COUNTRY, EXPECTED_PRICE_CONFLICT, EXPECTED_UNIT_PRICE_REQUIRED, FOOTPRINT_COUNTRY_NOT_DECLARED, FOOTPRINT_CURRENCY_NOT_DECLARED, IDEMPOTENCY_KEY_MISMATCH, PRICE_COMMITMENT_INVALID, PRODUCT_NOT_SELLABLE, QUANTITY_INVALID, REGION_LOCKED, REGION_LOCKED_FOR_CONTRACT, REGION_LOCKED_FOR_SKU, SALES_CHANNEL_NOT_PERMITTED, SANDBOX_MAGIC_VALUE_REJECTED, SKU_REGION_UNRESOLVED, SRP_MISMATCH_FOR_CURRENCY, TERRITORY_EXCLUDED_FOR_RELEASE, TERRITORY_NOT_ALLOWED_FOR_SKU, VALIDATION_FAILED, WHOLESALE_PRICE_MISMATCH. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12061,8 +16884,17 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12075,6 +16907,16 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12087,8 +16929,17 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, PREORDER_STATE_UNAVAILABLE, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12117,6 +16968,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12187,6 +17047,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12199,6 +17068,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12211,6 +17089,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12223,8 +17110,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12237,6 +17132,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12249,8 +17153,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12263,6 +17175,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12275,8 +17196,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12328,6 +17257,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12425,6 +17363,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12437,6 +17384,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12449,6 +17405,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12461,8 +17426,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12475,6 +17448,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12487,8 +17469,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12501,6 +17491,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12513,8 +17512,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12551,6 +17558,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12720,6 +17736,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12732,6 +17757,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12744,6 +17778,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12756,6 +17799,15 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12768,8 +17820,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12782,6 +17842,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12794,8 +17863,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12808,6 +17885,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12820,8 +17906,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12858,6 +17952,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12911,6 +18014,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12923,6 +18035,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12935,6 +18056,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12947,6 +18077,15 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12959,8 +18098,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12973,6 +18120,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12985,8 +18141,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12999,6 +18163,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13011,8 +18184,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13050,6 +18231,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13118,6 +18308,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13130,6 +18329,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13142,6 +18350,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13154,8 +18371,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13168,6 +18393,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13180,8 +18414,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13194,6 +18436,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13206,8 +18457,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13253,6 +18512,16 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13305,6 +18574,16 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13317,6 +18596,16 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13329,6 +18618,16 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13341,6 +18640,16 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13353,8 +18662,17 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13367,6 +18685,16 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13379,6 +18707,16 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13391,6 +18729,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13403,8 +18751,17 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13417,6 +18774,16 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13429,8 +18796,17 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13464,6 +18840,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13578,6 +18963,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13590,6 +18984,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13602,6 +19005,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13614,8 +19026,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13628,6 +19048,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13640,8 +19069,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13654,6 +19091,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13666,8 +19112,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13709,6 +19163,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13807,6 +19270,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13819,6 +19291,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13831,6 +19312,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13843,8 +19333,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13857,6 +19355,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13869,8 +19376,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13883,6 +19398,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13895,8 +19419,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13954,6 +19486,16 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14015,6 +19557,16 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14027,6 +19579,16 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14039,6 +19601,16 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14051,6 +19623,16 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14063,8 +19645,17 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS, REFUND_REFERENCE_CONFLICT. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14077,6 +19668,16 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14089,6 +19690,16 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14101,6 +19712,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, REFUND_NOT_ALLOWED, VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14113,8 +19734,17 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14127,6 +19757,16 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14139,8 +19779,17 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14172,6 +19821,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14232,6 +19890,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14244,6 +19911,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14256,6 +19932,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14268,6 +19953,15 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14280,8 +19974,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14294,6 +19996,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14306,8 +20017,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14320,6 +20039,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14332,8 +20060,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14399,6 +20135,16 @@ export interface operations {
             /** @description Accepted: the work continues in the background. */
             202: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14419,6 +20165,16 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14431,6 +20187,16 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14443,6 +20209,16 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14455,8 +20231,17 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14469,6 +20254,16 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14481,6 +20276,16 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14493,6 +20298,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14505,8 +20320,17 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14519,6 +20343,16 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14531,8 +20365,17 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14564,6 +20407,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14620,6 +20472,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14632,6 +20493,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14644,6 +20514,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14656,6 +20535,15 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14668,8 +20556,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14682,6 +20578,15 @@ export interface operations {
             /** @description ApiError with code EXPORT_EXPIRED. */
             410: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14694,6 +20599,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14706,8 +20620,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14720,6 +20642,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14732,8 +20663,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14765,15 +20704,29 @@ export interface operations {
             /** @description application/gzip: RFC 4180 CSV */
             200: {
                 headers: {
+                    /** @description attachment, with the file name */
+                    "Content-Disposition"?: string;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/gzip": string;
                 };
             };
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14786,6 +20739,12 @@ export interface operations {
             /** @description ApiError with code FORBIDDEN. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14798,6 +20757,12 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14810,6 +20775,12 @@ export interface operations {
             /** @description ApiError with code EXPORT_EXPIRED. */
             410: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14822,6 +20793,12 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14834,6 +20811,12 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14846,8 +20829,13 @@ export interface operations {
             /** @description ApiError with code SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14895,6 +20883,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14967,6 +20964,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14979,6 +20985,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14991,6 +21006,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15003,8 +21027,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15017,6 +21049,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15029,8 +21070,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15043,6 +21092,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15055,8 +21113,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15096,6 +21162,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15164,6 +21239,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15176,6 +21260,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15188,6 +21281,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15200,8 +21302,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15214,6 +21324,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15226,8 +21345,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15240,6 +21367,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15252,8 +21388,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15287,6 +21431,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15372,6 +21525,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15384,6 +21546,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15396,6 +21567,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15408,8 +21588,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15422,6 +21610,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15434,8 +21631,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15448,6 +21653,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15460,8 +21674,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15490,6 +21712,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15538,6 +21769,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15550,6 +21790,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15562,6 +21811,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15574,8 +21832,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15588,6 +21854,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15600,8 +21875,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15614,6 +21897,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15626,8 +21918,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15674,6 +21974,16 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15710,6 +22020,16 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15722,6 +22042,16 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15734,6 +22064,16 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15746,8 +22086,17 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15760,6 +22109,16 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15772,6 +22131,16 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15784,6 +22153,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15796,8 +22175,17 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15810,6 +22198,16 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15822,8 +22220,17 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15857,6 +22264,16 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -15864,6 +22281,16 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15876,6 +22303,16 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15888,6 +22325,16 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15900,6 +22347,16 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15912,8 +22369,17 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15926,6 +22392,16 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15938,6 +22414,16 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15950,6 +22436,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15962,8 +22458,17 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15976,6 +22481,16 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15988,8 +22503,17 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16041,6 +22565,16 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16084,6 +22618,16 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16096,6 +22640,16 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16108,6 +22662,16 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16120,6 +22684,16 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16132,8 +22706,17 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16146,6 +22729,16 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16158,6 +22751,16 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16170,6 +22773,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16182,8 +22795,17 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16196,6 +22818,16 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16208,8 +22840,17 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16246,6 +22887,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16297,6 +22947,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16309,6 +22968,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16321,6 +22989,15 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16333,6 +23010,15 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16345,8 +23031,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16359,6 +23053,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16371,8 +23074,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16385,6 +23096,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16397,8 +23117,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16432,6 +23160,16 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16472,6 +23210,16 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16484,6 +23232,16 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16496,6 +23254,16 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16508,6 +23276,16 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16520,8 +23298,17 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16534,6 +23321,16 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16546,6 +23343,16 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16558,6 +23365,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16570,8 +23387,17 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16584,6 +23410,16 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16596,8 +23432,17 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16646,6 +23491,16 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16678,6 +23533,16 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16690,6 +23555,16 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16702,6 +23577,16 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16714,6 +23599,16 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16726,8 +23621,17 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16740,6 +23644,16 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16752,6 +23666,16 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16764,6 +23688,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16776,8 +23710,17 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16790,6 +23733,16 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16802,8 +23755,17 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16848,6 +23810,16 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16874,6 +23846,16 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16886,6 +23868,16 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16898,6 +23890,16 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16910,6 +23912,16 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16922,8 +23934,17 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16936,6 +23957,16 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16948,6 +23979,16 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16960,6 +24001,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16972,8 +24023,17 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16986,6 +24046,16 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16998,8 +24068,17 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17033,6 +24112,16 @@ export interface operations {
             /** @description Accepted: the work continues in the background. */
             202: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17053,6 +24142,16 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17065,6 +24164,16 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17077,6 +24186,16 @@ export interface operations {
             /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17089,6 +24208,16 @@ export interface operations {
             /** @description ApiError with code NOT_FOUND. */
             404: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17101,8 +24230,17 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17115,6 +24253,16 @@ export interface operations {
             /** @description ApiError with code PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17127,6 +24275,16 @@ export interface operations {
             /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
             415: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17139,6 +24297,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17151,8 +24319,17 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17165,6 +24342,16 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17177,8 +24364,17 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17207,6 +24403,15 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17416,6 +24621,15 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17428,6 +24642,15 @@ export interface operations {
             /** @description ApiError with code UNAUTHORIZED. */
             401: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17440,6 +24663,15 @@ export interface operations {
             /** @description ApiError with code IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
             403: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17452,8 +24684,16 @@ export interface operations {
             /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
             409: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17466,6 +24706,15 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17478,8 +24727,16 @@ export interface operations {
             /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17492,6 +24749,15 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17504,8 +24770,16 @@ export interface operations {
             /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17529,6 +24803,12 @@ export interface operations {
             /** @description The result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17555,6 +24835,12 @@ export interface operations {
             /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
             400: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17567,6 +24853,12 @@ export interface operations {
             /** @description ApiError with code VALIDATION_FAILED. */
             422: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17579,6 +24871,12 @@ export interface operations {
             /** @description ApiError with code INTERNAL_ERROR. */
             500: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17591,8 +24889,13 @@ export interface operations {
             /** @description ApiError with code SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying (where the code is recoverable). */
-                    "Retry-After"?: number;
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,4 +1,5 @@
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import { fail } from './errors.js';
 
 interface ObjectSchema {
   type?: unknown;
@@ -30,15 +31,48 @@ export function closeObjects(schema: unknown): void {
 /** A query string that admits no parameter: for the authenticated routes that declare none. */
 const NO_QUERY = () => ({ type: 'object', properties: {}, additionalProperties: false });
 
+const isStream = (body: unknown) => typeof (body as { pipe?: unknown } | null)?.pipe === 'function';
+
+/**
+ * A route that declares no body takes none: any content is refused (422 naming each field of
+ * an object, or the body itself), never ignored. An empty body (`{}`, empty text) says nothing
+ * and passes. A route that reads its body as a stream (`config.streamedBody`) takes only that.
+ */
+async function refuseUndeclaredBody(request: FastifyRequest): Promise<void> {
+  const body = request.body;
+  const streamed = request.routeOptions.config.streamedBody;
+  if (streamed) {
+    if (body === undefined || isStream(body)) return;
+    throw fail('UNSUPPORTED_MEDIA_TYPE', `Send the body as ${Object.keys(streamed).join(' or ')}.`);
+  }
+  if (body === undefined || body === null || body === '') return;
+  const fields =
+    typeof body === 'object' && !Array.isArray(body) && !isStream(body) ? Object.keys(body) : null;
+  if (fields?.length === 0) return;
+  const issues = (fields ?? ['(root)']).map((field) => ({
+    field,
+    in: 'body',
+    message: fields ? 'is not a field of this request; remove it' : 'this operation takes no body; send none',
+    keyword: 'additionalProperties',
+  }));
+  const first = issues[0]!;
+  throw fail('VALIDATION_FAILED', `body ${first.field}: ${first.message}`, { issues });
+}
+
 /**
  * Unknown body fields and query parameters are refused on every authenticated route (seller
  * and operator), declared schema or not: a misspelt filter (`?skuCode=` for `?sku=`) answers
- * 422 rather than silently listing everything. Runs when a route is added, before the OpenAPI
- * document and the validators read the schemas, so the document states it too.
+ * 422 rather than silently listing everything. A body sent to a documented route that declares
+ * none is refused the same way. Runs when a route is added, before the OpenAPI document and the
+ * validators read the schemas, so the document states it too.
  */
 export function refuseUnknownInputs(app: FastifyInstance): void {
   app.addHook('onRoute', (route: RouteOptions) => {
     const auth = (route.config as { auth?: string } | undefined)?.auth;
+    if (auth === undefined || route.schema?.hide) return;
+    if (route.schema?.body === undefined) {
+      route.preValidation = [refuseUndeclaredBody, ...[route.preValidation ?? []].flat()];
+    }
     if (auth !== 'seller' && auth !== 'admin') return;
     route.schema ??= {};
     route.schema.querystring ??= NO_QUERY();

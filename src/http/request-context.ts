@@ -26,6 +26,12 @@ export interface RouteContract {
    * It is then `Cache-Control: no-store` whatever the handler set (http/response-headers.ts).
    */
   carriesSecret?: true;
+  /**
+   * The route reads its body as a stream of one of these media types (media type → what the
+   * text holds); the OpenAPI document declares them as its request body, and any other body
+   * (JSON) is refused with UNSUPPORTED_MEDIA_TYPE.
+   */
+  streamedBody?: Readonly<Record<string, string>>;
 }
 
 declare module 'fastify' {

@@ -37,7 +37,13 @@ export function registerArtifactRoute(app: TypedApp, route: ArtifactRoute): void
         signature: Type.String({ maxLength: 100 }),
       }),
       response: {
-        200: { description: route.description },
+        200: {
+          description: route.description,
+          headers: {
+            'Content-Disposition': { type: 'string', description: 'attachment, with the file name' },
+          },
+          content: { [route.contentType]: { schema: { type: 'string', format: 'binary' } } },
+        },
         403: ApiErrorRef,
         404: ApiErrorRef,
         410: ApiErrorRef,

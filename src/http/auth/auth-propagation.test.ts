@@ -2,8 +2,9 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeSeller } from '../../../test/factories.js';
 import { createTestApp } from '../../../test/harness.js';
+import { observeOpenApi } from '../../../test/openapi-observer.js';
 import { call, expectApiError } from '../../../test/route-contract.js';
-import { buildApp } from '../../app.js';
+import { buildApp, SELLER_PREFIX } from '../../app.js';
 import { createContext } from '../../context.js';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
@@ -28,7 +29,9 @@ async function redisUp(): Promise<boolean> {
 const available = await redisUp();
 const closers: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
-  for (const close of closers.reverse()) await close();
+  const results: PromiseSettledResult<unknown>[] = [];
+  for (const close of closers.reverse()) results.push(...(await Promise.allSettled([close()])));
+  for (const result of results) if (result.status === 'rejected') throw result.reason;
 });
 
 describe.skipIf(!available)('auth cache across processes (REDIS_URL)', () => {
@@ -37,7 +40,12 @@ describe.skipIf(!available)('auth cache across processes (REDIS_URL)', () => {
     closers.push(() => a.close());
     const ctxB = await createContext(a.config, a.handle);
     const b = { ...a, ctx: ctxB, app: await buildApp(ctxB) };
+    // The second process's replies are held to the seller document as the harness app's are.
+    const docs = observeOpenApi(b.app, `${SELLER_PREFIX}/openapi.json`, 'seller');
+    await b.app.ready();
+    await docs.ready();
     closers.push(
+      () => docs.finish(),
       () => b.app.close(),
       () => ctxB.close(),
     );

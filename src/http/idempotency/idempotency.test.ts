@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { describe, expect, it, vi } from 'vitest';
 import { makeSeller } from '../../../test/factories.js';
 import { useTestApp } from '../../../test/harness.js';
@@ -8,6 +9,10 @@ let probeRuns = 0;
 const t = useTestApp({}, (app) => {
   app.post('/api/seller/v1/test-probe', {
     config: { auth: 'seller', idempotency: 'required' },
+    // A route that declares no body refuses one: the probe declares what the tests send it.
+    schema: {
+      body: Type.Object({ fail: Type.Optional(Type.Boolean()), name: Type.Optional(Type.String()) }),
+    },
     handler: async (request) => {
       probeRuns += 1;
       const body = request.body as { fail?: boolean } | null;

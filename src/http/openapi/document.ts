@@ -6,6 +6,7 @@ import { ADMIN_OPERATIONS } from './admin-operations.js';
 import { byStatus, errorCodesOf, type RouteFacts } from './error-codes.js';
 import { type Examples, examplesOf } from './examples.js';
 import { describe } from './glossary.js';
+import { HEADER_COMPONENTS, headersOf } from './headers.js';
 import { type OperationTable, operationKey } from './operation-docs.js';
 import { SELLER_OPERATIONS } from './seller-operations.js';
 import { type Doc, describeFields, type Operation, type Parameter, TAGS } from './shapes.js';
@@ -35,6 +36,17 @@ const INFO: Record<DocumentKind, { title: string; description: string }> = {
   },
 };
 
+const SERVER_TEXT: Record<DocumentKind, string> = {
+  seller: 'The seller listener (PUBLIC_URL).',
+  admin: 'The operator listener (ADMIN_HOST:ADMIN_PORT), never the seller one.',
+};
+
+/** Where a generated operator client sends requests: the operator listener, not PUBLIC_URL. */
+export function operatorUrlOf(config: { adminHost: string; adminPort: number }): string {
+  const host = config.adminHost.includes(':') ? `[${config.adminHost}]` : config.adminHost;
+  return `http://${host}:${config.adminPort}`;
+}
+
 /** `/orders/:id` → `/orders/{id}`, as the document spells paths. */
 const openApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
@@ -43,7 +55,7 @@ const openApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
  * the plugin walks the routes (`transform`); the finished document then gets, per operation,
  * what the operation table, the error registry, the glossary and the recorded examples say.
  */
-export function openApiOptions(kind: DocumentKind, publicUrl: string): SwaggerOptions {
+export function openApiOptions(kind: DocumentKind, publicUrl: string, serverUrl = publicUrl): SwaggerOptions {
   const facts = new Map<string, RouteFacts>();
   return {
     refResolver,
@@ -54,9 +66,10 @@ export function openApiOptions(kind: DocumentKind, publicUrl: string): SwaggerOp
         version: '1',
         license: { name: 'Proprietary: for integrators of this service', url: `${publicUrl}/docs` },
       },
-      servers: [{ url: publicUrl }],
+      servers: [{ url: serverUrl, description: SERVER_TEXT[kind] }],
       tags: TAGS[kind],
       components: {
+        headers: HEADER_COMPONENTS,
         securitySchemes:
           kind === 'seller'
             ? {
@@ -108,10 +121,12 @@ function finishDocument(doc: Doc, kind: DocumentKind, facts: Map<string, RouteFa
       operation.summary = entry.summary;
       operation.description = entry.description ?? routeSummary ?? entry.summary;
       operation.security = securityOf(kind, routeFacts);
-      operation.parameters = parametersOf(kind, operation.parameters ?? [], routeFacts);
+      operation.parameters = parametersOf(kind, operation, routeFacts);
+      const streamed = routeFacts.config.streamedBody;
+      if (streamed) operation.requestBody = streamedBodyOf(streamed);
       const body = operation.requestBody?.content?.['application/json'];
       if (body?.schema) describeFields(body.schema);
-      finishResponses(operation, errorCodesOf(routeFacts, entry));
+      finishResponses(operation, errorCodesOf(routeFacts, entry), routeFacts);
       const example = examples[entry.operationId];
       if (example?.request !== undefined && body) body.example = example.request;
       const answered = example && operation.responses[String(example.status)]?.content?.['application/json'];
@@ -119,7 +134,17 @@ function finishDocument(doc: Doc, kind: DocumentKind, facts: Map<string, RouteFa
     }
   }
   describeApiError(doc);
+  keepUsedHeaders(doc);
   return doc;
+}
+
+/** The operator document has no rate-limited or idempotent route: it lists only the headers it uses. */
+function keepUsedHeaders(doc: Doc): void {
+  const headers = doc.components?.headers;
+  if (!headers) return;
+  const paths = JSON.stringify(doc.paths ?? {});
+  const used = Object.entries(headers).filter(([name]) => paths.includes(`"#/components/headers/${name}"`));
+  doc.components = { ...doc.components, headers: Object.fromEntries(used) };
 }
 
 function securityOf(kind: DocumentKind, facts: RouteFacts): Record<string, string[]>[] {
@@ -142,8 +167,19 @@ const header = (
   schema,
 });
 
-function parametersOf(kind: DocumentKind, declared: Parameter[], facts: RouteFacts): Parameter[] {
-  const parameters: Parameter[] = declared.map((p) => {
+/** A body the route reads as a stream: text of the media types it names. */
+function streamedBodyOf(streamed: Readonly<Record<string, string>>): NonNullable<Operation['requestBody']> {
+  const content = Object.fromEntries(
+    Object.entries(streamed).map(([type, description]) => [
+      type,
+      { schema: { type: 'string', description } },
+    ]),
+  );
+  return { required: true, content };
+}
+
+function parametersOf(kind: DocumentKind, operation: Operation, facts: RouteFacts): Parameter[] {
+  const parameters: Parameter[] = (operation.parameters ?? []).map((p) => {
     const { description: fromSchema, ...schema } = p.schema ?? {};
     const description = p.description ?? (fromSchema as string | undefined) ?? describe(p.name, p.in);
     const required = p.in === 'path' ? true : p.required === true && schema.default === undefined;
@@ -158,6 +194,13 @@ function parametersOf(kind: DocumentKind, declared: Parameter[], facts: RouteFac
         `1-255 printable ASCII characters, unique per request${mode === 'required' ? ' (required here)' : ''}. A repeat within 24 hours replays the stored reply with Idempotency-Replayed: true; the same key with another body answers IDEMPOTENCY_KEY_MISMATCH.`,
         { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
       ),
+    );
+  }
+  if (operation.responses?.['304']) {
+    parameters.push(
+      header('If-None-Match', false, 'The ETag of a copy you hold: 304 without a body while it is current.', {
+        type: 'string',
+      }),
     );
   }
   if (kind === 'seller' && facts.config.auth === 'seller') {
@@ -185,27 +228,26 @@ const SUCCESS_TEXT: Record<string, string> = {
   '304': 'Not modified since the ETag sent in If-None-Match.',
 };
 
-function finishResponses(operation: Operation, codes: ReturnType<typeof errorCodesOf>): void {
+function finishResponses(
+  operation: Operation,
+  codes: ReturnType<typeof errorCodesOf>,
+  facts: RouteFacts,
+): void {
   const responses: Operation['responses'] = {};
   for (const [status, response] of Object.entries(operation.responses ?? {})) {
     if (Number(status) >= 400) continue;
     const description = response.description === 'Default Response' ? SUCCESS_TEXT[status] : undefined;
-    responses[status] = { ...response, description: description ?? response.description ?? 'The result.' };
+    responses[status] = {
+      ...response,
+      description: description ?? response.description ?? 'The result.',
+      headers: { ...response.headers, ...headersOf(facts, { retry: false }) },
+    };
   }
   for (const [status, list] of byStatus(codes)) {
     const retry = status === 429 || status === 503 || list.includes('IDEMPOTENCY_REQUEST_IN_PROGRESS');
     responses[String(status)] = {
       description: `ApiError with code ${list.join(', ')}.`,
-      ...(retry
-        ? {
-            headers: {
-              'Retry-After': {
-                description: 'Seconds to wait before retrying (where the code is recoverable).',
-                schema: { type: 'integer' },
-              },
-            },
-          }
-        : {}),
+      headers: headersOf(facts, { retry }),
       content: {
         'application/json': {
           schema: {

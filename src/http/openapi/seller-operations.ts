@@ -146,7 +146,7 @@ export const SELLER_OPERATIONS: OperationTable = {
   'POST /geo-attestations/{attestId}/capture': op(
     'captureGeoAttestation',
     "Capture a geo attestation from the buyer's page",
-    ['NOT_FOUND', 'GEO_ATTESTATION_CLOSED', 'IP_NOT_RESOLVABLE'],
+    ['NOT_FOUND', 'GEO_ATTESTATION_CLOSED', 'IP_NOT_RESOLVABLE', 'RATE_LIMIT_EXCEEDED'],
   ),
   'POST /orders/recover-keys': op('recoverOrderKeys', 'Recover the keys of an order', ['NOT_FOUND']),
   'POST /keys/pull': op('pullKeys', 'Pull keys into custody', ORDER),

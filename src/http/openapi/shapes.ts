@@ -27,13 +27,13 @@ export interface Operation {
   tags?: string[];
   security?: Record<string, string[]>[];
   parameters?: Parameter[];
-  requestBody?: { content?: Record<string, MediaType> };
+  requestBody?: { required?: boolean; content?: Record<string, MediaType> };
   responses: Record<string, Response>;
 }
 
 export interface Doc {
   paths?: Record<string, Record<string, Operation>>;
-  components?: { schemas?: Record<string, unknown> };
+  components?: { schemas?: Record<string, unknown>; headers?: Record<string, unknown> };
 }
 
 /** Gives the fields of a schema (nested objects, arrays, unions) their glossary descriptions. */

@@ -41,6 +41,17 @@ export const ProductListItem = Type.Composite([
   }),
 ]);
 
+/** GET /catalog/snapshot as JSON; in ndjson, the meta is line 1 and each product a line. */
+export const CatalogSnapshotSchema = Type.Object({
+  meta: Type.Object({
+    maxUpdatedAt: Nullable(DateTime),
+    totalProducts: Type.Integer(),
+    format: Type.Union([Type.Literal('json'), Type.Literal('ndjson')]),
+    generatedAt: DateTime,
+  }),
+  data: Type.Array(ProductListItem),
+});
+
 export const ProductListResponse = Type.Object({
   data: Type.Array(ProductListItem),
   meta: Type.Composite([

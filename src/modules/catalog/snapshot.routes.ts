@@ -5,11 +5,21 @@ import { principalOf } from '../../http/request-context.js';
 import { errorResponses } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { sellerScope } from '../sandbox/sandbox.service.js';
+import { CatalogSnapshotSchema } from './catalog.schemas.js';
 import { localeChain } from './locale.js';
 import { acceptsGzip, matchesEtag, snapshotEtag, snapshotMeta, snapshotStream } from './snapshot.service.js';
 
 const CACHE_CONTROL = 'private, max-age=300, s-maxage=300, stale-while-revalidate=600';
 const VARY = 'Authorization, Accept-Language, Accept-Encoding';
+
+const SNAPSHOT_HEADERS = {
+  ETag: {
+    type: 'string',
+    description: 'Weak tag of this catalog state; send it back in If-None-Match to revalidate.',
+  },
+  'Cache-Control': { type: 'string', description: CACHE_CONTROL },
+  Vary: { type: 'string', description: VARY },
+};
 
 export function registerSnapshotRoutes(app: TypedApp, ctx: AppContext): void {
   app.get('/catalog/snapshot', {
@@ -24,14 +34,29 @@ export function registerSnapshotRoutes(app: TypedApp, ctx: AppContext): void {
       summary:
         'The whole visible catalog with availability and pricing, streamed (json or ndjson, gzip on request); revalidate with If-None-Match.',
       querystring: Type.Object({
-        format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('ndjson')])),
+        format: Type.Optional(
+          Type.Union([Type.Literal('json'), Type.Literal('ndjson')], {
+            description:
+              '`json` (default): one `{meta, data[]}` document; `ndjson`: the meta on line 1, then one product per line.',
+          }),
+        ),
       }),
       response: {
         200: {
-          description:
-            'CatalogSnapshot: json `{meta, data[]}`, or ndjson whose first line is the meta stamped `format: ndjson`',
+          description: 'The catalog snapshot (gzip-encoded when Accept-Encoding admits gzip).',
+          headers: SNAPSHOT_HEADERS,
+          content: {
+            'application/json': { schema: CatalogSnapshotSchema },
+            'application/x-ndjson': {
+              schema: {
+                type: 'string',
+                description:
+                  'Line 1: the meta of the JSON form (`format: ndjson`); then one product (as in `data[]`) per line.',
+              },
+            },
+          },
         },
-        304: { description: 'Not modified: the ETag still matches', type: 'null' },
+        304: { description: 'Not modified: the ETag still matches', type: 'null', headers: SNAPSHOT_HEADERS },
         ...errorResponses(),
       },
     },

@@ -94,6 +94,8 @@ export function registerGeoAttestRoutes(app: TypedApp, ctx: AppContext): void {
           'Too many captures from this address.',
           { retryAfterSeconds: throttle.retryAfterSec },
           { 'Retry-After': String(throttle.retryAfterSec) },
+        ).withHint(
+          `Wait Retry-After seconds: one address may capture ${CAPTURES_PER_MINUTE} times a minute (a checkout page captures once).`,
         );
       }
       return { data: await captureAttestation(ctx, request.params.attestId, request.clientIp) };

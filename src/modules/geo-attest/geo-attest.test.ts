@@ -163,6 +163,22 @@ describe(`checkout-page geo attestations (${ENGINE})`, () => {
     expect((await attestationRow(late.attestId)).captured_at).toBeNull();
   });
 
+  it('slows a flood from one address: the 31st capture in a minute answers 429 with Retry-After, as documented', async () => {
+    const flooder = '9.9.9.9';
+    for (let i = 0; i < 30; i++) expectApiError(await capture('gat_flood', flooder), 404, 'NOT_FOUND');
+    const slowed = await capture('gat_flood', flooder);
+    expectApiError(slowed, 429, 'RATE_LIMIT_EXCEEDED');
+    expect(Number(slowed.headers['retry-after'])).toBeGreaterThan(0);
+    expect(slowed.body.hint).toMatch(/30 times a minute/);
+    expect(slowed.body.hint).not.toMatch(/production keys/);
+    const doc = (await t.app.inject({ method: 'GET', url: `${API}/openapi.json` })).json();
+    const tooMany = doc.paths[`${API}/geo-attestations/{attestId}/capture`].post.responses['429'];
+    expect(tooMany.headers['Retry-After']).toEqual({ $ref: '#/components/headers/RetryAfter' });
+    expect(await capture('gat_flood', '9.9.9.10'), 'another address is not slowed').toMatchObject({
+      status: 404,
+    });
+  });
+
   it('clears the captured address 7 days after the attestation expires, by the clearing job', async () => {
     const s = await productionScenario(t);
     const attestation = await createAttestation(s.seller.auth);

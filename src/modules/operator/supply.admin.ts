@@ -18,6 +18,17 @@ import { AllocationTermsBody, IdParams, PromotionBody } from './schemas.js';
 
 const admin = { auth: 'admin' } as const;
 
+const ImportSummarySchema = Type.Object({
+  poolId: Type.String(),
+  linesRead: Type.Integer(),
+  imported: Type.Integer(),
+  duplicates: Type.Integer({ description: 'Keys already stored (in this file or before), skipped.' }),
+  rejected: Type.Integer(),
+  rejectedLines: Type.Array(Type.Object({ line: Type.Integer(), reason: Type.String() }), {
+    description: 'The first rejected lines (at most 100), with their numbers.',
+  }),
+});
+
 /** Allocations (grants), key pools, key import and promotions. */
 export function registerSupplyAdminRoutes(app: TypedApp, ctx: AppContext): void {
   // Key files are streamed straight into the import: never buffered, never size-limited here.
@@ -99,14 +110,27 @@ export function registerSupplyAdminRoutes(app: TypedApp, ctx: AppContext): void 
   });
 
   app.post('/pools/:id/keys', {
-    config: admin,
+    config: {
+      ...admin,
+      streamedBody: {
+        'text/plain': 'One key per line; blank lines are skipped.',
+        'text/csv': 'CSV: the keys in the column headed key, code or game_key, else in the first column.',
+      },
+    },
     schema: {
       tags: ['inventory'],
       summary:
         'Imports keys from a text/plain (one per line) or text/csv body, streamed and encrypted at rest.',
       params: IdParams,
-      querystring: Type.Object({ format: Type.Optional(OneOf(['lines', 'csv'])) }),
-      response: adminResponses(),
+      querystring: Type.Object({
+        format: Type.Optional(
+          Type.Union([Type.Literal('lines'), Type.Literal('csv')], {
+            description:
+              'How to read the body: `lines` (one key per line) or `csv`; by default from its Content-Type (text/csv reads as csv).',
+          }),
+        ),
+      }),
+      response: { ...adminResponses(), 200: Type.Object({ data: ImportSummarySchema }) },
     },
     handler: async (request) => {
       const format =

@@ -47,6 +47,10 @@ export function registerPullRoutes(app: TypedApp, ctx: AppContext): void {
       response: {
         200: {
           description: 'application/zip (keys.txt) when delivered now; JSON (reserved counts) otherwise',
+          headers: {
+            'X-Order-Reference': { type: 'string', description: 'With the ZIP: the order reference.' },
+            'X-Order-Id': { type: 'string', description: 'With the ZIP: the order id.' },
+          },
           content: {
             'application/zip': { schema: { type: 'string', format: 'binary' } },
             'application/json': { schema: Type.Object({ data: FulfilledSchema }) },
