@@ -114,6 +114,7 @@ export const IDEMPOTENT_OPERATIONS: ReadonlySet<string> = new Set<string>([
   'POST /api/seller/v1/refunds',
   'POST /api/seller/v1/reports',
   'POST /api/seller/v1/webhooks',
+  'POST /api/seller/v1/webhooks/{id}/disable',
   'POST /api/seller/v1/webhooks/{id}/enable',
   'POST /api/seller/v1/webhooks/{id}/replay',
   'POST /api/seller/v1/webhooks/{id}/resend',

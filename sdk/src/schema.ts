@@ -1261,11 +1261,31 @@ export interface paths {
         };
         /**
          * List deliveries of an endpoint
-         * @description The attempt log of an endpoint, newest first.
+         * @description The attempt log of an endpoint, newest first, filtered by outcome and event type.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/seller/v1/webhooks/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a webhook endpoint
+         * @description Pauses an endpoint: nothing is sent to it and its events wait, held, until enable sends them, oldest first.
+         */
+        post: operations["disableWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1299,11 +1319,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Count the events a replay would queue
+         * @description How many events a replay with this `since` would re-queue now (all of them; a replay call takes at most `perCall`).
+         */
+        get: operations["previewWebhookReplay"];
         put?: never;
         /**
          * Replay failed events since a time
-         * @description Re-queues to this endpoint every event since a time that failed or never reached it (at most 500 per call; `more` says to call again).
+         * @description Re-queues to this endpoint every event since a time (never before the endpoint was created) that failed or never reached it (at most 500 per call; `more` says to call again).
          */
         post: operations["replayWebhookEvents"];
         delete?: never;
@@ -1343,7 +1367,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event
-         * @description Sends `test.ping` to this endpoint alone.
+         * @description Sends `test.ping`, or any event type with its example payload, to this endpoint alone; test sends do not count toward the circuit breaker.
          */
         post: operations["testWebhook"];
         delete?: never;
@@ -21752,6 +21776,7 @@ export interface operations {
                             createdAt: string;
                             description: string | null;
                             disabledAt: string | null;
+                            disabledBy: ("breaker" | "seller") | null;
                             disabledReason: string | null;
                             eventTypes: string[];
                             id: string;
@@ -22602,6 +22627,7 @@ export interface operations {
                             createdAt: string;
                             description: string | null;
                             disabledAt: string | null;
+                            disabledBy: ("breaker" | "seller") | null;
                             disabledReason: string | null;
                             eventTypes: string[];
                             id: string;
@@ -22867,8 +22893,12 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor from `meta.nextCursor` of the previous page; omit for the first page. */
                 cursor?: string;
+                /** @description Only attempts of this event type. */
+                eventType?: string;
                 /** @description Page size; the default applies when omitted. */
                 limit?: number;
+                /** @description `succeeded`: attempts answered 2xx; `failed`: any other answer or none. */
+                status?: "succeeded" | "failed";
             };
             header?: {
                 /** @description Pins the contract date; the reply echoes the one applied. */
@@ -22932,6 +22962,7 @@ export interface operations {
                             eventId: string;
                             eventType: string;
                             nextRetryAt: string | null;
+                            responseBody: string | null;
                             statusCode: number | null;
                         }[];
                         meta: {
@@ -23138,7 +23169,7 @@ export interface operations {
             };
         };
     };
-    enableWebhook: {
+    disableWebhook: {
         parameters: {
             query?: never;
             header?: {
@@ -23173,29 +23204,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "01a20b57-c4df-7000-8ba8-ec47c997e2a4",
-                     *         "url": "http://127.0.0.1:44223/hook",
-                     *         "eventTypes": [
-                     *           "*"
-                     *         ],
-                     *         "description": null,
-                     *         "status": "active",
-                     *         "createdAt": "2026-11-24T02:17:11.135Z",
-                     *         "updatedAt": "2026-11-24T02:17:11.455Z",
-                     *         "disabledReason": null,
-                     *         "disabledAt": null
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         data: {
                             /** Format: date-time */
                             createdAt: string;
                             description: string | null;
                             disabledAt: string | null;
+                            disabledBy: ("breaker" | "seller") | null;
                             disabledReason: string | null;
                             eventTypes: string[];
                             id: string;
@@ -23454,6 +23469,565 @@ export interface operations {
             };
         };
     };
+    enableWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable ASCII characters, unique per request. A repeat within 24 hours replays the stored reply with Idempotency-Replayed: true; the same key with another body answers IDEMPOTENCY_KEY_MISMATCH. */
+                "Idempotency-Key"?: string;
+                /** @description Pins the contract date; the reply echoes the one applied. */
+                "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
+                "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
+            };
+            path: {
+                /** @description The id of the resource (uuid). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result. */
+            200: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01a20b57-c4df-7000-8ba8-ec47c997e2a4",
+                     *         "url": "http://127.0.0.1:44223/hook",
+                     *         "eventTypes": [
+                     *           "*"
+                     *         ],
+                     *         "description": null,
+                     *         "status": "active",
+                     *         "createdAt": "2026-11-24T02:17:11.135Z",
+                     *         "updatedAt": "2026-11-24T02:17:11.455Z",
+                     *         "disabledReason": null,
+                     *         "disabledAt": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            description: string | null;
+                            disabledAt: string | null;
+                            disabledBy: ("breaker" | "seller") | null;
+                            disabledReason: string | null;
+                            eventTypes: string[];
+                            id: string;
+                            status: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            url: string;
+                        };
+                    };
+                };
+            };
+            /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
+            400: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST" | "UNSUPPORTED_API_VERSION";
+                    };
+                };
+            };
+            /** @description ApiError with code UNAUTHORIZED. */
+            401: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
+            403: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "INSUFFICIENT_SCOPE" | "IP_NOT_ALLOWED" | "IP_NOT_RESOLVABLE" | "KEY_ENVIRONMENT_MISMATCH" | "PRODUCTION_ACCESS_NOT_APPROVED";
+                    };
+                };
+            };
+            /** @description ApiError with code NOT_FOUND. */
+            404: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+            409: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_REQUEST_IN_PROGRESS";
+                    };
+                };
+            };
+            /** @description ApiError with code PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description ApiError with code UNSUPPORTED_MEDIA_TYPE. */
+            415: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description ApiError with code IDEMPOTENCY_KEY_MISMATCH, VALIDATION_FAILED. */
+            422: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_KEY_MISMATCH" | "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /** @description ApiError with code INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    "Idempotency-Replayed": components["headers"]["IdempotencyReplayed"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "HOT_PATH_TIMEOUT" | "SERVICE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    previewWebhookReplay: {
+        parameters: {
+            query: {
+                /** @description Events created at or after this time. */
+                since: string;
+            };
+            header?: {
+                /** @description Pins the contract date; the reply echoes the one applied. */
+                "X-Service-Api-Version"?: "2026-04-29" | "2026-09-01";
+                /** @description Sandbox keys only: answers as the named failure would, changing nothing (see /docs#section/Sandbox). */
+                "X-Service-Sandbox-Simulate"?: "rate_limit" | "hot_path_timeout" | "key_decrypt_failed" | "billing_record_failed" | "internal_error" | "idempotency_in_flight" | "webhook_delay_30s";
+            };
+            path: {
+                /** @description The id of the resource (uuid). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result. */
+            200: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            count: number;
+                            endpointId: string;
+                            /** Format: date-time */
+                            from: string;
+                            perCall: number;
+                            /** Format: date-time */
+                            since: string;
+                        };
+                    };
+                };
+            };
+            /** @description ApiError with code BAD_REQUEST, UNSUPPORTED_API_VERSION. */
+            400: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "BAD_REQUEST" | "UNSUPPORTED_API_VERSION";
+                    };
+                };
+            };
+            /** @description ApiError with code UNAUTHORIZED. */
+            401: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description ApiError with code INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, IP_NOT_RESOLVABLE, KEY_ENVIRONMENT_MISMATCH, PRODUCTION_ACCESS_NOT_APPROVED. */
+            403: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "INSUFFICIENT_SCOPE" | "IP_NOT_ALLOWED" | "IP_NOT_RESOLVABLE" | "KEY_ENVIRONMENT_MISMATCH" | "PRODUCTION_ACCESS_NOT_APPROVED";
+                    };
+                };
+            };
+            /** @description ApiError with code NOT_FOUND. */
+            404: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description ApiError with code IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+            409: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_REQUEST_IN_PROGRESS";
+                    };
+                };
+            };
+            /** @description ApiError with code VALIDATION_FAILED. */
+            422: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description ApiError with code RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /** @description ApiError with code INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description ApiError with code HOT_PATH_TIMEOUT, SERVICE_UNAVAILABLE, STORE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    Sunset: components["headers"]["Sunset"];
+                    "X-Api-Version": components["headers"]["XApiVersion"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Service-Api-Version": components["headers"]["XServiceApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] & {
+                        /** @enum {string} */
+                        code?: "HOT_PATH_TIMEOUT" | "SERVICE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     replayWebhookEvents: {
         parameters: {
             query?: never;
@@ -23522,6 +24096,8 @@ export interface operations {
                         data: {
                             endpointId: string;
                             eventIds: string[];
+                            /** Format: date-time */
+                            from: string;
                             more: boolean;
                             replayed: number;
                             /** Format: date-time */
@@ -24107,7 +24683,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    eventType?: string;
+                } | null;
+            };
+        };
         responses: {
             /** @description Accepted: the work continues in the background. */
             202: {
@@ -24135,6 +24717,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             eventId: string;
+                            eventType: string;
                         };
                     };
                 };
