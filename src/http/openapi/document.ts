@@ -126,6 +126,9 @@ function finishDocument(doc: Doc, kind: DocumentKind, facts: Map<string, RouteFa
       if (streamed) operation.requestBody = streamedBodyOf(streamed);
       const body = operation.requestBody?.content?.['application/json'];
       if (body?.schema) describeFields(body.schema);
+      // A body that may be null may also be left out (`POST /webhooks/{id}/test` with no type).
+      if (operation.requestBody && body?.schema && acceptsNull(body.schema))
+        operation.requestBody.required = false;
       finishResponses(operation, errorCodesOf(routeFacts, entry), routeFacts);
       const example = examples[entry.operationId];
       if (example?.request !== undefined && body) body.example = example.request;
@@ -168,6 +171,9 @@ const header = (
 });
 
 /** A body the route reads as a stream: text of the media types it names. */
+const acceptsNull = (schema: object): boolean =>
+  ((schema as { anyOf?: { type?: unknown }[] }).anyOf ?? []).some((member) => member.type === 'null');
+
 function streamedBodyOf(streamed: Readonly<Record<string, string>>): NonNullable<Operation['requestBody']> {
   const content = Object.fromEntries(
     Object.entries(streamed).map(([type, description]) => [
