@@ -23204,6 +23204,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01a23497-97b8-7000-8617-9a34ca7a21e0",
+                     *         "url": "http://127.0.0.1:34583/hook",
+                     *         "eventTypes": [
+                     *           "*"
+                     *         ],
+                     *         "description": null,
+                     *         "status": "disabled",
+                     *         "createdAt": "2026-12-02T02:31:19.736Z",
+                     *         "updatedAt": "2026-12-02T02:31:19.762Z",
+                     *         "disabledReason": "Paused by the seller",
+                     *         "disabledAt": "2026-12-02T02:31:19.762Z",
+                     *         "disabledBy": "seller"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** Format: date-time */
@@ -23821,6 +23839,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "endpointId": "01a23498-7581-7000-a2d3-05e8e0c2f493",
+                     *         "since": "2026-12-02T02:31:14.496Z",
+                     *         "from": "2026-12-02T02:32:16.513Z",
+                     *         "count": 1,
+                     *         "perCall": 500
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             count: number;
@@ -24685,6 +24714,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "eventType": "order.fulfilled"
+                 *     }
+                 */
                 "application/json": {
                     eventType?: string;
                 } | null;
@@ -24710,7 +24744,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "eventId": "evt_01a218b41aa8700093fcd08567d826dd"
+                     *         "eventId": "evt_01a218b41aa8700093fcd08567d826dd",
+                     *         "eventType": "order.fulfilled"
                      *       }
                      *     }
                      */
