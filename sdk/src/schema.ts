@@ -21752,17 +21752,18 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "01a20b53-73a1-7000-a0c0-799643ff6e5d",
-                     *           "url": "https://hooks.example.com/in",
+                     *           "id": "01a2820e-2319-7000-9b53-0a81d79c5d6e",
+                     *           "url": "http://127.0.0.1:40477/hook",
                      *           "eventTypes": [
                      *             "*"
                      *           ],
-                     *           "description": "main",
+                     *           "description": null,
                      *           "status": "active",
-                     *           "createdAt": "2026-11-24T02:12:28.193Z",
-                     *           "updatedAt": "2026-11-24T02:12:28.193Z",
+                     *           "createdAt": "2026-12-17T03:31:34.297Z",
+                     *           "updatedAt": "2026-12-17T03:31:34.297Z",
                      *           "disabledReason": null,
-                     *           "disabledAt": null
+                     *           "disabledAt": null,
+                     *           "disabledBy": null
                      *         }
                      *       ],
                      *       "meta": {
@@ -22015,15 +22016,15 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "01a218b4-19f6-7000-a6a8-f3e7a3348c3e",
+                     *         "id": "01a23497-7607-7000-acbd-c542d7bb1767",
                      *         "url": "https://hooks.example.com/in",
                      *         "eventTypes": [
                      *           "*"
                      *         ],
                      *         "description": null,
                      *         "status": "active",
-                     *         "secret": "whsec_LTkSkbOHfJq45RnzjkHNDwI+IY9/eQMC0WRykMh8djY=",
-                     *         "createdAt": "2026-11-26T16:33:06.038Z"
+                     *         "secret": "whsec_vq8aqG88Ub7ds9yBSn8DxcYvBYxZiA2IJ40VDIQmYJM=",
+                     *         "createdAt": "2026-12-02T02:31:11.111Z"
                      *       }
                      *     }
                      */
@@ -22571,7 +22572,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "rotateSecret": true
+                 *       "eventTypes": [
+                 *         "keys.pulled"
+                 *       ]
                  *     }
                  */
                 "application/json": {
@@ -22606,18 +22609,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "01a20b53-76b5-7000-a7cd-68c586741d02",
-                     *         "url": "http://127.0.0.1:46255/hook",
+                     *         "id": "01a23498-7581-7000-a2d3-05e8e0c2f493",
+                     *         "url": "http://127.0.0.1:39311/hook",
                      *         "eventTypes": [
-                     *           "*"
+                     *           "keys.pulled"
                      *         ],
                      *         "description": null,
                      *         "status": "active",
-                     *         "createdAt": "2026-11-24T02:12:28.981Z",
-                     *         "updatedAt": "2026-11-24T02:12:28.983Z",
+                     *         "createdAt": "2026-12-02T02:32:16.513Z",
+                     *         "updatedAt": "2026-12-02T02:32:18.521Z",
                      *         "disabledReason": null,
                      *         "disabledAt": null,
-                     *         "secret": "whsec_bDmTUuN7m85Nm+R6xW83nGoEHps8zJo73GyQehH+XsQ="
+                     *         "disabledBy": null
                      *       }
                      *     }
                      */
@@ -22933,14 +22936,15 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "eventId": "evt_01a20b5c240b7000b05b322d65ce7d16",
+                     *           "eventId": "evt_01a2349799407000b43e7730a50bd971",
                      *           "eventType": "test.ping",
                      *           "attempt": 1,
-                     *           "statusCode": null,
-                     *           "error": "refused: localhost resolves only to disallowed addresses (127.0.0.1 is in a loopback 127.0.0.0/8 range)",
-                     *           "durationMs": 21,
-                     *           "attemptedAt": "2026-11-24T02:21:57.672Z",
-                     *           "nextRetryAt": "2026-11-24T02:22:02.234Z"
+                     *           "statusCode": 500,
+                     *           "error": "HTTP 500",
+                     *           "responseBody": null,
+                     *           "durationMs": 5,
+                     *           "attemptedAt": "2026-12-02T02:31:20.134Z",
+                     *           "nextRetryAt": "2026-12-02T02:31:24.975Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -23525,17 +23529,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "01a20b57-c4df-7000-8ba8-ec47c997e2a4",
-                     *         "url": "http://127.0.0.1:44223/hook",
+                     *         "id": "01a23497-97b8-7000-8617-9a34ca7a21e0",
+                     *         "url": "http://127.0.0.1:34583/hook",
                      *         "eventTypes": [
                      *           "*"
                      *         ],
                      *         "description": null,
                      *         "status": "active",
-                     *         "createdAt": "2026-11-24T02:17:11.135Z",
-                     *         "updatedAt": "2026-11-24T02:17:11.455Z",
+                     *         "createdAt": "2026-12-02T02:31:19.736Z",
+                     *         "updatedAt": "2026-12-02T02:31:19.820Z",
                      *         "disabledReason": null,
-                     *         "disabledAt": null
+                     *         "disabledAt": null,
+                     *         "disabledBy": null
                      *       }
                      *     }
                      */
@@ -24078,7 +24083,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-11-26T16:34:07.385Z"
+                 *       "since": "2026-12-02T02:32:12.457Z"
                  *     }
                  */
                 "application/json": {
@@ -24110,12 +24115,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "endpointId": "01a218b4-1b42-7000-9835-c840e7bbde39",
-                     *         "since": "2026-11-26T16:34:07.385Z",
+                     *         "endpointId": "01a23497-7753-7000-8941-2821ce13fce5",
+                     *         "since": "2026-12-02T02:32:12.457Z",
+                     *         "from": "2026-12-02T02:32:12.457Z",
                      *         "replayed": 2,
                      *         "eventIds": [
-                     *           "evt_01a218b5116d7000a23864775767970e",
-                     *           "evt_01a218b511727000bc7dd52ca691306f"
+                     *           "evt_01a234986d7e700087990672c4751998",
+                     *           "evt_01a234986d807000b936de2822e1cef0"
                      *         ],
                      *         "more": false
                      *       }
