@@ -12,6 +12,8 @@ const EnvSchema = Type.Object({
   DATABASE_URL: Type.Optional(Type.String()),
   DATABASE_SCHEMA: Type.Optional(Type.String({ pattern: '^[a-z_][a-z0-9_]{0,62}$' })),
   DATA_DIR: Type.String({ default: './data' }),
+  /** Read by loadEnvFile before this schema; listed so the README's table and the schema agree. */
+  SDAPI_ENV_FILE: Type.Optional(Type.String()),
   REDIS_URL: Type.Optional(Type.String()),
   SDAPI_ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   SDAPI_MASTER_KEY: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{64}$' })),

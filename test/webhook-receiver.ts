@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
+import { emit } from '../src/modules/events/outbox.service.js';
 import {
   DEFAULT_LIMITS,
   type DeliveryLimits,
@@ -72,4 +73,18 @@ export function useReceivers() {
     open.push(r);
     return r;
   };
+}
+
+/**
+ * A keys.pulled of a company's sandbox, as the pull path writes it: a real event for every
+ * endpoint of the company (test sends are one endpoint's own and do not count toward the breaker).
+ */
+export async function companyEvent(t: TestApp, companyId: string, orderReference = 'ord-1'): Promise<string> {
+  const tenant = { companyId, environment: 'sandbox' as const };
+  const [eventId] = await t.ctx.db
+    .transaction()
+    .execute((trx) =>
+      emit(t.ctx, trx, [tenant], 'keys.pulled', { orderReference, skuCode: 'SKU', pulled: 1 }),
+    );
+  return eventId!;
 }

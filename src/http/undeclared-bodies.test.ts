@@ -39,7 +39,7 @@ describe('a route that declares no body refuses one, naming what was sent', () =
 
   it.each([
     ['POST', `/orders/${UNKNOWN_ID}/extend`],
-    ['POST', `/webhooks/${UNKNOWN_ID}/test`],
+    ['POST', `/webhooks/${UNKNOWN_ID}/disable`],
     ['POST', `/webhooks/${UNKNOWN_ID}/enable`],
     ['DELETE', `/webhooks/${UNKNOWN_ID}`],
   ] as const)('%s %s with a body answers 422 before looking anything up', async (method, path) => {

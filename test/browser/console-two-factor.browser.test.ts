@@ -113,7 +113,7 @@ describe.skipIf(BROWSER_SKIPPED)('two-factor sign-in and the Team page in a brow
         await opened.acceptInvite(PASSWORD);
         await page.getByRole('link', { name: 'Settings' }).click();
         await page.getByRole('link', { name: 'Team' }).click();
-        await page.getByRole('cell', { name: owner }).waitFor();
+        await page.getByRole('cell', { name: owner, exact: true }).waitFor();
         await page.getByTestId('totp-rule').getByText('leaves two-factor sign-in to each user').waitFor();
         await expectNoControls(page);
         await shot('team-finance');
@@ -136,7 +136,7 @@ describe.skipIf(BROWSER_SKIPPED)('two-factor sign-in and the Team page in a brow
         await dialog.getByText(`Remove ${finance}?`).waitFor();
         await shot('team-confirm-remove');
         await dialog.getByRole('button', { name: 'Remove' }).click();
-        await page.getByRole('cell', { name: finance }).waitFor({ state: 'detached' });
+        await page.getByRole('cell', { name: finance, exact: true }).waitFor({ state: 'detached' });
         await page.getByRole('button', { name: 'Invite a teammate' }).click();
         await dialog.getByText('Changes nothing, sees no finance.').waitFor();
         await shot('team-invite-roles');

@@ -3,11 +3,11 @@ import pino from 'pino';
 import { Registry } from 'prom-client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CONSOLE_API, consoleCall, consoleUser, PASSWORD } from '../../../test/console.js';
-import { makeSeller } from '../../../test/factories.js';
+import { makeSeller, type TestSeller } from '../../../test/factories.js';
 import { type TestApp, useTestApp } from '../../../test/harness.js';
 import { call } from '../../../test/route-contract.js';
 import { startSmtpServer } from '../../../test/smtp.js';
-import { deliverAll, useReceivers } from '../../../test/webhook-receiver.js';
+import { companyEvent, deliverAll, useReceivers } from '../../../test/webhook-receiver.js';
 import { Mailer } from '../mail/mailer.js';
 import { inviteUser } from './users.service.js';
 
@@ -32,7 +32,8 @@ const mailCount = async (app: TestApp, outcome: string) =>
     .reduce((sum, v) => sum + v.value, 0);
 
 /** An endpoint on a receiver that always answers 503, failed 10 times in a row: disabled. */
-async function disableAnEndpoint(app: TestApp, auth: { authorization: string }) {
+async function disableAnEndpoint(app: TestApp, seller: TestSeller) {
+  const auth = seller.auth;
   const failing = await receiver((res) => void res.writeHead(503).end());
   const created = await call(app, {
     method: 'POST',
@@ -41,8 +42,7 @@ async function disableAnEndpoint(app: TestApp, auth: { authorization: string }) 
     payload: { url: failing.url },
   });
   const endpointId = created.body.data.id as string;
-  for (let i = 0; i < 10; i++)
-    await call(app, { method: 'POST', url: `/api/seller/v1/webhooks/${endpointId}/test`, headers: auth });
+  for (let i = 0; i < 10; i++) await companyEvent(app, seller.company.id);
   await deliverAll(app, { total: 128, perEndpoint: 32 });
   return { endpointId, failingHost: new URL(failing.url).host };
 }
@@ -129,7 +129,7 @@ describe('console e-mail with an SMTP server configured', () => {
     const second = await consoleUser(t, 'owner', first.seller);
     const developer = await consoleUser(t, 'developer', first.seller);
     const stranger = await consoleUser(t, 'owner');
-    const { endpointId, failingHost } = await disableAnEndpoint(t, first.seller.auth);
+    const { endpointId, failingHost } = await disableAnEndpoint(t, first.seller);
     await settled(t);
 
     const notices = smtp.messages.filter((m) => m.subject.startsWith('Webhook endpoint'));
@@ -156,7 +156,7 @@ describe('console e-mail without an SMTP server', () => {
     expect(invited.body.data).toMatchObject({ emailed: false, link: expect.stringContaining('#') });
     expect(plain.ctx.mailer.enabled).toBe(false);
 
-    const { endpointId } = await disableAnEndpoint(plain, owner.seller.auth);
+    const { endpointId } = await disableAnEndpoint(plain, owner.seller);
     await settled(plain);
     const endpoint = await plain.ctx.db
       .selectFrom('webhook_endpoints')

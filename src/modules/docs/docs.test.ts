@@ -30,10 +30,10 @@ describe('OpenAPI and docs', () => {
   });
 
   it('points a newcomer to the console and to the command that lets its first owner in', async () => {
-    const doc = (await call(t, { method: 'GET', url: '/api/seller/v1/openapi.json' })).body;
-    expect(doc.info.description).toContain('{{origin}}/console');
-    expect(doc.info.description).toContain(
-      'npx sdapi users invite --company <id> --email you@example.com --role owner',
+    const page = (await call(t, { method: 'GET', url: '/docs' })).raw;
+    expect(page).toContain('{{origin}}/console');
+    expect(page).toContain(
+      'npx sdapi users invite --company \\u003cid> --email you@example.com --role owner',
     );
   });
 

@@ -4,7 +4,7 @@ import { makeSeller, type TestSeller } from '../../../test/factories.js';
 import { sellerGet } from '../../../test/finance.js';
 import { useTestApp } from '../../../test/harness.js';
 import { call } from '../../../test/route-contract.js';
-import { deliverAll, useReceivers } from '../../../test/webhook-receiver.js';
+import { companyEvent, deliverAll, useReceivers } from '../../../test/webhook-receiver.js';
 import { publishDue } from '../webhooks/publisher.service.js';
 import { MAX_ATTEMPTS } from '../webhooks/retry-schedule.js';
 
@@ -79,7 +79,7 @@ describe('GET /integration/status: webhook endpoint health', () => {
     let healthy = false;
     const failing = await receiver((res) => res.writeHead(healthy ? 204 : 503).end());
     const { id } = await post(seller, '/webhooks', { url: failing.url });
-    for (let i = 0; i < 10; i++) await post(seller, `/webhooks/${id}/test`);
+    for (let i = 0; i < 10; i++) await companyEvent(t, seller.company.id);
     await deliverAll(t, { total: 128, perEndpoint: 1 });
     expect(failing.received).toHaveLength(10);
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { adminHeaders } from '../../../test/admin.js';
 import { makeSeller, type TestSeller } from '../../../test/factories.js';
 import { useTestApp } from '../../../test/harness.js';
-import { deliverAll, useReceivers } from '../../../test/webhook-receiver.js';
+import { companyEvent, deliverAll, useReceivers } from '../../../test/webhook-receiver.js';
 import { emit } from '../events/outbox.service.js';
 
 const t = useTestApp({ allowInsecureWebhooks: true });
@@ -25,16 +25,7 @@ const deliveries = async (companyId: string, status = '') =>
     })
   ).json().data as { eventId: string; status: string; attempts: number }[];
 
-/** A keys.pulled of the seller's company (test sends do not count toward the breaker). */
-async function realEvent(s: TestSeller): Promise<string> {
-  const tenant = { companyId: s.company.id, environment: 'sandbox' };
-  const [eventId] = await t.ctx.db
-    .transaction()
-    .execute((trx) =>
-      emit(t.ctx, trx, [tenant], 'keys.pulled', { orderReference: 'ord-1', skuCode: 'SKU', pulled: 1 }),
-    );
-  return eventId!;
-}
+const realEvent = (s: TestSeller) => companyEvent(t, s.company.id);
 
 describe('circuit breaker under concurrent sends', () => {
   it('reports exactly 10 failures when 13 fail at once, and holds what waits for the endpoint', async () => {

@@ -3,7 +3,7 @@ import { adminHeaders } from '../../../test/admin.js';
 import { consoleCall, consoleUser } from '../../../test/console.js';
 import { makeSeller, type TestSeller } from '../../../test/factories.js';
 import { useTestApp } from '../../../test/harness.js';
-import { deliverAll, useReceivers } from '../../../test/webhook-receiver.js';
+import { companyEvent, deliverAll, useReceivers } from '../../../test/webhook-receiver.js';
 import { emit } from '../events/outbox.service.js';
 import { trimAttemptBodies } from './retention.service.js';
 import { RESPONSE_BODY_BYTES, utf8Prefix } from './sender.js';
@@ -30,15 +30,8 @@ async function endpoint(seller: TestSeller, url: string, extra: object = {}): Pr
   return res.json().data.id;
 }
 
-async function realEvent(seller: TestSeller, orderReference = 'ord-1'): Promise<string> {
-  const tenant = { companyId: seller.company.id, environment: 'sandbox' };
-  const [eventId] = await t.ctx.db
-    .transaction()
-    .execute((trx) =>
-      emit(t.ctx, trx, [tenant], 'keys.pulled', { orderReference, skuCode: 'SKU', pulled: 1 }),
-    );
-  return eventId!;
-}
+const realEvent = (seller: TestSeller, orderReference?: string) =>
+  companyEvent(t, seller.company.id, orderReference);
 
 async function moveClock(seconds: number) {
   const res = await t.app.inject({

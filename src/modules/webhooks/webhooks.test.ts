@@ -4,23 +4,14 @@ import { adminHeaders } from '../../../test/admin.js';
 import { alwaysOrder, post } from '../../../test/checkout.js';
 import { makeSeller, type TestSeller } from '../../../test/factories.js';
 import { useTestApp } from '../../../test/harness.js';
-import { deliverAll, type Received, useReceivers } from '../../../test/webhook-receiver.js';
+import { companyEvent, deliverAll, type Received, useReceivers } from '../../../test/webhook-receiver.js';
 import { emit } from '../events/outbox.service.js';
 
 const t = useTestApp({ allowInsecureWebhooks: true });
 const url = (path: string) => `/api/seller/v1${path}`;
 const receiver = useReceivers();
 
-/** A keys.pulled of the seller's company, as the pull path writes it. */
-async function realEvent(seller: TestSeller): Promise<string> {
-  const tenant = { companyId: seller.company.id, environment: 'sandbox' };
-  const [eventId] = await t.ctx.db
-    .transaction()
-    .execute((trx) =>
-      emit(t.ctx, trx, [tenant], 'keys.pulled', { orderReference: 'ord-1', skuCode: 'SKU', pulled: 1 }),
-    );
-  return eventId!;
-}
+const realEvent = (seller: TestSeller) => companyEvent(t, seller.company.id);
 
 const call = (
   seller: TestSeller,
