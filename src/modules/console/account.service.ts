@@ -147,8 +147,7 @@ export async function disableTotp(
     wrong: () => wrongProof(proof),
   });
   await ctx.db.transaction().execute(async (trx) => {
-    await repo.updateUser(trx, user.id, { totp_enabled_at: null, totp_secret: null });
-    await repo.deleteRecoveryCodesOfUser(trx, user.id);
+    await repo.clearSecondFactor(trx, user.id);
     await recordAudit(
       ctx,
       {

@@ -159,6 +159,12 @@ export const insertRecoveryCodes = (db: Executor, rows: RecoveryCodeRow[]) =>
 export const deleteRecoveryCodesOfUser = (db: Executor, userId: string) =>
   db.deleteFrom('console_recovery_codes').where('user_id', '=', userId).execute();
 
+/** Two-factor sign-in off for a user: the secret and every recovery code go. */
+export async function clearSecondFactor(db: Executor, userId: string): Promise<void> {
+  await updateUser(db, userId, { totp_enabled_at: null, totp_secret: null });
+  await deleteRecoveryCodesOfUser(db, userId);
+}
+
 /** Spends an unused recovery code of the user; false when it is unknown or was used (by anyone, first). */
 export async function useRecoveryCode(db: Executor, userId: string, codeHash: string, now: number) {
   const result = await db

@@ -258,8 +258,7 @@ export async function resetSecondFactor(ctx: AppContext, session: ConsoleSession
     if (user.totp_enabled_at === null) {
       throw notResettable(`${user.email} has no two-factor sign-in to reset.`, 'state');
     }
-    await repo.updateUser(trx, user.id, { totp_secret: null, totp_enabled_at: null });
-    await repo.deleteRecoveryCodesOfUser(trx, user.id);
+    await repo.clearSecondFactor(trx, user.id);
     await repo.deleteSessionsOfUser(trx, user.id);
     await recordAudit(
       ctx,
