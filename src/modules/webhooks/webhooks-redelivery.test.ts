@@ -86,6 +86,24 @@ describeRouteContract('POST /webhooks/{id}/replay', t, {
   badInput: { body: { since: 'yesterday' } },
 });
 
+describeRouteContract('GET /webhooks/{id}/replay', t, {
+  method: 'GET',
+  url: async (_t, seller) =>
+    url(`/webhooks/${await endpointOfCompany(seller)}/replay?since=2026-01-01T00:00:00Z`),
+  scopes: ['seller:webhooks:read'],
+  otherCompanyUrl: async (_t, owner) =>
+    url(`/webhooks/${await endpointOf(owner)}/replay?since=2026-01-01T00:00:00Z`),
+  badInput: { url: url('/webhooks/00000000-0000-4000-8000-000000000000/replay?since=yesterday') },
+});
+
+describeRouteContract('POST /webhooks/{id}/disable', t, {
+  method: 'POST',
+  url: async (_t, seller) => url(`/webhooks/${await endpointOfCompany(seller)}/disable`),
+  scopes: ['seller:webhooks:write'],
+  otherCompanyUrl: async (_t, owner) => url(`/webhooks/${await endpointOf(owner)}/disable`),
+  badInput: { body: { reason: 'holiday' } },
+});
+
 describe('resending one event', () => {
   it('stores a new delivery due now, delivers it, and answers the same delivery for a repeated Idempotency-Key', async () => {
     const seller = await makeSeller(t);
