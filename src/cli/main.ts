@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { nearestCommand } from './nearest.js';
+import { OPTIONS, type Option, type Values } from './options.js';
 
 // Only the argument parser is loaded up front: `sdapi --help` and a mistyped option answer
 // without loading the service; a command loads what it needs (run.ts).
@@ -38,42 +39,6 @@ export const USAGE = `sdapi: operator CLI of the Seller Distribution API (uses D
   sdapi users invite --company ID --email EMAIL --role owner|developer|finance|viewer [--json]
                                 a one-time console invite link, valid 72 h
 `;
-
-export const OPTIONS = {
-  name: { type: 'string' },
-  kind: { type: 'string' },
-  country: { type: 'string' },
-  'production-access': { type: 'boolean' },
-  'api-agreement-signed': { type: 'boolean' },
-  company: { type: 'string' },
-  environment: { type: 'string' },
-  scopes: { type: 'string' },
-  'allowed-ips': { type: 'string' },
-  'expires-at': { type: 'string' },
-  json: { type: 'boolean' },
-  'allowed-ip': { type: 'string' },
-  pool: { type: 'string' },
-  file: { type: 'string' },
-  format: { type: 'string' },
-  data: { type: 'string' },
-  sku: { type: 'string' },
-  status: { type: 'string' },
-  'include-revoked': { type: 'boolean' },
-  limit: { type: 'string' },
-  cursor: { type: 'string' },
-  event: { type: 'string' },
-  endpoint: { type: 'string' },
-  email: { type: 'string' },
-  role: { type: 'string' },
-  quantity: { type: 'string' },
-  reason: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
-export type Option = keyof typeof OPTIONS;
-export type Values = ReturnType<
-  typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>
->['values'];
 
 const LIST: Option[] = ['limit', 'cursor', 'json'];
 

@@ -7,8 +7,8 @@ import { withEmbeddedSecrets } from '../embedded-secrets.js';
 import { fail } from '../http/errors.js';
 import type { TypedApp } from '../http/typed-app.js';
 import { randomToken } from '../lib/crypto.js';
-import type { Values } from './main.js';
 import { operatorCall } from './operator-call.js';
+import type { Values } from './options.js';
 import { printFailure, printList, printResult } from './output.js';
 
 const list = (value: string | undefined) =>

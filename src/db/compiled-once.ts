@@ -8,14 +8,9 @@ import {
 } from 'kysely';
 import type { Executor } from './database.js';
 import { markLastOfTransaction } from './pipelined-transaction.js';
+import { prepareByName } from './prepared-names.js';
 import type { Database } from './schema.js';
 import { GroupCommitAdapter } from './sqlite-group-commit.js';
-
-/** SQL texts of compiled-once queries: PostgreSQL runs them as named prepared statements. */
-const preparedNames = new Map<string, string>();
-
-/** The name of a compiled-once query's prepared statement on PostgreSQL, if it is one. */
-export const preparedNameOf = (sql: string): string | undefined => preparedNames.get(sql);
 
 const MARK = '\u0000param:';
 
@@ -42,7 +37,7 @@ export function compiledOnce<N extends string, R>(
       typeof p === 'string' && p.startsWith(MARK) ? (p.slice(MARK.length) as N) : { constant: p },
     );
     const entry = { sql: compiled.sql, slots };
-    if (postgres) preparedNames.set(compiled.sql, `hot_${preparedNames.size + 1}`);
+    if (postgres) prepareByName(compiled.sql);
     if (postgres && options.lastOfTransaction) markLastOfTransaction(compiled.sql);
     byEngine.set(postgres, entry);
     return entry;
@@ -110,9 +105,7 @@ export function preparedPerShape<S, V extends object, R>(
       const [name, column] = p.slice(MARK.length).split(COLUMN) as [string, string | undefined];
       return { name, column: column ?? null };
     });
-    if (!options.planEachTime && !preparedNames.has(compiled.sql)) {
-      preparedNames.set(compiled.sql, `hot_${preparedNames.size + 1}`);
-    }
+    if (!options.planEachTime) prepareByName(compiled.sql);
     if (options.lastOfTransaction) markLastOfTransaction(compiled.sql);
     return { sql: compiled.sql, slots };
   };
@@ -163,8 +156,7 @@ export function insertOnce<T extends Table>(table: T) {
     });
     // Prepared per connection only for the few-row shapes of hot paths: a fan-out to many
     // recipients is a one-off shape not worth a prepared statement on every connection.
-    if (postgres && count <= MAX_PREPARED_ROWS)
-      preparedNames.set(compiled.sql, `hot_${preparedNames.size + 1}`);
+    if (postgres && count <= MAX_PREPARED_ROWS) prepareByName(compiled.sql);
     return { sql: compiled.sql, slots };
   };
   return (ex: Executor, rows: readonly Row[]): Promise<QueryResult<unknown>> => {

@@ -61,7 +61,7 @@ import type {
 import type { GeoAttestationsTable } from '../modules/geo-attest/geo-attest.table.js';
 import type { CompaniesTable, SellerFootprintsTable } from '../modules/identity/identity.table.js';
 import type { GameKeysTable, KeyPoolsTable, PoolStockTable } from '../modules/inventory/inventory.table.js';
-import type { TestClockTable } from '../modules/operator/test-clock.repo.js';
+import type { TestClockTable } from '../modules/operator/test-clock.table.js';
 import type {
   AgreementAmendmentsTable,
   AgreementsTable,

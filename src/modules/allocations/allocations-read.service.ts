@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import { isoOf } from '../../lib/clock.js';
 import { replacementPolicyOf } from '../after-sale/replacement-policy.js';
 import { PLATFORM_REFUND_POLICY } from '../identity/whoami.service.js';
-import { remainingOf } from './allocations.service.js';
+import { type RefundPolicyTerms, remainingOf } from './allocations.service.js';
 import { type AllocationListRow, listAllocations } from './allocations-read.repo.js';
 import { computeSellability } from './sellability.service.js';
 
@@ -37,12 +37,6 @@ export function refundPolicyOf(stored: string | null): RefundPolicy {
       ? { requiresUnrevealedOrUnredeemed: own.requiresUnrevealedOrUnredeemed }
       : {}),
   };
-}
-
-/** What a publisher may set on a grant (the operator's `refundPolicy` body). */
-export interface RefundPolicyTerms {
-  refundableWithinDays: number;
-  requiresUnrevealedOrUnredeemed: boolean;
 }
 
 export interface RefundPolicy extends RefundPolicyTerms {

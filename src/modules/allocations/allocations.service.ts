@@ -7,7 +7,6 @@ import { cancelHoldsOfAllocation, retireHotDrop } from '../checkout/line/promise
 import { emit, emitEventList, type PendingEvent, recordCatalogChange } from '../events/outbox.service.js';
 import * as repo from './allocations.repo.js';
 import type { AllocationStatus } from './allocations.table.js';
-import type { RefundPolicyTerms } from './allocations-read.service.js';
 import { refreshSellability } from './sellability.service.js';
 import { requireSkuOfConnection } from './shares.service.js';
 
@@ -27,6 +26,12 @@ export interface AllocationTerms {
   replacementPolicy?: { maxPerOrder: number; windowDays: number } | null;
   requestPolicy?: 'none' | 'manual' | 'auto';
   autoApproveMax?: number | null;
+}
+
+/** What a publisher may set on a grant (the operator's `refundPolicy` body). */
+export interface RefundPolicyTerms {
+  refundableWithinDays: number;
+  requiresUnrevealedOrUnredeemed: boolean;
 }
 
 export const remainingOf = (a: Pick<repo.AllocationRow, 'quantity_limit' | 'quantity_pulled'>) =>

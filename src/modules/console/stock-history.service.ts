@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { isoOf } from '../../lib/clock.js';
-import { slotStoreOf } from '../checkout/reservations/slot-store.js';
+import { slotStoreOf } from '../checkout/reservations/admission-store.js';
 
 /** The points a stock chart shows at most (the newest). */
 const MAX_POINTS = 500;

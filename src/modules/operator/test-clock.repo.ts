@@ -1,12 +1,6 @@
 import type { Db } from '../../db/database.js';
 import type { ClockOffsetStore } from '../../lib/clock.js';
 
-/** The shared offset of the test clock: one row (id 1) written by migration 0007. */
-export interface TestClockTable {
-  id: number;
-  offset_ms: number;
-}
-
 export function testClockStore(db: Db): ClockOffsetStore {
   return {
     async read() {

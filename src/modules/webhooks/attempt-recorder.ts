@@ -2,9 +2,9 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { type EndpointDisabledNotice, mailOwnersEndpointDisabled } from '../console/owner-mail.service.js';
 import { emit } from '../events/outbox.service.js';
-import type { Claimed } from './delivery.service.js';
 import { MAX_ATTEMPTS, nextAttemptAt } from './retry-schedule.js';
 import type { SendResult } from './sender.js';
+import type { Claimed } from './webhooks.repo.js';
 import * as repo from './webhooks.repo.js';
 
 /** Consecutive failed attempts that disable an endpoint (SPEC 3.3). */

@@ -5,6 +5,7 @@ import { type EnvelopeSource, envelopeBody } from './envelope.js';
 import { DELIVERY_TIMEOUT_MS, sendWebhook } from './sender.js';
 import { signatureHeaders } from './signing.js';
 import type * as repo from './webhooks.repo.js';
+import type { Claimed } from './webhooks.repo.js';
 
 /** A claimed delivery belongs to its worker this long: the timeout plus room to record the result. */
 export const LEASE_MS = DELIVERY_TIMEOUT_MS + 10_000;
@@ -18,16 +19,6 @@ export interface DeliveryLimits {
 export const DEFAULT_LIMITS: DeliveryLimits = { total: 128, perEndpoint: 32 };
 /** Free slots worth a claim round: fewer wait for more sends to finish (or the idle interval). */
 const CLAIM_BATCH = 16;
-
-export interface Claimed {
-  id: string;
-  endpoint_id: string;
-  event_id: string;
-  attempts: number;
-  attempt_base: number;
-  next_attempt_at: number;
-  event_order: number;
-}
 
 /**
  * Delivers due deliveries from this process. `round` claims as many as there are free slots

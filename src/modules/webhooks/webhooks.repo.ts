@@ -312,3 +312,14 @@ export function endpointHealthOf(ex: Executor, tenant: Tenant) {
     .orderBy('e.id')
     .execute();
 }
+
+/** A delivery claimed by a process for sending: what the sender and the attempt recorder read. */
+export interface Claimed {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  attempts: number;
+  attempt_base: number;
+  next_attempt_at: number;
+  event_order: number;
+}

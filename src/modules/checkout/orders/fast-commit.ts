@@ -10,7 +10,7 @@ import {
   nowMicros,
   type PendingEvent,
 } from '../../events/outbox.service.js';
-import type { FulfilRequest } from './fulfil.service.js';
+import type { FulfilRequest } from './fulfil-request.js';
 
 /**
  * PostgreSQL's fast path (docs/checkout.md, "Fulfilment: one transaction"): the grant's

@@ -2,7 +2,6 @@ import type { AppContext } from '../../../context.js';
 import type { Executor } from '../../../db/database.js';
 import { isPostgres } from '../../../db/dialect.js';
 import { fail } from '../../../http/errors.js';
-import type { SimulateValue } from '../../../http/simulate.js';
 import { readableId, uuidv7 } from '../../../lib/ids.js';
 import {
   pullEvents,
@@ -17,7 +16,6 @@ import { emitEventList, type PendingEvent } from '../../events/outbox.service.js
 import { recordActivity, recordSale, type SaleRecord } from '../../finance/finance.service.js';
 import { spendAttestation } from '../../geo-attest/geo-attest.service.js';
 import { type ClaimedKey, claimKeys, openKeys, stockUpTo } from '../../inventory/claims.service.js';
-import type { Delivery, OrderKind } from '../checkout.table.js';
 import { endLiveHold, findHold } from '../holds/holds.repo.js';
 import { type HoldOutcome, holdOutcome } from '../holds/holds.service.js';
 import { forgetLiveReads } from '../line/hot-reads.js';
@@ -26,34 +24,12 @@ import type { Quote, SellerActor } from '../line/quote.service.js';
 import { issueLink, linkUrl } from '../redemption/links.js';
 import { type ConsumedReservation, consumeReservation, consumeReserved } from '../reservations/consume.js';
 import { pullAndEmitLast } from './fast-commit.js';
+import type { FulfilRequest } from './fulfil-request.js';
 import * as repo from './orders.repo.js';
 
 /** How long a keyless redemption record stays redeemable. */
 export const REDEMPTION_TTL_MS = 30 * 24 * 3_600_000;
 const WEBHOOK_DELAY_MS = 30_000;
-
-export interface FulfilRequest {
-  actor: SellerActor;
-  quote: Quote;
-  kind: OrderKind;
-  /** A line of POST /orders/bulk: the order row says so (`bulk_line`). */
-  bulkLine?: boolean;
-  orderReference: string;
-  quantity: number;
-  delivery: Delivery;
-  /** The checkout hold the order names, if any (already matched against the body). */
-  holdId: string | null;
-  /** The hot-drop reservation a commit fulfils (POST /orders/commit), consumed like a hold. */
-  reservation?: ConsumedReservation;
-  attestId?: string;
-  contractDate: string;
-  simulate: SimulateValue | null;
-  /**
-   * The fulfilment is its transaction's whole work: on PostgreSQL the fast path's statement
-   * may end it, with the commit queued behind (fast-commit.ts).
-   */
-  endsTransaction?: boolean;
-}
 
 export interface Fulfilment {
   order: repo.OrderRow;

@@ -9,7 +9,8 @@ import type { PoolRow } from '../../inventory/inventory.repo.js';
 import { choosePools } from '../../inventory/pools.service.js';
 import { catalogStillAt } from '../line/catalog-cache.js';
 import { counterAndEvents, type TailValues, tailValues } from './fast-commit.js';
-import { type Fulfilment, type FulfilRequest, financeOf, orderEvent, orderRow } from './fulfil.service.js';
+import { type Fulfilment, financeOf, orderEvent, orderRow } from './fulfil.service.js';
+import type { FulfilRequest } from './fulfil-request.js';
 
 /**
  * PostgreSQL, the common order as one statement (docs/checkout.md, "One statement"): a priced

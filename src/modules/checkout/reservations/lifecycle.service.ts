@@ -3,10 +3,10 @@ import { fail } from '../../../http/errors.js';
 import { isoOf } from '../../../lib/clock.js';
 import { emit } from '../../events/outbox.service.js';
 import type { SellerActor } from '../line/quote.service.js';
+import { slotStoreOf } from './admission-store.js';
 import { returnUnits } from './pool.js';
 import * as repo from './reservations.repo.js';
 import { RESERVATION_TTL_MS, reservedPriceOfRow } from './reservations.service.js';
-import { slotStoreOf } from './slot-store.js';
 
 /** How many expired reservations one sweep round ends. */
 const SWEEP_BATCH = 500;

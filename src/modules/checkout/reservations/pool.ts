@@ -1,8 +1,8 @@
 import type { AppContext } from '../../../context.js';
 import type { Executor } from '../../../db/database.js';
+import { slotStoreOf } from './admission-store.js';
 import { generationsOf } from './pool-generation.repo.js';
 import * as repo from './reservations.repo.js';
-import { slotStoreOf } from './slot-store.js';
 
 /**
  * Hot-drop mode turned off (in the operator's transaction, under the grant's lock): the free

@@ -11,9 +11,10 @@ import type { PriceQuote } from '../line/price-quote.js';
 import { type Quote, quoteLine, type SellerActor } from '../line/quote.service.js';
 import { isFastPathMissed } from '../orders/fast-commit.js';
 import { recordReservation, takeAndRecord } from './admission.pg.js';
+import { slotStoreOf } from './admission-store.js';
 import { refill, refillUnderWay, topUpWhenLow, trackRefill } from './refill.js';
 import * as repo from './reservations.repo.js';
-import { SLOTS, type SlotStore, slotStoreOf, slotsLeft, type Taken } from './slot-store.js';
+import { SLOTS, type SlotStore, slotsLeft, type Taken } from './slot-store.js';
 
 /** SPEC part 8: about 60 seconds, and one extension by as much again. */
 export const RESERVATION_TTL_MS = 60_000;

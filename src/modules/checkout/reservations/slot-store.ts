@@ -1,9 +1,7 @@
 import { sql } from 'kysely';
-import type { AppContext } from '../../../context.js';
 import { compiledOnce } from '../../../db/compiled-once.js';
 import type { Executor } from '../../../db/database.js';
 import { forUpdateSkipLocked, lockRows } from '../../../db/dialect.js';
-import { RedisSlotStore } from './redis-slot-store.js';
 
 /** Slot rows per allocation in the database store: concurrent reservations update different rows. */
 export const SLOTS = 32;
@@ -65,12 +63,6 @@ export interface SlotStore {
   retire(trx: Executor, allocationId: string): Promise<number>;
   /** A write to the store failed or its outcome is unknown: the copy is rebuilt before its next use. */
   markStale(ex: Executor, allocationId: string): Promise<void>;
-}
-
-/** The admission store: Redis on PostgreSQL when REDIS_URL is set, else the database's slot rows. */
-export function slotStoreOf(ctx: AppContext): SlotStore {
-  if (ctx.redis && ctx.engine === 'postgres') return new RedisSlotStore(ctx.redis);
-  return new DatabaseSlotStore();
 }
 
 /**
