@@ -26,19 +26,34 @@ import { insertSoldKeys } from '../src/modules/inventory/claims.repo.js';
 import { BENCH_DECLARATION, buildCheckoutWorld, type CheckoutWorld } from './checkout-world.js';
 
 type App = Awaited<ReturnType<typeof buildApp>>;
+const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
+
+/**
+ * Where the orders fall in time: `spread` over the year before the bench started, refunded an
+ * hour later; `hour` all inside the hour before it (a big seller's launch hour), refunded ten
+ * orders later, so every window edge near now lands among thousands of lines.
+ */
+type Placement = 'spread' | 'hour';
+const placementOf = (placement: Placement, total: number, now: number) => {
+  const span = placement === 'hour' ? HOUR_MS : 365 * DAY_MS;
+  const spacing = Math.floor(span / total);
+  return {
+    at: (i: number) => now - span + i * spacing,
+    refundAfter: placement === 'hour' ? 10 * spacing : HOUR_MS,
+  };
+};
 const BATCH = 5_000;
 /** Calls of each read before the measured ones: the first compile schemas, statements and JIT paths. */
 const WARM_UP = 20;
 
-/** Copies the templates of one real order (placed through the API) n times, spread over a year. */
+/** Copies the templates of one real order (placed through the API) n times, placed as asked. */
 async function grow(
   ctx: AppContext,
   world: CheckoutWorld,
   from: number,
   to: number,
-  total: number,
-  now: number,
+  placed: ReturnType<typeof placementOf>,
 ) {
   const order = await ctx.db
     .selectFrom('orders')
@@ -60,11 +75,10 @@ async function grow(
     .selectAll()
     .where('order_id', '=', order.id)
     .executeTakeFirstOrThrow();
-  const spacing = Math.floor((365 * DAY_MS) / total);
   for (let start = from; start < to; start += BATCH) {
     await ctx.db.transaction().execute(async (trx) => {
       for (let i = start; i < Math.min(to, start + BATCH); i++) {
-        const at = now - 365 * DAY_MS + i * spacing;
+        const at = placed.at(i);
         const id = uuidv7(at);
         const reference = `big-${i}`;
         await insertOrder(trx, {
@@ -87,7 +101,7 @@ async function grow(
         await insertSoldKeys(trx, [
           { ...key, id: uuidv7(at), order_id: id, fingerprint: `big-${i}`, sold_at: at, created_at: at },
         ]);
-        if (i % 20 === 19) await recordReversal(trx, line, 1, 'refund', at + 3_600_000);
+        if (i % 20 === 19) await recordReversal(trx, line, 1, 'refund', at + placed.refundAfter);
       }
     });
   }
@@ -105,6 +119,8 @@ const percentile = (sorted: number[], p: number) =>
 /** The seller reads of the console: lists with and without their filters, and the aggregates. */
 function reads(world: CheckoutWorld, total: number, now: number): [string, string][] {
   const month = new Date(now).toISOString().slice(0, 7);
+  // A window whose edges fall inside the busiest part of the fixture, off any whole second.
+  const midHour = `from=${new Date(now - 40 * 60_000 + 123).toISOString()}&to=${new Date(now - 10 * 60_000 + 789).toISOString()}`;
   const probe = `big-${Math.floor(total / 2)}`;
   return [
     ['GET /orders', '/orders?limit=50'],
@@ -119,6 +135,7 @@ function reads(world: CheckoutWorld, total: number, now: number): [string, strin
     ['GET /refunds', '/refunds?limit=50'],
     ['GET /events', '/events?limit=50'],
     ['GET /finance/summary', '/finance/summary'],
+    ['GET /finance/summary (edges mid-hour)', `/finance/summary?${midHour}`],
     ['GET /finance/statements (month)', `/finance/statements?from=${month}&to=${month}`],
     ['GET /finance/statements (12 months)', '/finance/statements'],
     ['GET /usage', '/usage'],
@@ -282,6 +299,7 @@ async function ordersUnderHeavyReads(url: string, world: CheckoutWorld, ms: numb
 export async function benchLargeTenant(engine = 'sqlite') {
   const postgres = engine === 'postgres';
   const total = Number(process.env.LARGE_TENANT_ORDERS ?? (postgres ? 200_000 : 1_000_000));
+  const placement: Placement = process.env.LARGE_TENANT_PLACEMENT === 'hour' ? 'hour' : 'spread';
   // 200 calls per read: a p95 of 40 was their second-slowest call, so one collection or
   // checkpoint decided it for reads that take well under a millisecond.
   const reps = Number(process.env.LARGE_TENANT_REPS ?? 200);
@@ -303,23 +321,25 @@ export async function benchLargeTenant(engine = 'sqlite') {
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   const now = Date.now();
   await orderLatency(url, world, 50, 'seed');
+  const placed = placementOf(placement, total, now);
   const result: {
     engine: string;
+    placement: Placement;
     orders: number;
     fixtureSeconds?: number;
     reads?: Record<string, unknown>;
     ordersUnderReads?: Record<string, unknown>;
-  } = { engine: postgres ? 'postgres' : 'sqlite', orders: total };
+  } = { engine: postgres ? 'postgres' : 'sqlite', placement, orders: total };
   try {
     const small = Math.min(1_000, total);
-    await grow(ctx, world, 0, small, total, now);
+    await grow(ctx, world, 0, small, placed);
     if (isPostgres(ctx.db)) await sql`analyze`.execute(ctx.db);
     // Twice: the first pass also pays for what the key import left behind (checkpoints, GC).
     const cookie = await consoleSession(ctx, app, world);
     await measureReads(app, world, small, now, reps, cookie);
     const atSmall = await measureReads(app, world, small, now, reps, cookie);
     const started = performance.now();
-    await grow(ctx, world, small, total, total, now);
+    await grow(ctx, world, small, total, placed);
     result.fixtureSeconds = Number(((performance.now() - started) / 1000).toFixed(1));
     if (isPostgres(ctx.db)) await sql`vacuum analyze`.execute(ctx.db);
     // LARGE_TENANT_RUNS measurements on the one fixture (it takes minutes to build): each read's

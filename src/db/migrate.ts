@@ -32,6 +32,7 @@ import * as m0033 from './migrations/0033_bulk_lines_reservation_references.js';
 import * as m0035 from './migrations/0035_order_reservation_link.js';
 import * as m0036 from './migrations/0036_console_second_factor.js';
 import * as m0037 from './migrations/0037_webhook_console.js';
+import * as m0039 from './migrations/0039_fine_sale_totals.js';
 
 /** Migrations in order; one set serves SQLite and PostgreSQL. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -66,6 +67,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0035_order_reservation_link': m0035,
   '0036_console_second_factor': m0036,
   '0037_webhook_console': m0037,
+  '0039_fine_sale_totals': m0039,
 };
 
 /** `schema` names the PostgreSQL schema the bookkeeping tables live in (DATABASE_SCHEMA). */

@@ -55,8 +55,10 @@ function rowAmounts(p: string): string[] {
   ];
 }
 
-/** The spans a sale line is counted in, with the start of its bucket (UTC, epoch ms). */
-const spans = (postgres: boolean): [string, (at: string) => string][] => [
+type SpanBucket = [string, (at: string) => string];
+
+/** The spans a sale line was first counted in, with the start of its bucket (UTC, epoch ms). */
+export const spans = (postgres: boolean): SpanBucket[] => [
   [
     'month',
     (at) =>
@@ -69,9 +71,9 @@ const spans = (postgres: boolean): [string, (at: string) => string][] => [
 ];
 
 /** The totals rows of the sale lines of `source` (a table), in key order (the lock order). */
-function saleTotalsOf(postgres: boolean, source: string, shard: string): string {
+export function saleTotalsOf(source: string, shard: string, counted: SpanBucket[]): string {
   const sums = rowAmounts('').map((a) => `sum(${a})`);
-  const selects = spans(postgres).map(([span, bucket]) => {
+  const selects = counted.map(([span, bucket]) => {
     const key = `seller_company_id, environment, ${bucket('created_at')}, currency_code, coalesce(wholesale_currency_code, '')`;
     return `select seller_company_id, environment, '${span}', ${bucket('created_at')}, currency_code,
       coalesce(wholesale_currency_code, ''), ${shard}, ${sums.join(', ')} from ${source} group by ${key}`;
@@ -79,9 +81,9 @@ function saleTotalsOf(postgres: boolean, source: string, shard: string): string 
   return `select * from (${selects.join(' union all ')}) t order by 1, 2, 3, 4, 5, 6`;
 }
 
-/** SQLite trigger: the three totals rows of the inserted line. */
-const saleTotalsOfNewRow = () =>
-  `select * from (${spans(false)
+/** SQLite trigger: the totals rows of the inserted line, one per span. */
+export const saleTotalsOfNewRow = (counted: SpanBucket[]) =>
+  `select * from (${counted
     .map(
       ([
         span,
@@ -95,7 +97,7 @@ const SALE_TOTALS_KEY = `seller_company_id, environment, span, bucket_start, cur
 const addTotals = `on conflict (${SALE_TOTALS_KEY}) do update set ${TOTAL_COLUMNS.map(
   (c) => `${c} = sale_totals.${c} + excluded.${c}`,
 ).join(', ')}`;
-const insertTotals = (select: string) =>
+export const insertTotals = (select: string) =>
   `insert into sale_totals (${SALE_TOTALS_KEY}, ${TOTAL_COLUMNS.join(', ')}) ${select} ${addTotals}`;
 
 const activityTotalsSelect = (source: string, shard: string) =>
@@ -111,9 +113,12 @@ const insertStock = (select: string) =>
   `insert into pool_stock (pool_id, shard, available) ${select}
     on conflict (pool_id, shard) do update set available = pool_stock.available + excluded.available`;
 
+/** The totals row a PostgreSQL writer adds to: one per connection, so writers rarely share a row. */
+export const PG_SHARD = 'pg_backend_pid() % 64';
+
 /** PostgreSQL: one statement-level trigger per table and event, reading the transition table. */
 async function postgresTriggers(db: Kysely<unknown>) {
-  const shard = 'pg_backend_pid() % 64';
+  const shard = PG_SHARD;
   const fn = async (name: string, body: string) =>
     sql
       .raw(`create function ${name}() returns trigger language plpgsql as $body$
@@ -125,7 +130,7 @@ async function postgresTriggers(db: Kysely<unknown>) {
         for each statement execute function ${name}()`)
       .execute(db);
 
-  await fn('sale_lines_totals', insertTotals(saleTotalsOf(true, 'new_rows', shard)));
+  await fn('sale_lines_totals', insertTotals(saleTotalsOf('new_rows', shard, spans(true))));
   await trigger('sale_lines_totals', 'insert', 'sale_lines', 'new table as new_rows');
   await fn('activity_entries_totals', insertActivityTotals(activityTotalsSelect('new_rows', shard)));
   await trigger('activity_entries_totals', 'insert', 'activity_entries', 'new table as new_rows');
@@ -158,7 +163,7 @@ async function postgresTriggers(db: Kysely<unknown>) {
 async function sqliteTriggers(db: Kysely<unknown>) {
   const run = (text: string) => sql.raw(text).execute(db);
   await run(
-    `create trigger sale_lines_totals after insert on sale_lines begin ${insertTotals(saleTotalsOfNewRow())}; end`,
+    `create trigger sale_lines_totals after insert on sale_lines begin ${insertTotals(saleTotalsOfNewRow(spans(false)))}; end`,
   );
   await run(`create trigger activity_entries_totals after insert on activity_entries when NEW.${KEY_KINDS} begin
     ${insertActivityTotals(`select NEW.seller_company_id, NEW.environment, NEW.created_at / ${DAY_MS}, 0, NEW.quantity where true`)}; end`);
@@ -263,7 +268,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute(db);
 
   // Backfill, then keep.
-  await sql.raw(insertTotals(saleTotalsOf(postgres, 'sale_lines', '0'))).execute(db);
+  await sql.raw(insertTotals(saleTotalsOf('sale_lines', '0', spans(postgres)))).execute(db);
   await sql.raw(insertActivityTotals(activityTotalsSelect('activity_entries', '0'))).execute(db);
   await sql
     .raw(insertStock(`select pool_id, 0, count(*) from game_keys where state = 'available' group by pool_id`))

@@ -109,15 +109,15 @@ export interface ApiUsageDailyTable {
 }
 
 /**
- * Running totals of the sale lines (migration 0024): kept by a trigger in the statement that
- * inserts the line, per span (`month`, `day`, `hour`) and bucket start (UTC epoch ms), sale and
+ * Running totals of the sale lines (migrations 0024 and 0039): kept by a trigger in the statement
+ * that inserts the line, per span (`month` to `second`) and bucket start (UTC epoch ms), sale and
  * wholesale currency (`''` when none) and shard (the writer's connection on PostgreSQL, 0 on
  * SQLite). A bucket's figure is the sum over its shards.
  */
 export interface SaleTotalsTable {
   seller_company_id: string;
   environment: string;
-  span: 'month' | 'day' | 'hour';
+  span: 'month' | 'day' | 'hour' | 'minute' | 'second';
   bucket_start: number;
   currency_code: string;
   wholesale_currency_code: string;

@@ -1,14 +1,17 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { heavyRead } from '../../db/heavy-read.js';
+import type { SaleTotalsTable } from './finance.table.js';
 import type { SellerRows } from './sales-read.repo.js';
 
+const SECOND_MS = 1_000;
+const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 /** The latest instant a JavaScript Date holds: no line is written after it. */
 const LAST_MS = 8.64e15;
 
-type Span = 'month' | 'day' | 'hour';
+type Span = SaleTotalsTable['span'];
 
 /** The buckets of one span whose start lies in [start, end). */
 export interface BucketRange {
@@ -26,21 +29,29 @@ const nextMonth = (ms: number) => {
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
 };
 
+const fixed = (size: number) => ({
+  up: (ms: number) => Math.ceil(ms / size) * size,
+  down: (ms: number) => Math.floor(ms / size) * size,
+});
+
 /** The first bucket boundary at or after `ms`, and the last at or before it, per span. */
 const BOUNDARIES: Record<Span, { up: (ms: number) => number; down: (ms: number) => number }> = {
   month: {
     up: (ms) => (monthStartOf(ms) === ms ? ms : nextMonth(ms)),
     down: monthStartOf,
   },
-  day: { up: (ms) => Math.ceil(ms / DAY_MS) * DAY_MS, down: (ms) => Math.floor(ms / DAY_MS) * DAY_MS },
-  hour: { up: (ms) => Math.ceil(ms / HOUR_MS) * HOUR_MS, down: (ms) => Math.floor(ms / HOUR_MS) * HOUR_MS },
+  day: fixed(DAY_MS),
+  hour: fixed(HOUR_MS),
+  minute: fixed(MINUTE_MS),
+  second: fixed(SECOND_MS),
 };
-const COARSE_TO_FINE: Span[] = ['month', 'day', 'hour'];
+const COARSE_TO_FINE: Span[] = ['month', 'day', 'hour', 'minute', 'second'];
 
 /**
- * [from, to) as whole buckets, coarsest first, and the parts shorter than an hour at either end
+ * [from, to) as whole buckets, coarsest first, and the parts shorter than a second at either end
  * (summed from the lines themselves). A month reads one bucket; a month so far reads at most
- * 30 days, 23 hours and the current hour's lines.
+ * 30 days, 23 hours, 59 minutes, 59 seconds and the lines of the current second, so the cost
+ * of any window is bounded whatever the seller's volume.
  */
 export function coverage(from: number, to: number): { buckets: BucketRange[]; edges: [number, number][] } {
   const buckets: BucketRange[] = [];

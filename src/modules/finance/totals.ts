@@ -41,9 +41,9 @@ export const emptyTotals = (currencyCode: string): CurrencyTotals => ({
  * The one aggregation behind statements, summary and invoices: the sale lines created in
  * [from, to) (UTC epoch ms), per sale currency. A line counts where its own `created_at` falls,
  * so a refund dated next month lowers next month, and the same span always gives the same
- * figures (lines are insert-only). Whole months, days and hours are read from the totals kept
- * beside the lines (kept-totals.repo.ts); only the parts shorter than an hour at either end sum
- * lines, so the cost does not grow with the seller's history.
+ * figures (lines are insert-only). Whole months, days, hours, minutes and seconds are read from
+ * the totals kept beside the lines (kept-totals.repo.ts); only the parts shorter than a second at
+ * either end sum lines, so the cost grows neither with the seller's history nor with its volume.
  */
 export async function financeTotals(
   ex: Executor,
