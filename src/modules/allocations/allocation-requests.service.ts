@@ -108,7 +108,7 @@ export const operatorRequestView = (row: RequestRow) => ({
 export const policyAllowsRequests = (policy: string): boolean => policy !== 'none';
 
 /**
- * GET /availability `requestable` (SPEC 2.4): the grant is active and used up, and its policy
+ * GET /availability `requestable`: the grant is active and used up, and its policy
  * takes requests. A paused or revoked grant is not exhausted, so it is never requestable.
  */
 export const isRequestable = (allocation: {
