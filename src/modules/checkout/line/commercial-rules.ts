@@ -127,8 +127,9 @@ function termRefusal(schedule: Schedule, country: string, currency: string, cata
 }
 
 /**
- * The commercial checks, in their order: footprint country, footprint currency, agreement currency, catalog
- * pricing, reference-rate floor, region locks, consumer geo. The first failing check names the code.
+ * The commercial checks, in their order: footprint country, footprint currency, agreement currency,
+ * catalog pricing, reference-rate floor, region locks, consumer geo. The first failing check names
+ * the code.
  */
 export function checkCommercial(f: CommercialFacts): CommercialResult {
   const { country, currency } = f;
