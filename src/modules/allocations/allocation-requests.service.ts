@@ -53,7 +53,10 @@ const alreadyResolved = (row: RequestRow) =>
     reason: row.resolution_reason,
   });
 
-/** The operator's decision on a pending request (docs/seller-reads.md, "Increase requests"). */
+/**
+ * The operator's decision on a pending request (docs/seller-reads.md,
+ * "GET /allocations and increase requests").
+ */
 export type RequestDecision =
   | { decision: 'approve'; approvedQuantity?: number; reason?: string }
   | { decision: 'decline'; reason: string };
