@@ -1,4 +1,4 @@
-// The long fuzz run (issue #13): 100,000 generated bad requests from the served OpenAPI document
+// The long fuzz run: 100,000 generated bad requests from the served OpenAPI document
 // against one engine in a fresh process, plus malformed HTTP over a socket; reports 5xx,
 // envelope violations, and RSS / heap after a full GC at checkpoints, to tell a leak from warm-up.
 import { mkdtempSync } from 'node:fs';

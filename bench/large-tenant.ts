@@ -1,4 +1,4 @@
-// The large tenant (issue 36): one production seller grown to LARGE_TENANT_ORDERS orders (default
+// The large tenant: one production seller grown to LARGE_TENANT_ORDERS orders (default
 // 1,000,000 on SQLite, 200,000 on PostgreSQL with DATABASE_URL), each with its sale line, activity
 // entry and sold key, every twentieth refunded, written straight through the repositories in
 // large transactions, beside 60,000 keys in stock (imported). Reports p50/p95 of every seller list and

@@ -1,4 +1,4 @@
-// POST /orders on PostgreSQL as the tenant grows (issue 36): one hot SKU, 32 connections, from 0
+// POST /orders on PostgreSQL as the tenant grows: one hot SKU, 32 connections, from 0
 // to ORDER_GROWTH_TOTAL orders (default 500,000) in steps of ORDER_GROWTH_STEP (100,000), while
 // bench/pg-autovacuum.ts vacuums as autovacuum would with the tables' own settings. Reports each
 // step's rate and its ratio to the first step's: flat means the claim, the idempotency records and

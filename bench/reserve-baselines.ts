@@ -1,13 +1,12 @@
-// The raw baselines of POST /orders/reserve (issue 16): the minimal durable work of one
+// The raw baselines of POST /orders/reserve: the minimal durable work of one
 // reservation on one hot SKU, through the drivers alone (no HTTP, no rules, no query builder),
 // on the project's migrated schema: an admission counter plus one durable reservation row.
 //
-// Each also runs, for reference, with the contract's two other durable writes of a reservation
-// in the same transaction (`contractWrites`): the stored reply of its Idempotency-Key (SPEC 4.1;
-// written once, reply included, cheaper than any service can, which must claim the key before it
-// knows the reply) and its `order.reserved` outbox row (SPEC part 6). That rate over the raw
-// baseline's is the most a service keeping the contract could reach before HTTP, auth, JSON and
-// its rules cost anything.
+// Each also runs, for reference, with the contract's two other durable writes of a reservation in
+// the same transaction (`contractWrites`): the stored reply of its Idempotency-Key (written once,
+// reply included, cheaper than any service can, which must claim the key before it knows the reply)
+// and its `order.reserved` outbox row. That rate over the raw baseline's is the most a service
+// keeping the contract could reach before HTTP, auth, JSON and its rules cost anything.
 import SqliteDatabase from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import pg from 'pg';

@@ -210,7 +210,7 @@ export async function benchReserve(): Promise<ReserveResult[]> {
   return results;
 }
 
-/** Reserve at least 0.4 of its engine's raw baseline, p99 under 50 ms, nothing oversold (issue 16). */
+/** Reserve at least 0.4 of its engine's raw baseline, p99 under 50 ms, nothing oversold. */
 export function reportReserve(results: ReserveResult[]) {
   console.table(
     results.flatMap((r) => {

@@ -74,7 +74,7 @@ async function benchRequests() {
     { paired: revalidate, aim: 0.6 },
   ]);
 
-  /** POST /orders against its engine's raw baseline (issue 15): PostgreSQL 0.6, SQLite 0.3; p99 < 100 ms. */
+  /** POST /orders against its engine's raw baseline; aims: PostgreSQL 0.6, SQLite 0.3; p99 < 100 ms. */
   const ORDER_AIMS: Record<string, number> = { sqlite: 0.3, postgres: 0.6 };
   const RAW_BASELINES: Record<string, string> = {
     sqlite: 'raw better-sqlite3, 3 prepared statements per order',
@@ -242,7 +242,7 @@ async function benchListenForwarding() {
 }
 
 /**
- * The large tenant (issue 36): every seller read at 1,000 orders and at full size, on SQLite and,
+ * The large tenant: every seller read at 1,000 orders and at full size, on SQLite and,
  * with DATABASE_URL, PostgreSQL; on SQLite POST /orders alone and under ten heavy readers.
  * LARGE_TENANT_ORDERS sets the size (default 1,000,000 on SQLite, 200,000 on PostgreSQL);
  * LARGE_TENANT_RUNS repeats the full-size measurements on the one fixture (min/median/max).

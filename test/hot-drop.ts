@@ -31,7 +31,7 @@ export const reserveBody = (s: ProductionScenario, overrides: Record<string, unk
   ...overrides,
 });
 
-/** The declaration a production commit needs (SPEC 4.2 rule 2). */
+/** The declaration a production commit needs (the same as a production order's). */
 export const commitBody = (s: ProductionScenario, reservationId: string) => ({
   reservationId,
   integrationOrderContext: productionOrder(s).integrationOrderContext,

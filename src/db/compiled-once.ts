@@ -15,14 +15,13 @@ import { GroupCommitAdapter } from './sqlite-group-commit.js';
 const MARK = '\u0000param:';
 
 /**
- * A hot query of fixed shape (DESIGN, second wave: "the hot path may leave Kysely"), written
- * once with Kysely and compiled once per engine with a marker in place of each named value;
- * each call then substitutes the values and runs the compiled SQL. No query building or
- * compiling per request; SQLite reuses its prepared statement (the statement cache of
- * database.ts) and PostgreSQL a named prepared statement of each connection (parse and plan
- * once). Every value the query varies on must be one of `names`: anything else is a constant
- * of the compiled text. `lastOfTransaction` (PostgreSQL): the statement ends its transaction,
- * which commits right behind it (pipelined-transaction.ts).
+ * A hot query of fixed shape, written once with Kysely and compiled once per engine with a marker
+ * in place of each named value; each call then substitutes the values and runs the compiled SQL. No
+ * query building or compiling per request; SQLite reuses its prepared statement (the statement
+ * cache of database.ts) and PostgreSQL a named prepared statement of each connection (parse and
+ * plan once). Every value the query varies on must be one of `names`: anything else is a constant
+ * of the compiled text. `lastOfTransaction` (PostgreSQL): the statement ends its transaction, which
+ * commits right behind it (pipelined-transaction.ts).
  */
 export function compiledOnce<N extends string, R>(
   names: readonly N[],

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { normalizeIp } from '../lib/ip.js';
 
 /**
- * Client address per SPEC 5.6: the edge platform's forwarded-for header, then `x-real-ip`,
+ * Client address: the edge platform's forwarded-for header, then `x-real-ip`,
  * then the leftmost `x-forwarded-for`. Those headers are believed only when the direct peer
  * is a trusted proxy (SDAPI_TRUST_PROXY: `loopback` by default, `none`, `all`, or CIDRs);
  * otherwise the socket address is the client.

@@ -1,5 +1,5 @@
 /**
- * The console page that fixes a failure whose details name a `consoleAction` (SPEC 7's values):
+ * The console page that fixes a failure whose details name a `consoleAction`:
  * contracts and the partner catalog lead to the partners page, allocations to the allocations
  * page, key problems to the API keys page, and production access (KYB) and the wallet to the
  * company's standing in Settings, which says what the company has and what to do.

@@ -222,7 +222,7 @@ export class ApiError extends Error {
     message: string,
     readonly details: Record<string, unknown> = {},
     headers: Record<string, string> = {},
-    /** Only for the codes SPEC gives two statuses (PRODUCT_NOT_SELLABLE: 404 live pull, 422 pre-order). */
+    /** Only for the codes with two statuses (PRODUCT_NOT_SELLABLE: 404 live pull, 422 pre-order). */
     status?: number,
   ) {
     super(message);

@@ -5,7 +5,7 @@ import { fail } from './errors.js';
 export type RateClass = 'catalog' | 'orders' | 'finance' | 'webhooks' | 'general';
 export type RateBucket = 'read' | 'read-cached' | 'write';
 
-/** SPEC part 8: per company, per route class, sliding one-minute windows; sandbox keys only. */
+/** Rate limits: per company, per route class, sliding one-minute windows; sandbox keys only. */
 export const SANDBOX_LIMITS_PER_MINUTE: Record<RateBucket, number> = {
   write: 600,
   read: 1200,

@@ -1,7 +1,7 @@
 import { type TLiteral, type TSchema, type TUnion, Type } from '@sinclair/typebox';
 import { DATE_TIME_PATTERN } from '../lib/clock.js';
 
-/** The flat ApiError envelope of SPEC part 7. */
+/** The flat ApiError envelope every error answers with (docs/errors.md). */
 export const ApiErrorSchema = Type.Object(
   {
     code: Type.String(),

@@ -1,10 +1,10 @@
 /**
- * One small runner for background work (DESIGN, second wave): each job runs in its own loop,
- * one round at a time. A round that reports more work runs again at once; otherwise the job
- * sleeps until its idle interval passes or something wakes it (`wake`, for example a
- * PostgreSQL NOTIFY through `listenForWakeups`). A failing round is logged and retried on the
- * next interval; `stop` ends the loops, waits for the rounds in progress and lets each job
- * finish what they started (in-flight webhook sends, at most their 15 s timeout).
+ * One small runner for background work: each job runs in its own loop, one round at a time. A round
+ * that reports more work runs again at once; otherwise the job sleeps until its idle interval
+ * passes or something wakes it (`wake`, for example a PostgreSQL NOTIFY through
+ * `listenForWakeups`). A failing round is logged and retried on the next interval; `stop` ends the
+ * loops, waits for the rounds in progress and lets each job finish what they started (in-flight
+ * webhook sends, at most their 15 s timeout).
  *
  * Jobs must be safe to run in every process at once: they claim their rows in the database
  * (FOR UPDATE SKIP LOCKED and a lease on PostgreSQL, conditional updates elsewhere).

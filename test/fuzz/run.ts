@@ -22,7 +22,7 @@ export interface FuzzReport {
 }
 
 const ENVELOPE_KEYS = ['code', 'details', 'doc_url', 'hint', 'message', 'recoverable', 'requestId'].join();
-/** Codes SPEC gives two statuses. */
+/** Codes with two statuses (src/http/errors.ts). */
 const MULTI_STATUS = new Set(['PRODUCT_NOT_SELLABLE']);
 
 /** What is wrong with an answer, or null: no 5xx, and every 4xx in the flat ApiError envelope. */

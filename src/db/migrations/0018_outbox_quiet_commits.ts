@@ -2,12 +2,11 @@ import { type Kysely, sql } from 'kysely';
 import { isPostgres } from '../dialect.js';
 
 /**
- * The outbox insert no longer sends NOTIFY (docs/events.md, "Waking the publisher"). A
- * transaction that has sent NOTIFY takes one database-wide lock at commit and keeps it through
- * its WAL flush, so every order and reservation committed one at a time behind it: with the
- * trigger, a reservation row plus its outbox row ran at 3,380-3,425/s raw (32 clients), without
- * it 10,018-10,993/s. The process that writes events now wakes its own publisher
- * (`onEventsWritten`); publishing still notifies the delivery jobs of every process.
+ * The outbox insert no longer sends NOTIFY (docs/events.md, "Waking the publisher"). A transaction
+ * that has sent NOTIFY takes one database-wide lock at commit and keeps it through its WAL flush,
+ * so every order and reservation committed one at a time behind it (about a third of the raw rate
+ * without it; figures in docs/events.md). The process that writes events now wakes its own
+ * publisher (`onEventsWritten`); publishing still notifies the delivery jobs of every process.
  */
 // biome-ignore lint/suspicious/noExplicitAny: migrations describe the schema before it is typed
 export async function up(db: Kysely<any>): Promise<void> {

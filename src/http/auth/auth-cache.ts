@@ -6,7 +6,7 @@ interface Entry {
 }
 
 /**
- * Principals by token hash for about 60 s (SPEC 5.7). Revocation and rotation drop the
+ * Principals by token hash for about 60 s. Revocation and rotation drop the
  * entry at once in this process; other processes drop it through `onInvalidate` (Redis
  * pub/sub when configured) or when the TTL runs out. Expiry and the IP allowlist are
  * checked on every request, cache hit or not.

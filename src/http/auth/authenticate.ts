@@ -33,7 +33,7 @@ function tokenHashOf(token: string, connection: object): string {
 }
 
 /**
- * Resolves the caller of a seller route (SPEC part 5). The principal may come from the
+ * Resolves the caller of a seller route. The principal may come from the
  * ~60 s cache; expiry, the allowlist and production access are checked on every request.
  */
 export async function authenticateSeller(

@@ -18,7 +18,7 @@ export type Scope = (typeof SCOPES)[number];
 
 export const isScope = (value: string): value is Scope => (SCOPES as readonly string[]).includes(value);
 
-/** Scopes that are granted only when asked for by name (SPEC 5.5: opt-in). */
+/** Opt-in scopes: granted only when asked for by name. */
 export const OPT_IN_SCOPES: readonly Scope[] = [
   'seller:orders:manage',
   'seller:finance:read',

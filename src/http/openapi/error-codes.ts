@@ -52,7 +52,7 @@ export function errorCodesOf(facts: RouteFacts, doc: Pick<OperationDoc, 'errors'
   return [...codes].sort();
 }
 
-/** Codes grouped by their HTTP status (a code SPEC gives two statuses is listed under both). */
+/** Codes grouped by their HTTP status (a code with two statuses is listed under both). */
 export function byStatus(codes: readonly ErrorCode[]): Map<number, ErrorCode[]> {
   const groups = new Map<number, ErrorCode[]>();
   const put = (status: number, code: ErrorCode) => groups.set(status, [...(groups.get(status) ?? []), code]);

@@ -1,5 +1,5 @@
 /**
- * Descriptions of parameters and of the fields SPEC defines, by name (`in:name` first, then
+ * Descriptions of parameters and of the contract's fields, by name (`in:name` first, then
  * `name`), for those whose schema carries none. A parameter missing from both fails
  * src/http/openapi/openapi.test.ts; a field description in its TypeBox schema wins.
  */
@@ -61,7 +61,7 @@ export const GLOSSARY: Readonly<Record<string, string>> = {
   counterparty: 'Counterparty (publisher) company id.',
   environment: '`sandbox` or `production`.',
   includeRevoked: 'Include revoked keys.',
-  // Orders (SPEC 2.6)
+  // Orders
   orderReference:
     'Your order reference, unique per company (per API key in sandbox); repeating it with the same quantity replays the original keys.',
   expectedUnitPriceCents:
@@ -111,7 +111,7 @@ export const GLOSSARY: Readonly<Record<string, string>> = {
   // Test clock
   advanceSeconds: 'Seconds to move the clock forward.',
   sunsetAt: 'When the contract date may stop being served (a future instant).',
-  // integrationOrderContext (SPEC 2.6)
+  // integrationOrderContext
   schemaVersion: 'Version of the declaration shape (1).',
   salesCountryCode: 'Country of the sale, ISO 3166-1 alpha-2.',
   salesPriceGrossMinor: 'Price the buyer paid, tax included, in minor units.',
@@ -125,7 +125,7 @@ export const GLOSSARY: Readonly<Record<string, string>> = {
   checkoutSessionId: 'Your checkout session id.',
   consumerIp:
     'Buyer IPv4/IPv6 address; required on production checkout; resolved to a country then discarded.',
-  // Fulfilled responses (SPEC 2.6, 2.7)
+  // Fulfilled responses and their settlement
   keys: 'Plaintext keys, in the order of keyIds (empty with a deferred reveal).',
   pulled: 'Keys taken by this order.',
   activation: 'How the buyer activates the keys (type and countries).',

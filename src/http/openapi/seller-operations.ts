@@ -1,7 +1,7 @@
 import type { ErrorCode } from '../errors.js';
 import { type OperationTable, op } from './operation-docs.js';
 
-/** The sellability and commercial gates every checkout line passes (SPEC 3.5, 4.2 rules 3-7). */
+/** The sellability and commercial gates every checkout line passes (docs/checkout.md). */
 const GATES: ErrorCode[] = [
   'NOT_FOUND',
   'FORBIDDEN',
@@ -25,13 +25,13 @@ const GATES: ErrorCode[] = [
   'SANDBOX_MAGIC_VALUE_REJECTED',
   'PREORDER_STATE_UNAVAILABLE',
 ];
-/** The declarations of SPEC 4.2 rule 2, all named at once in `details.issues`. */
+/** The declarations an order must carry, all named at once in `details.issues`. */
 const DECLARATIONS: ErrorCode[] = [
   'TAX_DECLARATION_REQUIRED',
   'SALES_COUNTRY_REQUIRED',
   'SALES_CHANNEL_REQUIRED',
 ];
-/** The price bind of rule 6. */
+/** The price bind: the expected price must equal the effective price now. */
 const PRICE_BIND: ErrorCode[] = [
   'EXPECTED_UNIT_PRICE_REQUIRED',
   'CATALOG_PRICE_MISMATCH',

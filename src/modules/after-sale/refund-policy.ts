@@ -7,7 +7,7 @@ import type { OwnedKey } from './key-checks.js';
 
 const DAY_MS = 86_400_000;
 
-/** The grant's policy (SPEC 2.3), fields the publisher left out taken from the platform's. */
+/** The grant's refund policy, fields the publisher left out taken from the platform's. */
 export async function policyOfAllocation(ex: Executor, allocationId: string): Promise<RefundPolicy> {
   const { refund_policy } = await requireAllocation(ex, allocationId);
   return refundPolicyOf(refund_policy);

@@ -139,7 +139,7 @@ describe('replays of an order with refunded keys (docs/checkout.md, "Replays")',
     expect(JSON.stringify(replay.body)).not.toContain(keys[1]!);
   });
 
-  it('answers a fully refunded reference as a new order (SPEC rule 1), never the refunded keys', async () => {
+  it('answers a fully refunded reference as a new order, never the refunded keys', async () => {
     const seller = await makeSeller(t);
     const placed = await order(t, seller);
     expect(

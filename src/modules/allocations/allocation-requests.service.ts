@@ -53,7 +53,10 @@ const alreadyResolved = (row: RequestRow) =>
     reason: row.resolution_reason,
   });
 
-/** The operator's decision on a pending request (docs/seller-reads.md, "Increase requests"). */
+/**
+ * The operator's decision on a pending request (docs/seller-reads.md,
+ * "GET /allocations and increase requests").
+ */
 export type RequestDecision =
   | { decision: 'approve'; approvedQuantity?: number; reason?: string }
   | { decision: 'decline'; reason: string };
@@ -108,7 +111,7 @@ export const operatorRequestView = (row: RequestRow) => ({
 export const policyAllowsRequests = (policy: string): boolean => policy !== 'none';
 
 /**
- * GET /availability `requestable` (SPEC 2.4): the grant is active and used up, and its policy
+ * GET /availability `requestable`: the grant is active and used up, and its policy
  * takes requests. A paused or revoked grant is not exhausted, so it is never requestable.
  */
 export const isRequestable = (allocation: {

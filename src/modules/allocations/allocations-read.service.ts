@@ -21,7 +21,7 @@ export function activationOf(row: { activation_type: string; activation_countrie
 }
 
 /**
- * The grant's effective refund policy (SPEC 2.3): the fields its publisher set, the platform's
+ * The grant's effective refund policy: the fields its publisher set, the platform's
  * for the rest. `source` says whose rules apply: `publisher` once the grant sets any.
  */
 export function refundPolicyOf(stored: string | null): RefundPolicy {
@@ -44,7 +44,7 @@ export interface RefundPolicy extends RefundPolicyTerms {
   chargebacksQuarantineKeys: boolean;
 }
 
-/** One allocation as GET /allocations shows it (SPEC 2.3). */
+/** One allocation as GET /allocations shows it. */
 async function allocationItems(
   ctx: AppContext,
   sellerId: string,
@@ -98,7 +98,7 @@ async function allocationItems(
 export type AllocationItem = Awaited<ReturnType<typeof allocationItems>>[number];
 
 /**
- * `updatedSince` is served from this much earlier (SPEC 4.1: "overlap a few seconds"), so a row
+ * `updatedSince` is served from this much earlier (a few seconds of overlap), so a row
  * committed late with an earlier stamp is not missed; the reply warns with UPDATED_SINCE_OVERLAP.
  */
 export const UPDATED_SINCE_OVERLAP_MS = 5_000;

@@ -100,7 +100,7 @@ export function registerAllocationRoutes(app: TypedApp, ctx: AppContext): void {
     },
     handler: async (request) => {
       if (request.validationError) {
-        // SPEC 4.1: an invalid grantId or requestedQuantity (or a body that is no object) is
+        // An invalid grantId or requestedQuantity (or a body that is no object) is
         // 400 BAD_REQUEST; any other invalid field is the usual 422 VALIDATION_FAILED.
         const issues = validationIssues(request.validationError.validation ?? [], 'body');
         if (!issues.some((i) => BAD_REQUEST_FIELDS.has(i.field))) throw request.validationError;

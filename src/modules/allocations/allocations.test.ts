@@ -39,7 +39,7 @@ async function productionSeller() {
 }
 
 describe('GET /allocations', () => {
-  it('shows every field of SPEC 2.3, derived from the grant and the gates', async () => {
+  it('shows every allocation field of the contract, derived from the grant and the gates', async () => {
     const { c, headers } = await productionSeller();
     await admin(t, 'POST', `/connections/${c.connectionId}/shares`, { skuId: c.skuId }, 200);
     await admin(t, 'PUT', `/releases/${c.releaseId}/prices`, {

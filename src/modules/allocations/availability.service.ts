@@ -19,8 +19,8 @@ export interface AvailabilityQuery {
 const parseList = (json: string | null): string[] => (json ? (JSON.parse(json) as string[]) : []);
 
 /**
- * Availability of one SKU for a seller (SPEC 2.4), or null when the SKU is not in the seller's
- * catalog. `available` is what an all-or-nothing order could pull now: the allocation's
+ * Availability of one SKU for a seller (GET /availability), or null when the SKU is not in the
+ * seller's catalog. `available` is what an all-or-nothing order could pull now: the allocation's
  * remaining capped by the keys in its dedicated and shared pools, zero when not sellable.
  */
 export async function availabilityOf(
@@ -166,7 +166,7 @@ export async function stockForSkus(
   return result;
 }
 
-/** The arithmetic of SPEC 2.4, shared by single and batch availability. */
+/** The stock arithmetic of GET /availability, shared by single and batch availability. */
 export function stockNumbers(
   allocation: { status: string; quantity_limit: number; quantity_pulled: number } | null,
   dedicated: number | null,

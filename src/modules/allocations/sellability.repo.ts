@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/database.js';
 
-/** Per SKU, the facts of every sellability gate for one seller (SPEC 3.5). */
+/** Per SKU, the facts of every sellability gate for one seller. */
 export function skuGateRows(ex: Executor, sellerId: string, environment: string, skuIds: readonly string[]) {
   return ex
     .selectFrom('skus')

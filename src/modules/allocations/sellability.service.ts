@@ -72,7 +72,7 @@ export async function computeSellability(
 
 /**
  * Recomputes sellability after a publisher-side change, inside its transaction, and announces
- * every flip with `sku.sellability_changed` (SPEC 3.5). The last known state is stored per
+ * every flip with `sku.sellability_changed`. The last known state is stored per
  * seller and SKU; a SKU never evaluated before counts as not sellable.
  */
 export async function refreshSellability(

@@ -1,5 +1,5 @@
 /**
- * Sellability (SPEC 3.5): a SKU is sellable for a seller only when the share, allocation,
+ * Sellability: a SKU is sellable for a seller only when the share, allocation,
  * product lifecycle and pricing gates all hold. Pure: the facts come from the repository.
  */
 export type ReadinessBlocker =

@@ -1,6 +1,6 @@
 /**
- * Whether a SKU can be sold into a country (SPEC 2.4 `blockedReason`): the one predicate that
- * availability, preview, hold and reserve share. Checks run in a fixed order; the first that
+ * Whether a SKU can be sold into a country (GET /availability's `blockedReason`): the one predicate
+ * that availability, preview, hold and reserve share. Checks run in a fixed order; the first that
  * fails names the reason.
  */
 export type BlockedReason =

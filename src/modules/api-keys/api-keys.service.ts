@@ -39,7 +39,7 @@ function newToken(environment: Environment) {
   return { token, hash: sha256Hex(token), hint: `${tokenPrefixFor(environment)}${secret.slice(0, 4)}` };
 }
 
-/** Validates an allowlist (SPEC 5.6) into its normalized form; empty means any source. */
+/** Validates an API key's IP allowlist into its normalized form; empty means any source. */
 export function normalizeAllowedIps(
   list: readonly string[] | null | undefined,
   field = 'allowed_ips',

@@ -15,8 +15,8 @@ const toRecipients = (ids: Iterable<string>, environment: string): Recipient[] =
   [...ids].map((companyId) => ({ companyId, environment }));
 
 /**
- * Runs a publisher-side change to one product and records what sellers can observe (SPEC 2.5,
- * 3.4): `added` for sellers who gain the product, `removed` for those who lose it, `updated`
+ * Runs a publisher-side change to one product and records the catalog changes sellers can
+ * observe: `added` for sellers who gain the product, `removed` for those who lose it, `updated`
  * with the changed fields for those who keep it. Returns the audience for events.
  */
 export async function changeProduct(

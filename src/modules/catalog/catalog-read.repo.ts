@@ -26,7 +26,7 @@ export interface ProductListFilter {
 const containing = (text: string) =>
   sql`${`%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`;
 
-/** Products the seller can see (catalog access of SPEC 3.4), newest first (keyset on created_at, id). */
+/** Products the seller can see (`accessibleProducts`), newest first (keyset on created_at, id). */
 export function listVisibleProducts(ex: Executor, f: ProductListFilter) {
   let query = accessibleProducts(ex, f.environment, f.nowMs)
     .selectAll('products')

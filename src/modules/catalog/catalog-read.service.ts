@@ -13,7 +13,7 @@ export interface SellerScope {
 
 const json = <T>(text: string | null, fallback: T): T => (text ? (JSON.parse(text) as T) : fallback);
 
-/** Visible now on the service clock (the access rules of SPEC 3.4). */
+/** Visible now on the service clock (docs/seller-reads.md, "Visibility"). */
 export function visibleProducts(
   ctx: AppContext,
   scope: SellerScope,
@@ -41,7 +41,7 @@ export async function pricesByProduct(ctx: AppContext, productIds: readonly stri
   return { releases, result };
 }
 
-/** SPEC 2.1: the US list price (SRP) where one is set. */
+/** The US list price (SRP) in USD, the lowest where several are set; null where none is. */
 export const usListPriceFrom = (prices: readonly EffectivePrice[] | undefined): number | null => {
   const us = (prices ?? [])
     .filter((p) => p.countryCode === 'US' && p.currencyCode === 'USD')
@@ -49,7 +49,7 @@ export const usListPriceFrom = (prices: readonly EffectivePrice[] | undefined): 
   return us.length > 0 ? Math.min(...us) : null;
 };
 
-/** The product fields every list and detail shows (SPEC 2.1). Visible products always carry `active`. */
+/** The product fields every list and detail shows. Visible products always carry `active`. */
 export function productBase(
   row: repo.ProductRow,
   chain: readonly string[],

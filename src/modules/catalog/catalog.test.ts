@@ -59,7 +59,7 @@ async function world(count: number) {
 }
 
 describe('GET /products', () => {
-  it('lists visible products newest first with every field of SPEC 2.1, localized', async () => {
+  it('lists visible products newest first with every product field of the contract, localized', async () => {
     const { c, headers } = await world(1);
     await admin(t, 'PUT', `/releases/${c.releaseId}/prices`, {
       countryCode: 'US',

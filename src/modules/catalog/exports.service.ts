@@ -31,7 +31,7 @@ export interface ErrorLog {
   error(details: object, message: string): void;
 }
 
-/** SPEC part 7: exports are refused while the seller's agreements are paused (none active, some paused). */
+/** Exports are refused while the seller's agreements are paused (none active, some paused). */
 async function requireActiveAgreement(ctx: AppContext, scope: SellerScope) {
   const agreements = (await sellerTerms(ctx, scope.sellerId, scope.environment)).flatMap((t) => t.agreements);
   const active = agreements.some((a) => a.status === 'active');

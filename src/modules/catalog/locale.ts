@@ -1,5 +1,5 @@
 /**
- * Language choice for localized text (SPEC 2.1): the `locale` query wins over
+ * Language choice for localized text: the `locale` query wins over
  * `Accept-Language` (q-values honoured), and English closes every chain.
  */
 export function localeChain(locale: string | undefined, acceptLanguage: string | undefined): string[] {

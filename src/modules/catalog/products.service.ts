@@ -125,7 +125,7 @@ export async function updateProduct(ctx: AppContext, trx: Executor, id: string, 
     }),
   );
   const updatedAt = new Date(now).toISOString();
-  // The legacy status `archived` delists as `isArchived` does (SPEC 3.4: archive emits `removed`).
+  // The legacy status `archived` delists as `isArchived` does (archiving records `removed`).
   if (archiveNow || patch.status === 'archived') {
     await emit(ctx, trx, diff.removed, 'product.delisted', {
       productId: id,

@@ -6,7 +6,7 @@ import type { Database } from '../../db/schema.js';
 const HOUR_MS = 3_600_000;
 
 /**
- * Catalog access (SPEC 3.4): a product is visible to a seller when it is published (not draft,
+ * Catalog access: a product is visible to a seller when it is published (not draft,
  * not archived, whether by `isArchived` or the legacy `status`), is not the sandbox churn
  * fixture in an archived period, and the seller's connection to its publisher shares the whole
  * catalog, or shares (and has not suspended) at least one SKU of the product.

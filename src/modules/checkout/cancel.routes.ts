@@ -39,7 +39,7 @@ const bothOrNeither = () =>
   });
 
 /**
- * POST /orders/cancel (SPEC 4.2): `{reservationId}` releases a live hot-drop reservation (its
+ * POST /orders/cancel: `{reservationId}` releases a live hot-drop reservation (its
  * slots come back); `{orderReference}` cancels an accepted pre-order not yet converted at
  * release (its capacity returns to the allocation). Both emit `order.returned`.
  */

@@ -8,7 +8,7 @@ export const Quantity = Type.Integer({ minimum: 1, maximum: 1000 });
 export const OrderReference = Type.String({ minLength: 1, maxLength: 200, pattern: '^[\\x21-\\x7e]+$' });
 const SkuCode = Type.String({ minLength: 1, maxLength: 64 });
 
-/** SPEC 2.6: the seller's declaration of the sale; `consumerIp` is resolved then discarded. */
+/** The seller's declaration of the sale; `consumerIp` is resolved then discarded. */
 export const IntegrationOrderContext = Type.Object(
   {
     schemaVersion: Type.Optional(Type.Integer({ minimum: 1 })),

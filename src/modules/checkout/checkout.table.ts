@@ -14,7 +14,7 @@ export interface OrdersTable {
   seller_company_id: string;
   environment: string;
   api_key_id: string;
-  /** The namespace of order references: the company, or the API key in sandbox (SPEC 4.2 rule 1). */
+  /** The namespace of order references: the company, or the API key in sandbox. */
   reference_owner: string;
   order_reference: string;
   kind: OrderKind;

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { assertPayload, EVENT_TYPES, type EventType } from './event-types.js';
 
 /**
- * SPEC part 6, the data fields of each event type written today (types whose feature belongs to
- * another issue — reservations, refunds, finance — are added with it). Every emit checks its
- * payload against the catalog, so the whole suite also proves each producer writes these fields.
+ * The data fields the contract promises for each event type (docs/events.md, "Event types and
+ * who emits them"). Every emit checks its payload against the catalog, so the whole suite also
+ * proves each producer writes these fields.
  */
-const SPEC_FIELDS: Record<EventType, string[]> = {
+const CONTRACT_FIELDS: Record<EventType, string[]> = {
   'test.ping': ['ok', 'webhookId'],
   'order.fulfilled': ['orderReference', 'skuCode', 'quantity', 'pulled', 'fulfilledAt'],
   'order.reserved': ['orderReference', 'skuCode', 'quantity', 'expectedReleaseAt'],
@@ -71,9 +71,9 @@ const SPEC_FIELDS: Record<EventType, string[]> = {
 };
 
 describe('event type catalog', () => {
-  it('names exactly the data fields of SPEC part 6 for every type, at version 1', () => {
-    expect(Object.keys(EVENT_TYPES).sort()).toEqual(Object.keys(SPEC_FIELDS).sort());
-    for (const [type, fields] of Object.entries(SPEC_FIELDS)) {
+  it('names exactly the data fields of the contract for every type, at version 1', () => {
+    expect(Object.keys(EVENT_TYPES).sort()).toEqual(Object.keys(CONTRACT_FIELDS).sort());
+    for (const [type, fields] of Object.entries(CONTRACT_FIELDS)) {
       const spec = EVENT_TYPES[type as EventType];
       expect(Object.keys(spec.payload.properties).sort(), type).toEqual([...fields].sort());
       expect(spec.version).toBe(1);

@@ -3,7 +3,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { DATE_TIME_PATTERN } from '../../lib/clock.js';
 
 /**
- * The closed catalog of event types (SPEC part 6), in the spirit of http/errors.ts: every event
+ * The closed catalog of event types (docs/events.md), in the spirit of http/errors.ts: every event
  * a module writes to the outbox is named here with its version, the exact fields of its `data`
  * and who receives it. `emit` accepts only these types and payloads of these shapes; a payload
  * with a missing or extra field is a programming error and throws before anything is written.

@@ -33,8 +33,8 @@ export function nowMicros(nowMs: number): number {
 export const newEventId = (now: number) => `evt_${uuidv7(now).replaceAll('-', '')}`;
 
 /**
- * Writes one event per recipient to the outbox inside the caller's transaction (rule 2 of
- * DESIGN): they exist exactly when the change that caused them commits; the webhooks module
+ * Writes one event per recipient to the outbox inside the caller's transaction, so that the
+ * events exist exactly when the change that caused them commits; the webhooks module
  * publishes and delivers them later. Only catalog types (event-types.ts) with their exact
  * payload are accepted. Returns the event ids, in recipient order.
  */
@@ -107,7 +107,7 @@ export function outboxRowsOf(ctx: AppContext, events: readonly PendingEvent[], o
 }
 export type OutboxRow = ReturnType<typeof outboxRowsOf>[number];
 
-/** One catalog change row (SPEC 2.5) per seller that sees the product. */
+/** One catalog change row (GET /catalog/changes) per seller that sees the product. */
 export async function recordCatalogChange(
   ctx: AppContext,
   trx: Executor,

@@ -13,7 +13,7 @@ interface Economics {
   wholesaleCurrencyCode: string | null;
 }
 
-/** A settlement activity entry (SPEC 2.8): signed kind, counterparty, promo, buyer-country evidence, economics. */
+/** A settlement activity entry: signed kind, counterparty, promo, buyer-country evidence, economics. */
 export function activityView(row: ActivityRow) {
   const economics = JSON.parse(row.economics) as Economics;
   const sign = Number(row.sign);

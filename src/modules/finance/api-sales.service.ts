@@ -10,7 +10,7 @@ type SaleLineRow = Selectable<SaleLinesTable>;
 
 const json = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
 
-/** A finance sale line as SPEC 2.8 names it; amounts in minor units, reversals negated. */
+/** A finance sale line as GET /finance/api-sales shows it; amounts in minor units, reversals negated. */
 export function saleLineView(row: SaleLineRow) {
   const settlement = json<Record<string, unknown>>(row.settlement);
   return {

@@ -61,7 +61,7 @@ export function apiSalesPage(
   );
 }
 
-/** Finance reads (SPEC 4.5, scope seller:finance:read): api-sales, statements, summary, invoices. */
+/** Finance reads (scope seller:finance:read): api-sales, statements, summary, invoices. */
 export function registerFinanceRoutes(app: TypedApp, ctx: AppContext): void {
   app.get('/finance/api-sales', {
     config: finance,

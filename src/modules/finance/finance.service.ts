@@ -40,7 +40,7 @@ const SIGNS: Record<ActivityKind, number> = {
   replacement: 0,
 };
 
-/** The sale line of SPEC 2.8 and its `sale` activity entry, as rows. */
+/** A sale's finance sale line and its `sale` activity entry, as rows. */
 export function saleRows(sale: SaleRecord) {
   return {
     sale: {
@@ -104,7 +104,7 @@ type ActivityEntry = Pick<
 
 /**
  * `economics` amounts carry the entry's direction: a refund's or chargeback's are the negation
- * of the sale's (SPEC 2.8), a sale's and a pull's positive.
+ * of the sale's, a sale's and a pull's positive.
  */
 function activityRow(kind: ActivityKind, entry: ActivityEntry) {
   const direction = SIGNS[kind] < 0 ? -1 : 1;

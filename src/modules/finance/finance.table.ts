@@ -2,7 +2,7 @@ import type { Generated } from 'kysely';
 
 export type SaleEntryType = 'sale' | 'sale_reversal';
 
-/** A finance sale line (SPEC 2.8), written in the fulfilment's transaction. Amounts are minor units. */
+/** A finance sale line, written in the fulfilment's transaction. Amounts are minor units. */
 export interface SaleLinesTable {
   id: string;
   seller_company_id: string;
@@ -42,7 +42,7 @@ export interface SaleLinesTable {
 
 export type ActivityKind = 'sale' | 'refund' | 'chargeback' | 'pull' | 'reveal' | 'replacement';
 
-/** Settlement activity (SPEC 2.8, GET /activity): one entry per movement, signed per kind. */
+/** Settlement activity (GET /activity): one entry per movement, signed per kind. */
 export interface ActivityEntriesTable {
   id: string;
   seller_company_id: string;

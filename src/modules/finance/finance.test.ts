@@ -58,7 +58,7 @@ const byCurrency = (rows: { currencyCode: string }[], pick: (r: never) => number
 };
 
 describe('GET /finance/api-sales', () => {
-  it('shows every field SPEC 2.8 names for a sale line, in the list and by id', async () => {
+  it('shows every field of the contract for a sale line, in the list and by id', async () => {
     const seller = await makeSeller(t);
     const context = {
       ...US_SALE,

@@ -14,9 +14,9 @@ function perKey(total: number, quantity: number): number {
 }
 
 /**
- * The settlement object of a row that undoes another: its amounts negated (SPEC 2.8, a
- * reversal row carries the sale's amounts negated; a reinstatement negates them back). The
- * amounts are per key, as declared, so a partial reversal negates them whole.
+ * The settlement object of a row that undoes another: its amounts negated (a reversal row
+ * carries the sale's amounts negated; a reinstatement negates them back). The amounts are per
+ * key, as declared, so a partial reversal negates them whole.
  */
 function negatedSettlement(settlement: string | null): string | null {
   if (settlement === null) return null;
@@ -70,7 +70,7 @@ async function activityOf(
 }
 
 /**
- * Reverses `count` keys of a sale line (SPEC 2.8): a `sale_reversal` row with the amounts
+ * Reverses `count` keys of a sale line: a `sale_reversal` row with the amounts
  * negated, `reversesTransactionId` the sale and dated at the refund declaration, and a
  * `refund` or `chargeback` activity entry (-1). Inside the caller's transaction.
  */

@@ -84,7 +84,7 @@ export async function financeTotals(
     }));
 }
 
-/** The statement buckets of SPEC 2.8 per sale currency. */
+/** The statement buckets per sale currency (docs/after-sale.md, "Statement buckets"). */
 export type StatementBuckets = Pick<
   CurrencyTotals,
   'currencyCode' | 'grossSalesCents' | 'refundedCents' | 'reinstatedCents' | 'netSalesCents'

@@ -9,7 +9,7 @@ import { whoami } from './whoami.service.js';
 type CheckStatus = 'ok' | 'action_required' | 'pending';
 
 /**
- * GET /integration/status (SPEC 4.4): how far this company's integration is in this environment.
+ * GET /integration/status: how far this company's integration is in this environment.
  * Every check is derived from what is stored: whoami's blockers, an in-force agreement, a
  * complete footprint (at least one country and one currency), and a first order completed (the
  * first sale or custody pull), and webhook endpoint health. `ready` is true when no check asks

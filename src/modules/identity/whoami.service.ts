@@ -30,7 +30,7 @@ const sandboxNotes = (publicUrl: string) => ({
   magicSkus: MAGIC_SKUS.map((magic) => ({ skuCode: magic.code, behaviour: magic.description })),
 });
 
-/** GET /whoami (SPEC 2.8): every value derived from what is stored for the key and company. */
+/** GET /whoami: every value derived from what is stored for the key and company. */
 export async function whoami(ctx: AppContext, principal: Principal) {
   const { company, footprint } = await companyFacts(ctx, principal.companyId);
   const terms = (await ctx.companyCache.getOrLoad(

@@ -54,7 +54,7 @@ export function registerPartnerAdminRoutes(app: TypedApp, ctx: AppContext): void
     config: admin,
     schema: {
       tags: ['companies'],
-      summary: "The seller's sellability of SKUs (SPEC 3.5): the result every seller-facing read shows.",
+      summary: "The seller's sellability of SKUs: the result every seller-facing read shows.",
       params: IdParams,
       querystring: Type.Object({
         skuIds: Type.String({ minLength: 1, maxLength: 2000, description: 'comma-separated SKU ids' }),

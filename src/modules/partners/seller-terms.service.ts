@@ -31,7 +31,7 @@ export async function sellerTerms(
 export const inForceApiAgreement = (terms: PublisherTerms) =>
   terms.agreements.find((a) => a.kind === 'bma' && a.bma_type === 'api' && a.status === 'active') ?? null;
 
-/** The whoami sections derived from agreements (SPEC 2.8). */
+/** The whoami sections derived from agreements. */
 export async function whoamiTerms(
   ctx: AppContext,
   sellerId: string,
@@ -87,7 +87,7 @@ const typesOf = (agreements: repo.AgreementRow[], status: string) => [
   ),
 ];
 
-/** GET /partners (SPEC 2.2): one row per publisher connection, with the read-only contracts summary. */
+/** GET /partners: one row per publisher connection, with the read-only contracts summary. */
 export async function listPartners(ctx: AppContext, sellerId: string, environment: string) {
   const connections = await repo.connectionsOfSeller(ctx.db, sellerId, environment);
   const agreements = await repo.agreementsOfConnections(

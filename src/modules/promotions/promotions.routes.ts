@@ -27,7 +27,7 @@ const PromotionSchema = Type.Object({
   appliesToPrices: Type.Boolean({ description: 'while running, checkout applies it to your price' }),
 });
 
-/** Promotion shares and deals (SPEC 5.5 scopes seller:promotions:read / :respond). */
+/** Promotion shares and deals (scopes seller:promotions:read / :respond). */
 export function registerPromotionRoutes(app: TypedApp, ctx: AppContext): void {
   app.get('/promotions', {
     config: read,

@@ -1,6 +1,7 @@
 /**
- * The sandbox fixture catalog (SPEC part 7): one sandbox publisher whose SKUs each show one
- * behaviour. Shared by every sandbox key; per-company allocations are provisioned on first use.
+ * The sandbox fixture catalog (docs/publisher-side.md, "Sandbox fixtures"): one sandbox publisher
+ * whose SKUs each show one behaviour. Shared by every sandbox key; per-company allocations are
+ * provisioned on first use.
  */
 export const SANDBOX_PUBLISHER_ID = '00000000-0000-7000-8000-5a4db0000001';
 export const SANDBOX_PUBLISHER_NAME = 'Sandbox Publisher';

@@ -28,7 +28,7 @@ describe('sandbox fixture catalog', () => {
     expect((await skuIds()).size).toBe(MAGIC_SKUS.length);
   });
 
-  it('provisions a sandbox seller: each magic SKU gated as SPEC part 7 says', async () => {
+  it('provisions a sandbox seller: each magic SKU gated as its name says', async () => {
     await seedSandboxCatalog(t.ctx);
     const seller = await makeSeller(t);
     await ensureSandboxProvisioned(t.ctx, seller.company.id);

@@ -7,7 +7,7 @@ import type { SendResult } from './sender.js';
 import type { Claimed } from './webhooks.repo.js';
 import * as repo from './webhooks.repo.js';
 
-/** Consecutive failed attempts that disable an endpoint (SPEC 3.3). */
+/** Consecutive failed attempts that disable an endpoint (docs/events.md, "Circuit breaker"). */
 export const BREAKER_THRESHOLD = 10;
 
 export interface AttemptOutcome {

@@ -24,7 +24,7 @@ export interface HoldOutcome {
 export const effectiveStatus = (hold: repo.HoldRow, now: number): HoldStatus =>
   hold.status === 'active' && hold.expires_at <= now ? 'expired' : hold.status;
 
-/** SPEC 3.1: a live hold is consumed; any ended one lets the order commit as a plain order. */
+/** A live hold is consumed; any ended one lets the order commit as a plain order. */
 export function holdOutcome(hold: repo.HoldRow, now: number): HoldOutcome {
   const status = effectiveStatus(hold, now);
   if (status === 'active') return { holdId: hold.id, status: 'consumed', committedWithoutHold: false };

@@ -49,7 +49,7 @@ describeRouteContract('POST /orders/hold', t, {
   badInput: { body: { ...holdBody(), ttlSeconds: 0 } },
 });
 
-describe('checkout holds (SPEC 3.1)', () => {
+describe('checkout holds', () => {
   it('requires an Idempotency-Key and the checkout-hold capability (on by default)', async () => {
     const seller = await makeSeller(t);
     expectApiError(await post(t, seller, '/orders/hold', holdBody()), 400, 'BAD_REQUEST');

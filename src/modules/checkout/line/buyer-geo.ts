@@ -15,7 +15,7 @@ export interface BuyerGeo {
   detectedCountryCode: string | null;
   countryMismatch: boolean;
   consumerIpHash: string | null;
-  /** SPEC 2.8: 1 checkout attestation, 2 IP agrees with the declaration, 3 declaration alone. */
+  /** Strongest first: 1 checkout attestation, 2 IP agrees with the declaration, 3 declaration alone. */
   evidenceRank: 1 | 2 | 3;
   /** The detected country is the one a checkout-page attestation observed. */
   attested: boolean;

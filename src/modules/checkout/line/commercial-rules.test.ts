@@ -49,8 +49,8 @@ const codeOf = (f: CommercialFacts) => {
   }
 };
 
-describe('the commercial checks of SPEC 4.2 rule 4', () => {
-  it('names the first failing check, in the order of the rule', () => {
+describe('the commercial checks of a checkout line', () => {
+  it('names the first failing check, in the fixed order of the checks', () => {
     // Every check fails at once: each fix reveals the next code in order.
     let f = facts({
       country: 'FR',

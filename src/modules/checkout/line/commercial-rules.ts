@@ -29,7 +29,7 @@ export interface CommercialFacts {
 }
 
 export interface CommercialResult {
-  /** A sale in a currency the catalog does not price for the country (SPEC 4.2 rule 5). */
+  /** A secondary-currency sale: in a currency the catalog does not price for the country. */
   secondaryCurrency: boolean;
   /** The catalog price the sale is bound to: in the sale currency, else the country's list price. */
   listPrice: EffectivePrice;
@@ -54,9 +54,9 @@ const missing = (field: string, code: ErrorCode, message = 'is required'): Decla
 });
 
 /**
- * Rule 2: the declarations a production (and sandbox) checkout must carry, checked before any
- * key moves. Every missing one is named at once in `details.issues` (each with its code); the
- * answer's code is the first of them, in the order of rule 2. A missing price bind
+ * The declarations a production (and sandbox) checkout must carry, checked before any key
+ * moves. Every missing one is named at once in `details.issues` (each with its code); the
+ * answer's code is the first of them, in the order they are checked here. A missing price bind
  * (`expectedUnitPriceCents` or `priceCommitmentToken`) joins the list when it is not alone.
  */
 export function requireDeclarations(
@@ -94,7 +94,7 @@ export function requireDeclarations(
   ).withHint(`Add ${missingFields.join(', ')} and send the order again; nothing was sold.`);
 }
 
-/** Rule 3: the sales channel must be one the agreement's schedule permits. */
+/** The sales channel must be one the agreement's schedule permits. */
 export function checkChannel(channel: string | undefined, schedule: Schedule): void {
   if (!channel) return;
   const own = ['web', 'mobile_app', 'partner_embed'];
@@ -127,8 +127,9 @@ function termRefusal(schedule: Schedule, country: string, currency: string, cata
 }
 
 /**
- * Rule 4, in its order: footprint country, footprint currency, agreement currency, catalog
- * pricing, reference-rate floor, region locks, consumer geo. The first failing check names the code.
+ * The commercial checks, in their order: footprint country, footprint currency, agreement currency,
+ * catalog pricing, reference-rate floor, region locks, consumer geo. The first failing check names
+ * the code.
  */
 export function checkCommercial(f: CommercialFacts): CommercialResult {
   const { country, currency } = f;

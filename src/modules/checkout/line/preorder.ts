@@ -26,7 +26,7 @@ export function lifecycleRefusal(sku: CheckoutSku) {
 }
 
 /**
- * SPEC 4.2 rule 7: a pre-order passes the live checks and is accepted only inside its window
+ * A pre-order passes the live checks and is accepted only inside its window
  * and with the seller's pre-order capability; refusals are 422 PRODUCT_NOT_SELLABLE, never a
  * live pull. A pre-order product whose publisher has published no window yet is not open:
  * 422 PRODUCT_NOT_SELLABLE `PREORDER_NOT_OPEN`, like one whose window starts later. (503

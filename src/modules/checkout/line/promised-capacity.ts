@@ -4,7 +4,7 @@ import { cancelLiveHolds } from '../holds/holds.repo.js';
 import { ACCEPTED_PREORDER } from '../preorders/preorders.repo.js';
 import { retirePool } from '../reservations/pool.js';
 
-/** SPEC 3.1: a publisher pausing or revoking a grant cancels its live checkout holds (same transaction). */
+/** A publisher pausing or revoking a grant cancels its live checkout holds (same transaction). */
 export function cancelHoldsOfAllocation(
   ctx: AppContext,
   trx: Executor,

@@ -105,7 +105,7 @@ function pickAllocation(allocations: AllocationRow[], skuCode: string): Allocati
 /**
  * Judges one checkout line with the gates every mode shares, in this order: SKU in the seller's
  * catalog, agreement in force, allocation active, share and lifecycle (pre-order window),
- * declarations (orders), sales channel, the commercial checks of SPEC 4.2 rule 4, territory,
+ * declarations (orders), sales channel, the commercial checks (commercial-rules.ts), territory,
  * geo attestation, then the price bind. The first failing gate names the code. Reads only:
  * fulfilment re-checks capacity under its row locks. With `speculate` (a PostgreSQL caller whose
  * write statement proves the catalog version, `Quote.versionToProve`) the steady state reads
@@ -359,7 +359,7 @@ function checkReservedCurrency(reserved: PriceQuote, currency: string): void {
   );
 }
 
-/** SPEC 4.2 rule 6: the expected price (or the preview's commitment) must equal the effective price now. */
+/** The price bind: the expected price (or the preview's commitment) must equal the effective price now. */
 function bindPrice(
   ctx: AppContext,
   actor: SellerActor,

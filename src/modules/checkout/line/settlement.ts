@@ -19,7 +19,7 @@ const WHOLE = 1_000_000;
 const HALF = WHOLE / 2;
 
 /**
- * The settlement object (SPEC 2.7, 2.8). The service is not a tax engine: the applied rate is
+ * The settlement object of a sale. The service is not a tax engine: the applied rate is
  * the seller's declared rate; without a declared sales country the store's country is the
  * basis (`fallback_store_country`). VAT and net come from the declared gross with integer
  * arithmetic on the rate as percent x 10^4 (no float enters a sum).

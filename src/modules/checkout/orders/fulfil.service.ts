@@ -40,7 +40,7 @@ export interface Fulfilment {
   redemption: { fulfillmentId: string; expiresAt: number; url: string | null } | null;
 }
 
-/** Sandboxed order references are per API key, production ones per company (SPEC 4.2 rule 1). */
+/** Sandboxed order references are per API key, production ones per company. */
 export const referenceOwner = (actor: SellerActor) =>
   actor.environment === 'sandbox' ? actor.apiKeyId : actor.sellerId;
 

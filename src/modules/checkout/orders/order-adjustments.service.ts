@@ -3,7 +3,7 @@ import * as repo from './order-adjustments.repo.js';
 /**
  * What after-sale needs of orders, inside its own transaction: the orders its keys were sold
  * under (locked, so two refunds completing one order see each other), and freeing the
- * reference of an order that was refunded in full (SPEC 4.2 rule 1, docs/after-sale.md).
+ * reference of an order that was refunded in full (docs/after-sale.md, "The freed order reference").
  */
 export const lockOrders = repo.lockOrders;
 export const releaseOrderReference = repo.releaseReference;

@@ -12,7 +12,7 @@ export interface OrderViewExtras {
   refundedKeyIds?: string[];
 }
 
-/** The fulfilled response of SPEC 2.6 (also reserved pre-orders, deferred reveal and keyless). */
+/** The fulfilled response of POST /orders (also reserved pre-orders, deferred reveal and keyless). */
 export function fulfilledView(order: OrderRow, extras: OrderViewExtras) {
   const preorder = order.delivery === 'preorder';
   return {

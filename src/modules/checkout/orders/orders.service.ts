@@ -66,7 +66,7 @@ export async function orderResponse(ctx: AppContext, order: repo.OrderRow, hold?
   });
 }
 
-/** SPEC 4.2 rule 1: the same reference replays its order; any other quantity or SKU never tops up. */
+/** The same order reference replays its order; any other quantity or SKU never tops up. */
 async function replayOrConflict(
   ctx: AppContext,
   existing: repo.OrderRow,
@@ -219,7 +219,7 @@ async function proveByReading(ctx: AppContext, request: FulfilRequest) {
   if (version !== null && (await catalogVersion(ctx)) !== version) throw new UnprovenQuote();
 }
 
-/** SPEC 3.1: the hold an order names must match it; a live one lends its currency. */
+/** The hold an order names must match it; a live one lends its currency. */
 async function matchHold(ctx: AppContext, actor: SellerActor, body: OrderBody) {
   if (!body.checkoutHoldId) return null;
   const hold = await requireOwnHold(ctx, actor, body.checkoutHoldId);
@@ -303,10 +303,11 @@ async function prepareNewOrder(
 }
 
 /**
- * POST /orders: rules 1 to 10 of SPEC 4.2. A reference already fulfilled replays its order
- * whatever the line would be judged now (rule 1), without a read on the way of a new order: a
- * line accepted here meets the existing order on the reference's unique index when it is
- * written (`commitLine`), and a refused one looks the reference up before the refusal is answered.
+ * POST /orders (docs/checkout.md, "One path for every line"). A reference already fulfilled
+ * replays its order whatever the line would be judged now, without a read on the way of a new
+ * order: a line accepted here meets the existing order on the reference's unique index when it
+ * is written (`commitLine`), and a refused one looks the reference up before the refusal is
+ * answered.
  */
 export function placeOrder(ctx: AppContext, actor: SellerActor, body: OrderBody, facts: RequestFacts) {
   return prepareAndCommit(ctx, async (speculate) => {

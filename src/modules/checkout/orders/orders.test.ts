@@ -144,7 +144,7 @@ describe('POST /orders on the sandbox fixtures', () => {
     expect(wholesale.status).toBe(200);
   });
 
-  it('refuses missing declarations before any key moves, in the order of SPEC 4.2 rule 2', async () => {
+  it('refuses missing declarations before any key moves: tax, then sales country, then channel', async () => {
     const seller = await makeSeller(t);
     const without = (omit: string[]) =>
       alwaysOrder({

@@ -9,7 +9,7 @@ const BATCH = 200;
 type Notice = 'expiring' | 'expired';
 
 /**
- * Announces keyless redemption records reaching their notices (SPEC 3.4, 6): `expiring` about
+ * Announces keyless redemption records reaching their notices: `expiring` about
  * 24 h before `expiresAt`, `expired` after it, once each per fulfilment. Each record is claimed
  * by a conditional update in the transaction that writes its event, so any number of processes
  * may sweep at once. A record found already expired gets only `expired`.

@@ -5,7 +5,7 @@ import type { BuyerGeo } from '../line/buyer-geo.js';
 import { settle } from '../line/settlement.js';
 import type { OrderRow } from '../orders/orders.repo.js';
 
-/** The buyer evidence the order stored when it was accepted (SPEC 2.8 evidence rank). */
+/** The buyer evidence (and its rank) the order stored when it was accepted. */
 export function geoOf(order: OrderRow): BuyerGeo {
   const mismatch = order.country_mismatch === 1;
   return {

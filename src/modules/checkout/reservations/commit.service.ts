@@ -24,13 +24,13 @@ const notAvailable = (allocationId: string, reason: string) =>
   });
 
 /**
- * POST /orders/commit (SPEC 3.2): the seller's reservation becomes `committing` in one
- * conditional update (which also proves it the seller's, live and unexpired), so that of
- * concurrent commits exactly one runs (the others: 409
- * RESERVATION_COMMIT_IN_PROGRESS). The line is quoted again with the commit's declaration
- * (rule 2 applies here) and fulfilled exactly as POST /orders is (`commitLine`: one statement
- * on PostgreSQL, else `fulfil`), which consumes the reservation where it pulls the keys. A
- * commit that fails leaves the reservation live again.
+ * POST /orders/commit: the seller's reservation becomes `committing` in one conditional
+ * update (which also proves it the seller's, live and unexpired), so that of concurrent commits
+ * exactly one runs (the others: 409 RESERVATION_COMMIT_IN_PROGRESS). The line is quoted again
+ * with the commit's declaration (which must carry everything an order's must) and fulfilled
+ * exactly as POST /orders is (`commitLine`: one statement on PostgreSQL, else `fulfil`), which
+ * consumes the reservation where it pulls the keys. A commit that fails leaves the reservation
+ * live again.
  */
 export async function commitReservation(
   ctx: AppContext,

@@ -13,10 +13,10 @@ import { SLOTS, type SlotStore, slotsLeft, type Taken } from './slot-store.js';
 
 /**
  * Units carved ahead per refill: 16 per slot, so that refills are rare under load (a refill
- * locks the grant; with 4 per slot, refills set the rate on PostgreSQL: 720/s and p99 282 ms
- * against 950-1,009/s and p99 75-79 ms with 16, 32 connections), but never more than an eighth
- * of what is left, so that holds and orders on the grant (which count carved units as
- * promised) lose little to units no buyer reserved yet.
+ * locks the grant; with smaller chunks refills set the rate on PostgreSQL, measured in
+ * docs/hot-drops.md, "Slots: promises in chunks"), but never more than an eighth of what is
+ * left, so that holds and orders on the grant (which count carved units as promised) lose
+ * little to units no buyer reserved yet.
  */
 const CHUNK = 16 * SLOTS;
 const chunkOf = (capacity: number) => Math.min(CHUNK, Math.ceil(capacity / 8));

@@ -16,7 +16,7 @@ const config = {
   idempotency: 'required',
 } as const;
 
-/** Body as hold (SPEC 4.2), without the hold's TTL: a reservation lives about 60 s. */
+/** The body of POST /orders/hold, without the hold's TTL: a reservation lives about 60 s. */
 const ReserveBody = Type.Omit(HoldBody, ['ttlSeconds'], { additionalProperties: false });
 
 const ReservationSchema = Type.Object({

@@ -16,7 +16,7 @@ import { refill, refillUnderWay, topUpWhenLow, trackRefill } from './refill.js';
 import * as repo from './reservations.repo.js';
 import { SLOTS, type SlotStore, slotsLeft, type Taken } from './slot-store.js';
 
-/** SPEC part 8: about 60 seconds, and one extension by as much again. */
+/** A reservation lives about 60 seconds, and may be extended once by as much again. */
 export const RESERVATION_TTL_MS = 60_000;
 
 export type ReserveBody = Omit<Static<typeof HoldBody>, 'ttlSeconds'>;
@@ -74,7 +74,7 @@ async function record(ctx: AppContext, trx: Executor, actor: SellerActor, row: N
 }
 
 /**
- * POST /orders/reserve (SPEC 3.2): the hold's gates (`quoteLine`), then admission. The fast
+ * POST /orders/reserve: the hold's gates (`quoteLine`), then admission. The fast
  * path takes free carved units from the store and writes the reservation; when the store has
  * none, `refill` carves more under the grant's lock or answers SOLD_OUT.
  */

@@ -44,7 +44,7 @@ describeRouteContract('POST /orders/reserve', t, {
   badInput: { body: { skuCode: 'SANDBOX-STD-001', quantity: 0, countryCode: 'US', orderReference: 'x' } },
 });
 
-describe('hot-drop reservations (SPEC 3.2)', () => {
+describe('hot-drop reservations', () => {
   it('refuses a reservation on an allocation that is not in hot-drop mode', async () => {
     const s = await productionScenario(t);
     expectApiError(await reserve(s), 412, 'HOT_DROP_NOT_ENABLED');
