@@ -5,7 +5,11 @@ export interface ApiErrorBody {
   message: string;
   hint?: string;
   requestId?: string;
-  details?: { issues?: { field: string; message: string }[]; reason?: string; [key: string]: unknown };
+  details?: {
+    issues?: { field: string; in?: string; message: string; keyword?: string; params?: Record<string, unknown> }[];
+    reason?: string;
+    [key: string]: unknown;
+  };
 }
 
 export class ConsoleError extends Error {

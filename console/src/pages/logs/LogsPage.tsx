@@ -34,6 +34,7 @@ const columns: Column<LogRow>[] = [
     cell: (row) => (
       <Link to={`/logs/${encodeURIComponent(row.requestId)}`} className="log-request">
         <span className="strong mono">{row.method}</span> <span className="mono">{row.path}</span>
+        <span className="small mono muted log-id">{row.requestId}</span>
       </Link>
     ),
   },
