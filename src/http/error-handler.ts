@@ -44,7 +44,15 @@ function messageOf(issue: AjvIssue): string {
 }
 
 /** The rule's figures a client needs to say what to fix in its own words (`limit` of maxLength...). */
-const USEFUL_PARAMS = ['limit', 'comparison', 'allowedValues', 'allowedValue', 'type', 'format', 'multipleOf'];
+const USEFUL_PARAMS = [
+  'limit',
+  'comparison',
+  'allowedValues',
+  'allowedValue',
+  'type',
+  'format',
+  'multipleOf',
+];
 
 function paramsOf(issue: AjvIssue): Record<string, unknown> | null {
   const kept = Object.entries(issue.params ?? {}).filter(([name]) => USEFUL_PARAMS.includes(name));

@@ -1,4 +1,5 @@
 /** Typed calls to the console API (/console/api): same origin, the session cookie, the CSRF header. */
+import type { Issue } from '../components/field-errors';
 
 export interface ApiErrorBody {
   code: string;
@@ -6,7 +7,7 @@ export interface ApiErrorBody {
   hint?: string;
   requestId?: string;
   details?: {
-    issues?: { field: string; in?: string; message: string; keyword?: string; params?: Record<string, unknown> }[];
+    issues?: Issue[];
     reason?: string;
     [key: string]: unknown;
   };

@@ -1,5 +1,3 @@
-import { type ApiErrorBody, ConsoleError } from '../api/client';
-
 /**
  * The one place where the API's validation issues become sentences for a seller. Every console
  * form shows a field's problem with these words, once, beside the field; the same sentences
@@ -7,7 +5,22 @@ import { type ApiErrorBody, ConsoleError } from '../api/client';
  */
 
 /** One entry of `details.issues[]` of a VALIDATION_FAILED answer. */
-export type Issue = NonNullable<NonNullable<ApiErrorBody['details']>['issues']>[number];
+export interface Issue {
+  field: string;
+  in?: string;
+  message: string;
+  keyword?: string;
+  params?: Record<string, unknown>;
+}
+
+/** The part of a failed console call this module reads (ConsoleError's `body`). */
+interface Refusal {
+  body: { code: string; message: string; details?: { issues?: Issue[] } };
+}
+
+// Read by shape rather than by class, so this module stands alone (its test runs it in Node).
+const isRefusal = (error: unknown): error is Refusal =>
+  error instanceof Error && typeof (error as Partial<Refusal>).body?.code === 'string';
 
 /** How a form names one of its fields in sentences: its label, and the shape a pattern expects. */
 export interface FieldSpec {
@@ -123,7 +136,8 @@ export const KEYWORD_SENTENCES: Record<string, Sentence> = {
   },
   exclusiveMinimum: ({ Label, params }) => `${Label} must be more than ${numberParam(params, 'limit') ?? 0}.`,
   exclusiveMaximum: ({ Label, params }) => `${Label} must be less than ${numberParam(params, 'limit') ?? 0}.`,
-  multipleOf: ({ Label, params }) => `${Label} must be a multiple of ${numberParam(params, 'multipleOf') ?? 1}.`,
+  multipleOf: ({ Label, params }) =>
+    `${Label} must be a multiple of ${numberParam(params, 'multipleOf') ?? 1}.`,
   type: (context) => {
     const word = TYPE_WORDS[String(context.params.type)];
     return word ? `${context.Label} must be ${word}.` : inServiceWords(context);
@@ -154,13 +168,15 @@ export const KEYWORD_SENTENCES: Record<string, Sentence> = {
   key: inServiceWords,
   line: inServiceWords,
   availability: inServiceWords,
+  attestation: inServiceWords,
   state: ({ headline }) => headline,
   self: ({ headline }) => headline,
   owner: () => 'A company keeps at least one owner: make someone else an owner first.',
   password: () => 'The current password is not right.',
   strength: () =>
     'Choose a password that is harder to guess: not a common one, and not your e-mail address or company name.',
-  totp: () => 'This code does not match: enter the newest code from your authenticator app, and check the time on your device.',
+  totp: () =>
+    'This code does not match: enter the newest code from your authenticator app, and check the time on your device.',
   recoveryCode: () => 'This recovery code is not right, or it was used already.',
   'iso3166-1': ({ params }) => `${entryOf(params)} is not a two-letter country code, such as DE or US.`,
   iso4217: ({ params }) => `${entryOf(params)} is not a three-letter currency code, such as EUR or USD.`,
@@ -169,7 +185,11 @@ export const KEYWORD_SENTENCES: Record<string, Sentence> = {
 
 /** "expiresAt" → "expires at": a label for a field the form did not name. */
 const labelFromName = (field: string) =>
-  field.replace(/\[\d+\]$/, '').replace(/([a-z])([A-Z])/g, '$1 $2').replace(/_/g, ' ').toLowerCase();
+  field
+    .replace(/\[\d+\]$/, '')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/_/g, ' ')
+    .toLowerCase();
 
 /** The sentence for one issue, naming the field as the form labels it. */
 export function sentenceOf(issue: Issue, spec?: FieldSpec, headline = ''): string {
@@ -192,7 +212,7 @@ export const ruleSentence = (keyword: string, spec: FieldSpec, params: Record<st
 
 /** The issues of a failed call when it is a validation refusal; none for any other failure. */
 export function issuesOf(error: unknown): Issue[] {
-  if (!(error instanceof ConsoleError) || error.body.code !== 'VALIDATION_FAILED') return [];
+  if (!isRefusal(error) || error.body.code !== 'VALIDATION_FAILED') return [];
   return error.body.details?.issues ?? [];
 }
 
@@ -210,7 +230,7 @@ export function formErrorsOf<Field extends string>(
   fields: Record<Field, FieldSpec & { sentAs?: readonly string[] }>,
 ): { of: (field: Field) => string[]; elsewhere: string[]; invalid: boolean } {
   const issues = issuesOf(error);
-  const headline = error instanceof ConsoleError ? error.body.message : '';
+  const headline = isRefusal(error) ? error.body.message : '';
   const placed = new Map<Field, string[]>();
   const elsewhere: string[] = [];
   for (const issue of issues) {

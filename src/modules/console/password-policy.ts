@@ -30,7 +30,10 @@ const refusal = (
   keyword: string,
   sentence: string,
   params?: Record<string, number>,
-) => fail('VALIDATION_FAILED', sentence, { issues: [{ field, in: 'body', message, keyword, ...(params ? { params } : {}) }] });
+) =>
+  fail('VALIDATION_FAILED', sentence, {
+    issues: [{ field, in: 'body', message, keyword, ...(params ? { params } : {}) }],
+  });
 
 /** The length rule alone: cheap, so it runs before anything is looked up. */
 export function checkPasswordLength(password: string, field: PasswordContext['field']): void {

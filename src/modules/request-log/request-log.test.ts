@@ -91,7 +91,7 @@ describe('the request log', () => {
     expect(byId.body.data).toEqual([]);
   });
 
-  it('opens one request by its id in the console, and another company\'s as not found', async () => {
+  it("opens one request by its id in the console, and another company's as not found", async () => {
     const owner = await consoleUser(t, 'owner');
     const stranger = await makeSeller(t);
     const mine = await call(t, {
@@ -137,7 +137,11 @@ describe('the request log', () => {
     expect(byKey.body.data.length).toBeGreaterThan(0);
     const foreign = await consoleCall(t, owner, 'GET', `/request-logs?keyId=${stranger.keyId}`);
     expect(foreign.body.data).toEqual([]);
-    expectApiError(await consoleCall(t, owner, 'GET', '/request-logs/keys?keyName=a'), 422, 'VALIDATION_FAILED');
+    expectApiError(
+      await consoleCall(t, owner, 'GET', '/request-logs/keys?keyName=a'),
+      422,
+      'VALIDATION_FAILED',
+    );
   });
 
   it('bounds the log by a time span and refuses one whose end is not after its start', async () => {

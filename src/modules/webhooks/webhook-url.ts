@@ -66,7 +66,8 @@ export function checkWebhookUrl(raw: string, insecure: boolean): string {
     );
   if (url.username || url.password) throw invalid('url must not carry credentials.', 'credentials');
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (METADATA_HOSTS.has(host)) throw invalid(`url host ${host} is not reachable from the internet.`, 'internal_host');
+  if (METADATA_HOSTS.has(host))
+    throw invalid(`url host ${host} is not reachable from the internet.`, 'internal_host');
   if (!insecure && (host === 'localhost' || host.endsWith('.localhost') || LOOPBACK.test(host)))
     throw localRefusal(
       `url host ${host} is this machine (admitted only with SDAPI_ALLOW_INSECURE_WEBHOOKS=1 on the service).`,

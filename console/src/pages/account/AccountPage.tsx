@@ -69,7 +69,9 @@ export function AccountPage() {
                 type="password"
                 autoComplete="current-password"
                 {...invalidProps('current-password-error', currentErrors)}
-                {...register('currentPassword', { required: ruleSentence('required', FIELDS.currentPassword) })}
+                {...register('currentPassword', {
+                  required: ruleSentence('required', FIELDS.currentPassword),
+                })}
               />
               <FieldError id="current-password-error" messages={currentErrors} />
             </label>

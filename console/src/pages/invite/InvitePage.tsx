@@ -77,7 +77,8 @@ export function InvitePage() {
                 autoComplete="new-password"
                 {...invalidProps('confirm-error', confirmErrors)}
                 {...register('confirm', {
-                  validate: (value) => value === watch('password') || 'The two passwords differ; type the same one twice.',
+                  validate: (value) =>
+                    value === watch('password') || 'The two passwords differ; type the same one twice.',
                 })}
               />
               <FieldError id="confirm-error" messages={confirmErrors} />

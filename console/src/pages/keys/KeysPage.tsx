@@ -209,7 +209,12 @@ export function KeysPage() {
           description="Takes effect on every server within about a minute."
         >
           <FormErrorNotice error={act.error} elsewhere={allowlistErrors.elsewhere} />
-          <AllowlistEditor id="edit-allowlist" value={allowlist} onChange={setAllowlist} refused={act.error} />
+          <AllowlistEditor
+            id="edit-allowlist"
+            value={allowlist}
+            onChange={setAllowlist}
+            refused={act.error}
+          />
           <div className="dialog-actions">
             <button
               type="button"
