@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { ConsoleError, call } from '../../api/client';
 import { useSession } from '../../components/session';
-import { CopyButton, EmptyState, ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import { CopyButton, ErrorNotice, formatDate, PageHeader } from '../../components/ui';
 import { type LogRow, statusPill } from './log-types';
 
 /** An error body's documentation link, when it carries one on this service's documentation. */
@@ -82,13 +82,13 @@ export function RequestPage() {
   );
   if (entry.error instanceof ConsoleError && entry.error.status === 404) {
     return (
-      <EmptyState title="Request not found">
+      <>
+        <PageHeader title="Request not found" actions={back} />
         <p>
           No request <code className="wrap-anywhere">{requestId}</code> in the {environment} log of the last
           14 days. Requests of the other environment are in its own log.
         </p>
-        <p>{back}</p>
-      </EmptyState>
+      </>
     );
   }
   const row = entry.data?.data;
