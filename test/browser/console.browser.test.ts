@@ -153,7 +153,7 @@ describe.skipIf(BROWSER_SKIPPED)('the seller console in a browser, on the compil
     await check('request-log');
     await page.getByRole('row').filter({ hasText: refusal.requestId }).getByRole('link').click();
     await page.waitForURL(`**/console/logs/${refusal.requestId}`);
-    await page.getByLabel('Error body as JSON').getByText(`"${refusal.code}"`).waitFor();
+    await page.getByTestId('error-body').getByText(`"${refusal.code}"`).waitFor();
     await page.getByRole('link', { name: `Documentation of ${refusal.code}` }).waitFor();
     await check('request-detail');
 

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { call } from '../../api/client';
-import { QrCode } from '../../components/QrCode';
 import { FieldError, FormErrorNotice, invalidProps } from '../../components/FieldError';
 import { formErrorsOf } from '../../components/field-errors';
+import { QrCode } from '../../components/QrCode';
 import { CopyButton, ErrorNotice } from '../../components/ui';
 import { RecoveryCodes } from './RecoveryCodes';
 

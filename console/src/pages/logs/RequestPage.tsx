@@ -59,7 +59,7 @@ function ErrorBody({ error }: { error: Record<string, unknown> }) {
           <a href={docUrl}>Documentation of {String(error.code ?? 'this error')}</a>
         </p>
       ) : null}
-      <pre className="error-body full" aria-label="Error body as JSON">
+      <pre className="error-body full" data-testid="error-body">
         {text}
       </pre>
     </section>
