@@ -12,6 +12,7 @@ import { HomePage } from './pages/home/HomePage';
 import { InvitePage } from './pages/invite/InvitePage';
 import { KeysPage } from './pages/keys/KeysPage';
 import { LogsPage } from './pages/logs/LogsPage';
+import { RequestPage } from './pages/logs/RequestPage';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { SignInPage } from './pages/sign-in/SignInPage';
 import { TeamPage } from './pages/team/TeamPage';
@@ -51,6 +52,7 @@ const router = createBrowserRouter(
         { path: 'keys', element: <KeysPage /> },
         { path: 'webhooks', element: <WebhooksPage /> },
         { path: 'logs', element: <LogsPage /> },
+        { path: 'logs/:requestId', element: <RequestPage /> },
         { path: 'orders', element: <OrdersPage /> },
         { path: 'orders/:id', element: <OrderPage /> },
         { path: 'finance', element: <StatementsPage /> },

@@ -9,6 +9,7 @@ interface ValidationIssue {
   in: string;
   message: string;
   keyword: string;
+  params?: Record<string, unknown>;
 }
 
 interface AjvIssue {
@@ -42,15 +43,35 @@ function messageOf(issue: AjvIssue): string {
   return issue.message ?? 'is invalid';
 }
 
+/** The rule's figures a client needs to say what to fix in its own words (`limit` of maxLength...). */
+const USEFUL_PARAMS = [
+  'limit',
+  'comparison',
+  'allowedValues',
+  'allowedValue',
+  'type',
+  'format',
+  'multipleOf',
+];
+
+function paramsOf(issue: AjvIssue): Record<string, unknown> | null {
+  const kept = Object.entries(issue.params ?? {}).filter(([name]) => USEFUL_PARAMS.includes(name));
+  return kept.length > 0 ? Object.fromEntries(kept) : null;
+}
+
 export function validationIssues(raw: readonly unknown[], location: string): ValidationIssue[] {
   const issues = raw as readonly AjvIssue[];
   const where = location === 'querystring' ? 'query' : location;
-  return issues.map((issue) => ({
-    field: fieldOf(issue),
-    in: where,
-    message: messageOf(issue),
-    keyword: issue.keyword,
-  }));
+  return issues.map((issue) => {
+    const params = paramsOf(issue);
+    return {
+      field: fieldOf(issue),
+      in: where,
+      message: messageOf(issue),
+      keyword: issue.keyword,
+      ...(params ? { params } : {}),
+    };
+  });
 }
 
 /** Maps framework errors (parser, validation, limits) onto registry codes. */

@@ -34,7 +34,9 @@ Every failure answers one flat JSON envelope:
 
 \`doc_url\` opens the code's row in the Errors section of \`/docs\`. \`requestId\` is also the
 \`X-Request-Id\` header; quote it to support. \`details\` carries the facts of the failure (for
-\`VALIDATION_FAILED\`, \`details.issues[]\` names every field with \`{field, in, message, keyword}\`).
+\`VALIDATION_FAILED\`, \`details.issues[]\` names every field with \`{field, in, message, keyword}\`, and
+\`params\` where the rule has figures: \`limit\` of a length or range, \`allowedValues\`, the refused
+allowlist \`entry\`, a webhook URL's \`reason\`).
 \`hint\` is the code's usual advice below, or advice for this particular failure where the usual
 one would not fit.
 

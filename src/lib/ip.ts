@@ -1,14 +1,18 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import { memoPerObject } from './memo.js';
 
-export type IpEntryProblem =
-  | 'invalid_literal'
-  | 'prefix_zero'
-  | 'prefix_out_of_range'
-  | 'host_bits_set'
-  | 'reserved_range'
-  | 'too_many'
-  | 'duplicate';
+/** Every reason an allowlist entry is refused; the console has a sentence for each. */
+export const IP_ENTRY_PROBLEMS = [
+  'invalid_literal',
+  'prefix_zero',
+  'prefix_out_of_range',
+  'host_bits_set',
+  'reserved_range',
+  'too_many',
+  'duplicate',
+] as const;
+
+export type IpEntryProblem = (typeof IP_ENTRY_PROBLEMS)[number];
 
 type IpVersion = 4 | 6;
 

@@ -107,12 +107,17 @@ describe.skipIf(BROWSER_SKIPPED)('console figures and footprint in a browser', (
     await page.getByLabel('Countries you sell in').fill('XX, de');
     await page.getByLabel('Currencies you sell in').fill('abc');
     await page.getByRole('button', { name: 'Save footprint' }).click();
-    const countryError = page.getByText('XX is not an ISO 3166-1 country code.');
+    const countryError = page.getByText('XX is not a two-letter country code, such as DE or US.');
     await countryError.waitFor();
     expect(await countryError.count()).toBe(1);
-    expect(await page.getByText('abc is not an ISO 4217 currency code.').count()).toBe(1);
+    expect(await page.getByText('abc is not a three-letter currency code, such as EUR or USD.').count()).toBe(
+      1,
+    );
     expect(await page.getByLabel('Countries you sell in').getAttribute('aria-invalid')).toBe('true');
-    expect(await page.getByRole('alert').count()).toBe(0);
+    // The notice above only says the form has problems; each is said beside its field.
+    expect(await page.getByRole('alert').textContent()).toBe(
+      'Some fields need a change; each says what beside it.',
+    );
     await look('settings-refused');
 
     // Lower case is taken and kept upper case; now the page says orders outside are refused, and they are.

@@ -117,7 +117,7 @@ describe.skipIf(BROWSER_SKIPPED)('the seller console in a browser, on the compil
     await page.getByRole('button', { name: 'Create sandbox key' }).click();
     await page.getByLabel('Name').fill('Web shop');
     await page.getByLabel('Allowed IPs').fill('127.0.0.1');
-    await page.getByText('reserved_range').waitFor();
+    await page.getByText('127.0.0.1 is in the loopback 127.0.0.0/8 range').waitFor();
     await check('key-allowlist-refused');
     await page.getByLabel('Allowed IPs').fill('');
     await page.getByRole('button', { name: 'Create key' }).click();
@@ -150,9 +150,12 @@ describe.skipIf(BROWSER_SKIPPED)('the seller console in a browser, on the compil
     await page.getByLabel('Request id').fill(refusal.requestId);
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('row').filter({ hasText: refusal.requestId }).waitFor();
-    await page.getByRole('button', { name: 'Show error' }).click();
-    await page.getByText(`"${refusal.code}"`).waitFor();
     await check('request-log');
+    await page.getByRole('row').filter({ hasText: refusal.requestId }).getByRole('link').click();
+    await page.waitForURL(`**/console/logs/${refusal.requestId}`);
+    await page.getByTestId('error-body').getByText(`"${refusal.code}"`).waitFor();
+    await page.getByRole('link', { name: `Documentation of ${refusal.code}` }).waitFor();
+    await check('request-detail');
 
     // Webhooks, delivered by the server's own worker to the local receiver.
     await page.getByRole('link', { name: 'Webhooks' }).click();

@@ -1,11 +1,16 @@
 /** Typed calls to the console API (/console/api): same origin, the session cookie, the CSRF header. */
+import type { Issue } from '../components/field-errors';
 
 export interface ApiErrorBody {
   code: string;
   message: string;
   hint?: string;
   requestId?: string;
-  details?: { issues?: { field: string; message: string }[]; reason?: string; [key: string]: unknown };
+  details?: {
+    issues?: Issue[];
+    reason?: string;
+    [key: string]: unknown;
+  };
 }
 
 export class ConsoleError extends Error {

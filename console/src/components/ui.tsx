@@ -1,6 +1,7 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
 import { type ReactNode, useState } from 'react';
 import { ConsoleError } from '../api/client';
+import { formErrorsOf } from './field-errors';
 
 export function PageHeader({
   title,
@@ -22,33 +23,25 @@ export function PageHeader({
   );
 }
 
-/**
- * The API's sentence when a failed call names `field` among its issues, for the form to show
- * beside that field; null for any other failure (ErrorNotice shows those).
- */
-export function fieldErrorOf(error: unknown, field: string): string | null {
-  if (!(error instanceof ConsoleError)) return null;
-  const issues = error.body.details?.issues ?? [];
-  return issues.some((issue) => issue.field === field) ? error.body.message : null;
-}
-
 /** A failed call as the API told it: message, the fix, and the request id to look it up by. */
 export function ErrorNotice({ error }: { error: unknown }) {
   if (!error) return null;
   if (error instanceof ConsoleError) {
-    const issues = error.body.details?.issues ?? [];
+    // A refusal of fields (a filter, say) is told in sentences, each once; its headline would repeat them.
+    const sentences = formErrorsOf(error, {}).elsewhere;
     return (
       <div className="notice notice-error" role="alert">
-        <strong>{error.body.message}</strong>
-        {issues.length > 0 ? (
+        {sentences.length === 1 ? (
+          <strong>{sentences[0]}</strong>
+        ) : sentences.length > 1 ? (
           <ul>
-            {issues.map((issue) => (
-              <li key={`${issue.field}${issue.message}`}>
-                <code>{issue.field}</code>: {issue.message}
-              </li>
+            {sentences.map((sentence) => (
+              <li key={sentence}>{sentence}</li>
             ))}
           </ul>
-        ) : null}
+        ) : (
+          <strong>{error.body.message}</strong>
+        )}
         {error.body.requestId ? (
           <div className="notice-meta">
             {error.body.code} · request <code>{error.body.requestId}</code>

@@ -53,6 +53,7 @@ export function normalizeAllowedIps(
       in: 'body',
       message: issue.range ? `${issue.problem} (${issue.range})` : issue.problem,
       keyword: issue.problem,
+      params: issue.range ? { entry: issue.value, range: issue.range } : { entry: issue.value },
     })),
   });
 }

@@ -1,10 +1,17 @@
+import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import type { RequestLogRecorder } from '../request-log/request-log.recorder.js';
 import { RequestLogQuery } from '../request-log/request-log.routes.js';
-import { listRequestLog } from '../request-log/request-log.service.js';
+import {
+  getRequestLogEntry,
+  listRequestLog,
+  listRequestLogKeys,
+} from '../request-log/request-log.service.js';
 import { CONSOLE_API } from './console-auth.routes.js';
 import { requireSession } from './console-http.js';
+
+const NoQuery = Type.Object({}, { additionalProperties: false });
 
 /** The request log page: the same rows and filters as GET /request-logs, for the session's environment. */
 export function registerConsoleLogRoutes(app: TypedApp, ctx: AppContext, recorder: RequestLogRecorder): void {
@@ -15,6 +22,33 @@ export function registerConsoleLogRoutes(app: TypedApp, ctx: AppContext, recorde
       const session = await requireSession(ctx, request);
       const page = await listRequestLog(ctx, session, request.query, recorder);
       return { data: page.data, meta: { nextCursor: page.nextCursor } };
+    },
+  );
+
+  // The key filter's choices: every key with a kept request, named as the seller named it.
+  app.get(
+    `${CONSOLE_API}/request-logs/keys`,
+    { config: { auth: 'none' }, schema: { hide: true, querystring: NoQuery } },
+    async (request) => {
+      const session = await requireSession(ctx, request);
+      return { data: await listRequestLogKeys(ctx, session, recorder) };
+    },
+  );
+
+  // One request's page, linkable by its id.
+  app.get(
+    `${CONSOLE_API}/request-logs/:requestId`,
+    {
+      config: { auth: 'none' },
+      schema: {
+        hide: true,
+        params: Type.Object({ requestId: Type.String({ minLength: 1, maxLength: 64 }) }),
+        querystring: NoQuery,
+      },
+    },
+    async (request) => {
+      const session = await requireSession(ctx, request);
+      return { data: await getRequestLogEntry(ctx, session, request.params.requestId, recorder) };
     },
   );
 }

@@ -24,8 +24,16 @@ export interface PasswordContext {
   companyName: string;
 }
 
-const refusal = (field: string, message: string, keyword: string, sentence: string) =>
-  fail('VALIDATION_FAILED', sentence, { issues: [{ field, in: 'body', message, keyword }] });
+const refusal = (
+  field: string,
+  message: string,
+  keyword: string,
+  sentence: string,
+  params?: Record<string, number>,
+) =>
+  fail('VALIDATION_FAILED', sentence, {
+    issues: [{ field, in: 'body', message, keyword, ...(params ? { params } : {}) }],
+  });
 
 /** The length rule alone: cheap, so it runs before anything is looked up. */
 export function checkPasswordLength(password: string, field: PasswordContext['field']): void {
@@ -36,6 +44,7 @@ export function checkPasswordLength(password: string, field: PasswordContext['fi
       `must have ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters`,
       'minLength',
       `A password has ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters.`,
+      { limit: MIN_PASSWORD_LENGTH, max: MAX_PASSWORD_LENGTH },
     );
   }
 }

@@ -6,6 +6,7 @@ interface FootprintIssue {
   in: 'body';
   message: string;
   keyword: 'minItems' | 'iso3166-1' | 'iso4217';
+  params?: { entry: string };
 }
 
 interface Sets {
@@ -34,6 +35,7 @@ function entriesOf(
       in: 'body',
       message: `${named} is not ${standard}.`,
       keyword,
+      params: { entry: typed },
     });
   });
   return { codes: [...new Set(entries.map((entry) => entry.trim().toUpperCase()))].sort(), issues };

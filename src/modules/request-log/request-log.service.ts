@@ -1,7 +1,9 @@
+import type { Selectable } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/auth/principal.js';
 import { fail } from '../../http/errors.js';
 import type { RequestLogRecorder } from './request-log.recorder.js';
+import type { RequestLogTable } from './request-log.table.js';
 
 /** Rows older than this are deleted by the retention job. */
 export const REQUEST_LOG_RETENTION_MS = 14 * 86_400_000;
@@ -30,24 +32,58 @@ function parseCursor(cursor: string): { at: number; requestId: string } {
   return { at: Number(at), requestId };
 }
 
+type Scope = Pick<Principal, 'companyId' | 'environment'>;
+
+/** A stored row as the API and the console show it. */
+function entryOf(row: Selectable<RequestLogTable>) {
+  return {
+    requestId: row.request_id,
+    at: new Date(row.at).toISOString(),
+    environment: row.environment,
+    keyId: row.key_id,
+    keyName: row.key_name,
+    method: row.method,
+    route: row.route,
+    path: row.path,
+    status: row.status,
+    errorCode: row.error_code,
+    error: row.error_body ? (JSON.parse(row.error_body) as Record<string, unknown>) : null,
+    durationMs: row.duration_ms,
+    contractDate: row.contract_date,
+  };
+}
+
+/** The rows of the company's environment still inside the retention window. */
+const keptRows = (ctx: AppContext, scope: Scope) =>
+  ctx.db
+    .selectFrom('request_log')
+    .where('company_id', '=', scope.companyId)
+    .where('environment', '=', scope.environment)
+    .where('at', '>', ctx.clock.now() - REQUEST_LOG_RETENTION_MS);
+
+/** A span whose end is not after its start matches nothing; say so instead of answering an empty page. */
+function checkSpan(filter: RequestLogFilter): void {
+  if (filter.since && filter.until && Date.parse(filter.until) <= Date.parse(filter.since)) {
+    throw fail('VALIDATION_FAILED', 'until must be after since.', {
+      issues: [{ field: 'until', in: 'query', message: 'must be after since', keyword: 'range' }],
+    });
+  }
+}
+
 /**
  * The company's requests in the caller's environment, newest first, with the filters of the
  * console and GET /request-logs. `status` is a code (`404`) or a class (`4xx`, `5xx`).
  */
 export async function listRequestLog(
   ctx: AppContext,
-  principal: Pick<Principal, 'companyId' | 'environment'>,
+  principal: Scope,
   filter: RequestLogFilter,
   recorder?: RequestLogRecorder,
 ) {
+  checkSpan(filter);
   await recorder?.flush();
   const limit = filter.limit ?? 50;
-  let query = ctx.db
-    .selectFrom('request_log')
-    .selectAll()
-    .where('company_id', '=', principal.companyId)
-    .where('environment', '=', principal.environment)
-    .where('at', '>', ctx.clock.now() - REQUEST_LOG_RETENTION_MS);
+  let query = keptRows(ctx, principal).selectAll();
   if (filter.requestId) query = query.where('request_id', '=', filter.requestId);
   if (filter.code) query = query.where('error_code', '=', filter.code);
   if (filter.keyId) query = query.where('key_id', '=', filter.keyId);
@@ -75,23 +111,36 @@ export async function listRequestLog(
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
-    data: page.map((row) => ({
-      requestId: row.request_id,
-      at: new Date(row.at).toISOString(),
-      environment: row.environment,
-      keyId: row.key_id,
-      keyName: row.key_name,
-      method: row.method,
-      route: row.route,
-      path: row.path,
-      status: row.status,
-      errorCode: row.error_code,
-      error: row.error_body ? (JSON.parse(row.error_body) as Record<string, unknown>) : null,
-      durationMs: row.duration_ms,
-      contractDate: row.contract_date,
-    })),
+    data: page.map(entryOf),
     nextCursor: rows.length > limit && last ? cursorOf(last.at, last.request_id) : null,
   };
+}
+
+/** One request of the company's environment by its id; another company's, or a purged one, is NOT_FOUND. */
+export async function getRequestLogEntry(
+  ctx: AppContext,
+  scope: Scope,
+  requestId: string,
+  recorder?: RequestLogRecorder,
+) {
+  await recorder?.flush();
+  const row = await keptRows(ctx, scope).selectAll().where('request_id', '=', requestId).executeTakeFirst();
+  if (!row) throw fail('NOT_FOUND', `No request ${requestId} in this environment's log.`);
+  return entryOf(row);
+}
+
+/** The keys that made the environment's kept requests, by name: the choices of the log's key filter. */
+export async function listRequestLogKeys(ctx: AppContext, scope: Scope, recorder?: RequestLogRecorder) {
+  await recorder?.flush();
+  const rows = await keptRows(ctx, scope)
+    .select(['key_id', 'key_name'])
+    .distinct()
+    .orderBy('key_name')
+    .orderBy('key_id')
+    .execute();
+  // A key renamed inside the window appears once, under one of its names.
+  const byId = new Map(rows.map((row) => [row.key_id, row.key_name]));
+  return [...byId].map(([id, name]) => ({ id, name }));
 }
 
 /** The retention job's round: deletes up to `batch` rows past the 14 days; true while more remain. */

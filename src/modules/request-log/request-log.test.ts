@@ -91,6 +91,85 @@ describe('the request log', () => {
     expect(byId.body.data).toEqual([]);
   });
 
+  it("opens one request by its id in the console, and another company's as not found", async () => {
+    const owner = await consoleUser(t, 'owner');
+    const stranger = await makeSeller(t);
+    const mine = await call(t, {
+      method: 'POST',
+      url: `${API}/keys`,
+      headers: owner.seller.auth,
+      payload: { name: 'x'.repeat(101) },
+    });
+    expect(mine.status).toBe(422);
+    const theirs = await call(t, { method: 'GET', url: `${API}/whoami`, headers: stranger.auth });
+    const opened = await consoleCall(t, owner, 'GET', `/request-logs/${mine.body.requestId}`);
+    expect(opened.status).toBe(200);
+    expect(opened.body.data).toMatchObject({
+      requestId: mine.body.requestId,
+      method: 'POST',
+      status: 422,
+      errorCode: 'VALIDATION_FAILED',
+      keyId: owner.seller.keyId,
+      error: { code: 'VALIDATION_FAILED', doc_url: expect.stringContaining('/docs#error-VALIDATION_FAILED') },
+    });
+    expectApiError(
+      await consoleCall(t, owner, 'GET', `/request-logs/${theirs.headers['x-request-id']}`),
+      404,
+      'NOT_FOUND',
+    );
+    expectApiError(await consoleCall(t, owner, 'GET', '/request-logs/req_unknown'), 404, 'NOT_FOUND');
+    expectApiError(
+      await consoleCall(t, owner, 'GET', `/request-logs/${mine.body.requestId}?x=1`),
+      422,
+      'VALIDATION_FAILED',
+    );
+  });
+
+  it('names the keys that made requests for the key filter, and filters by one', async () => {
+    const owner = await consoleUser(t, 'owner');
+    const stranger = await makeSeller(t);
+    await call(t, { method: 'GET', url: `${API}/whoami`, headers: owner.seller.auth });
+    await call(t, { method: 'GET', url: `${API}/whoami`, headers: stranger.auth });
+    const keys = await consoleCall(t, owner, 'GET', '/request-logs/keys');
+    expect(keys.status).toBe(200);
+    expect(keys.body.data).toEqual([{ id: owner.seller.keyId, name: expect.any(String) }]);
+    const byKey = await consoleCall(t, owner, 'GET', `/request-logs?keyId=${owner.seller.keyId}`);
+    expect(byKey.body.data.length).toBeGreaterThan(0);
+    const foreign = await consoleCall(t, owner, 'GET', `/request-logs?keyId=${stranger.keyId}`);
+    expect(foreign.body.data).toEqual([]);
+    expectApiError(
+      await consoleCall(t, owner, 'GET', '/request-logs/keys?keyName=a'),
+      422,
+      'VALIDATION_FAILED',
+    );
+  });
+
+  it('bounds the log by a time span and refuses one whose end is not after its start', async () => {
+    const owner = await consoleUser(t, 'owner');
+    await call(t, { method: 'GET', url: `${API}/whoami`, headers: owner.seller.auth });
+    const now = t.ctx.clock.now();
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const inside = await consoleCall(
+      t,
+      owner,
+      'GET',
+      `/request-logs?since=${iso(now - 60_000)}&until=${iso(now + 60_000)}`,
+    );
+    expect(inside.body.data.length).toBeGreaterThan(0);
+    const before = await consoleCall(t, owner, 'GET', `/request-logs?until=${iso(now - 60_000)}`);
+    expect(before.body.data).toEqual([]);
+    const backwards = await consoleCall(
+      t,
+      owner,
+      'GET',
+      `/request-logs?since=${iso(now)}&until=${iso(now - 60_000)}`,
+    );
+    expectApiError(backwards, 422, 'VALIDATION_FAILED');
+    expect(backwards.body.details.issues).toEqual([
+      expect.objectContaining({ field: 'until', in: 'query', keyword: 'range' }),
+    ]);
+  });
+
   it('pages with a cursor and refuses unknown parameters', async () => {
     const seller = await makeSeller(t);
     for (let i = 0; i < 3; i++) await call(t, { method: 'GET', url: `${API}/whoami`, headers: seller.auth });

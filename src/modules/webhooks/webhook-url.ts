@@ -14,16 +14,31 @@ import { parseIpEntry } from '../../lib/ip.js';
 const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata', 'instance-data']);
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 
-const invalid = (message: string) =>
+/**
+ * Why a webhook URL is refused, in `params.reason` of its issue: a client words each for the
+ * seller (the console has a sentence for every one).
+ */
+export const WEBHOOK_URL_REASONS = [
+  'not_absolute',
+  'https_required',
+  'credentials',
+  'internal_host',
+  'this_machine',
+  'reserved_address',
+] as const;
+type WebhookUrlReason = (typeof WEBHOOK_URL_REASONS)[number];
+
+const invalid = (message: string, reason: WebhookUrlReason) =>
   fail('VALIDATION_FAILED', message, {
-    issues: [{ field: 'url', in: 'body', message, keyword: 'format' }],
+    issues: [{ field: 'url', in: 'body', message, keyword: 'format', params: { reason } }],
   });
 
 /** What a developer receiving webhooks on their own machine needs to know. */
 export const LOCAL_RECEIVER_HINT =
   'To receive webhooks on a local http:// or loopback URL, run your development service with SDAPI_ALLOW_INSECURE_WEBHOOKS=1 (never in production); otherwise expose the receiver through an https:// tunnel.';
 
-const localRefusal = (message: string) => invalid(message).withHint(LOCAL_RECEIVER_HINT);
+const localRefusal = (message: string, reason: WebhookUrlReason) =>
+  invalid(message, reason).withHint(LOCAL_RECEIVER_HINT);
 
 /** Why an address may not receive webhooks, or null when it may. */
 export function refusedAddress(address: string, insecure: boolean): string | null {
@@ -42,22 +57,25 @@ export function checkWebhookUrl(raw: string, insecure: boolean): string {
   try {
     url = new URL(raw);
   } catch {
-    throw invalid('url must be an absolute URL.');
+    throw invalid('url must be an absolute URL.', 'not_absolute');
   }
   if (url.protocol !== 'https:' && !(insecure && url.protocol === 'http:'))
     throw localRefusal(
       'url must use https:// (an http:// receiver is admitted only by a service started with SDAPI_ALLOW_INSECURE_WEBHOOKS=1).',
+      'https_required',
     );
-  if (url.username || url.password) throw invalid('url must not carry credentials.');
+  if (url.username || url.password) throw invalid('url must not carry credentials.', 'credentials');
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (METADATA_HOSTS.has(host)) throw invalid(`url host ${host} is not reachable from the internet.`);
+  if (METADATA_HOSTS.has(host))
+    throw invalid(`url host ${host} is not reachable from the internet.`, 'internal_host');
   if (!insecure && (host === 'localhost' || host.endsWith('.localhost') || LOOPBACK.test(host)))
     throw localRefusal(
       `url host ${host} is this machine (admitted only with SDAPI_ALLOW_INSECURE_WEBHOOKS=1 on the service).`,
+      'this_machine',
     );
   if (isIP(host)) {
     const refused = refusedAddress(host, insecure);
-    if (refused) throw invalid(`url host ${refused}.`);
+    if (refused) throw invalid(`url host ${refused}.`, 'reserved_address');
   }
   url.hash = '';
   return url.toString();

@@ -2,10 +2,17 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { ConsoleError, call } from '../../api/client';
+import { FieldError, FormErrorNotice, invalidProps } from '../../components/FieldError';
+import { formErrorsOf, messagesOf, PASSWORD_LENGTH, ruleSentence } from '../../components/field-errors';
 import { useSession } from '../../components/session';
-import { ErrorNotice, fieldErrorOf, PageHeader } from '../../components/ui';
+import { ErrorNotice, PageHeader } from '../../components/ui';
 import { SecondFactorCard } from './SecondFactorCard';
 import { TotpEnrolment } from './TotpEnrolment';
+
+const FIELDS = {
+  currentPassword: { label: 'Current password' },
+  newPassword: { label: 'New password' },
+};
 
 interface PasswordForm {
   currentPassword: string;
@@ -16,7 +23,7 @@ export function AccountPage() {
   const session = useSession();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const { register, handleSubmit, reset } = useForm<PasswordForm>();
+  const { register, handleSubmit, reset, formState } = useForm<PasswordForm>();
   const password = useMutation({
     mutationFn: (form: PasswordForm) => call('POST', '/password', form),
     onSuccess: async () => {
@@ -37,7 +44,9 @@ export function AccountPage() {
       navigate('/sign-in');
     },
   });
-  const newPasswordRefused = fieldErrorOf(password.error, 'newPassword');
+  const refused = formErrorsOf(password.error, FIELDS);
+  const currentErrors = messagesOf(formState.errors.currentPassword?.message, refused.of('currentPassword'));
+  const newErrors = messagesOf(formState.errors.newPassword?.message, refused.of('newPassword'));
   return (
     <>
       <PageHeader
@@ -48,7 +57,7 @@ export function AccountPage() {
         <section className="card">
           <h2>Password</h2>
           <form onSubmit={handleSubmit((form) => password.mutate(form))} noValidate>
-            <ErrorNotice error={newPasswordRefused ? null : password.error} />
+            <FormErrorNotice error={password.error} elsewhere={refused.elsewhere} />
             {password.isSuccess ? (
               <p className="notice notice-ok" role="status">
                 Password changed. Every other session has ended.
@@ -59,23 +68,28 @@ export function AccountPage() {
               <input
                 type="password"
                 autoComplete="current-password"
-                {...register('currentPassword', { required: true })}
+                {...invalidProps('current-password-error', currentErrors)}
+                {...register('currentPassword', {
+                  required: ruleSentence('required', FIELDS.currentPassword),
+                })}
               />
+              <FieldError id="current-password-error" messages={currentErrors} />
             </label>
             <label className="field">
               <span>New password (at least 12 characters)</span>
               <input
                 type="password"
                 autoComplete="new-password"
-                aria-invalid={newPasswordRefused ? true : undefined}
-                aria-describedby={newPasswordRefused ? 'new-password-error' : undefined}
-                {...register('newPassword', { required: true, minLength: 12 })}
+                {...invalidProps('new-password-error', newErrors)}
+                {...register('newPassword', {
+                  required: ruleSentence('required', FIELDS.newPassword),
+                  minLength: {
+                    value: PASSWORD_LENGTH.limit,
+                    message: ruleSentence('minLength', FIELDS.newPassword, PASSWORD_LENGTH),
+                  },
+                })}
               />
-              {newPasswordRefused ? (
-                <small id="new-password-error" className="field-error">
-                  {newPasswordRefused}
-                </small>
-              ) : null}
+              <FieldError id="new-password-error" messages={newErrors} />
             </label>
             <button type="submit" className="button primary" disabled={password.isPending}>
               Change password

@@ -2,7 +2,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ConsoleError, call } from '../../api/client';
-import { ErrorNotice } from '../../components/ui';
+import { FieldError, FormErrorNotice, invalidProps } from '../../components/FieldError';
+import { formErrorsOf } from '../../components/field-errors';
 import { RecoveryCodes } from './RecoveryCodes';
 
 /** Six digits are the app's code; anything else is taken for a recovery code. */
@@ -53,6 +54,10 @@ export function SecondFactorCard() {
     );
   }
   const count = left.data?.data.left;
+  const failed = regenerate.error ?? disable.error;
+  const refused = formErrorsOf(failed, {
+    answer: { label: 'Code from the app, or a recovery code', sentAs: ['code', 'recoveryCode'] },
+  });
   return (
     <form onSubmit={(event) => event.preventDefault()}>
       <p>
@@ -66,14 +71,16 @@ export function SecondFactorCard() {
           ? ' Make a new set now: without them a lost phone needs an owner to reset your second factor.'
           : ''}
       </p>
-      <ErrorNotice error={regenerate.error ?? disable.error} />
+      <FormErrorNotice error={failed} elsewhere={refused.elsewhere} />
       <label className="field">
         <span>Code from the app, or a recovery code</span>
         <input
+          {...invalidProps('second-factor-answer-error', refused.of('answer'))}
           autoComplete="one-time-code"
           value={answer}
           onChange={(event) => setAnswer(event.target.value)}
         />
+        <FieldError id="second-factor-answer-error" messages={refused.of('answer')} />
       </label>
       <div className="dialog-actions left">
         <button

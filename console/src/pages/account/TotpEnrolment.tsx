@@ -1,6 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { call } from '../../api/client';
+import { FieldError, FormErrorNotice, invalidProps } from '../../components/FieldError';
+import { formErrorsOf } from '../../components/field-errors';
 import { QrCode } from '../../components/QrCode';
 import { CopyButton, ErrorNotice } from '../../components/ui';
 import { RecoveryCodes } from './RecoveryCodes';
@@ -18,6 +20,7 @@ export function TotpEnrolment() {
   const confirm = useMutation({
     mutationFn: () => call<{ data: { recoveryCodes: string[] } }>('POST', '/totp/confirm', { code }),
   });
+  const codeErrors = formErrorsOf(confirm.error, { code: { label: 'Code from the app' } });
   if (confirm.data) {
     return (
       <RecoveryCodes
@@ -59,16 +62,18 @@ export function TotpEnrolment() {
           <CopyButton text={start.data.data.uri} label="Copy setup link" />
         </div>
       </details>
-      <ErrorNotice error={confirm.error} />
+      <FormErrorNotice error={confirm.error} elsewhere={codeErrors.elsewhere} />
       <label className="field">
         <span>Code from the app</span>
         <input
+          {...invalidProps('totp-code-error', codeErrors.of('code'))}
           inputMode="numeric"
           autoComplete="one-time-code"
           maxLength={6}
           value={code}
           onChange={(event) => setCode(event.target.value)}
         />
+        <FieldError id="totp-code-error" messages={codeErrors.of('code')} />
       </label>
       <button type="submit" className="button primary" disabled={confirm.isPending}>
         Turn on two-factor sign-in

@@ -2,9 +2,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { call } from '../../api/client';
-import { Dialog, ErrorNotice } from '../../components/ui';
+import { FieldError, FormErrorNotice, invalidProps } from '../../components/FieldError';
+import { formErrorsOf, messagesOf, ruleSentence } from '../../components/field-errors';
+import { Dialog } from '../../components/ui';
 import { countOf, formatNumber } from '../../format';
 import type { Allocation, AllocationRequest } from './types';
+
+const FIELDS = { requestedQuantity: { label: 'Extra keys' } };
 
 const OUTCOME: Record<string, string> = {
   approved: 'Approved at once: the allocation has grown.',
@@ -22,7 +26,7 @@ export function RequestIncreaseDialog({
 }) {
   const [open, setOpen] = useState(false);
   const queryClient = useQueryClient();
-  const { register, handleSubmit, reset } = useForm<{ requestedQuantity: number }>({
+  const { register, handleSubmit, reset, formState } = useForm<{ requestedQuantity: number }>({
     defaultValues: { requestedQuantity: Math.max(allocation.quantityLimit, 10) },
   });
   const request = useMutation({
@@ -36,6 +40,11 @@ export function RequestIncreaseDialog({
       await queryClient.invalidateQueries({ queryKey: ['allocations-requests'] });
     },
   });
+  const refused = formErrorsOf(request.error, FIELDS);
+  const quantityErrors = messagesOf(
+    formState.errors.requestedQuantity?.message,
+    refused.of('requestedQuantity'),
+  );
   return (
     <>
       <button
@@ -63,10 +72,19 @@ export function RequestIncreaseDialog({
           </p>
         ) : (
           <form onSubmit={handleSubmit((form) => request.mutate(form))} noValidate>
-            <ErrorNotice error={request.error} />
+            <FormErrorNotice error={request.error} elsewhere={refused.elsewhere} />
             <label className="field">
               <span>Extra keys</span>
-              <input type="number" min={1} {...register('requestedQuantity', { required: true })} />
+              <input
+                type="number"
+                min={1}
+                {...invalidProps('increase-quantity-error', quantityErrors)}
+                {...register('requestedQuantity', {
+                  required: ruleSentence('required', FIELDS.requestedQuantity),
+                  min: { value: 1, message: ruleSentence('minimum', FIELDS.requestedQuantity, { limit: 1 }) },
+                })}
+              />
+              <FieldError id="increase-quantity-error" messages={quantityErrors} />
             </label>
             <div className="dialog-actions">
               <button type="submit" className="button primary" disabled={request.isPending}>

@@ -2,7 +2,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { call } from '../../api/client';
-import { ErrorNotice, fieldErrorOf } from '../../components/ui';
+import { FieldError, FormErrorNotice, invalidProps } from '../../components/FieldError';
+import { formErrorsOf, messagesOf, PASSWORD_LENGTH, ruleSentence } from '../../components/field-errors';
+import { ErrorNotice } from '../../components/ui';
+
+const FIELDS = { password: { label: 'New password' } };
 
 interface Form {
   password: string;
@@ -34,8 +38,9 @@ export function InvitePage() {
       navigate('/');
     },
   });
-  const passwordRefused = fieldErrorOf(accept.error, 'password');
-  const passwordError = formState.errors.password?.message ?? passwordRefused;
+  const refused = formErrorsOf(accept.error, FIELDS);
+  const passwordErrors = messagesOf(formState.errors.password?.message, refused.of('password'));
+  const confirmErrors = messagesOf(formState.errors.confirm?.message, []);
   return (
     <main className="auth-page">
       <div className="auth-card">
@@ -48,38 +53,35 @@ export function InvitePage() {
               You are invited as <strong>{invite.data.data.role}</strong> with{' '}
               <strong>{invite.data.data.email}</strong>. Choose a password of at least 12 characters.
             </p>
-            <ErrorNotice error={passwordRefused ? null : accept.error} />
+            <FormErrorNotice error={accept.error} elsewhere={refused.elsewhere} />
             <label className="field">
               <span>New password</span>
               <input
                 type="password"
                 autoComplete="new-password"
-                aria-invalid={passwordError ? true : undefined}
-                aria-describedby={passwordError ? 'password-error' : undefined}
+                {...invalidProps('password-error', passwordErrors)}
                 {...register('password', {
-                  minLength: { value: 12, message: 'At least 12 characters.' },
-                  required: 'Required.',
+                  minLength: {
+                    value: PASSWORD_LENGTH.limit,
+                    message: ruleSentence('minLength', FIELDS.password, PASSWORD_LENGTH),
+                  },
+                  required: ruleSentence('required', FIELDS.password),
                 })}
               />
-              {passwordError ? (
-                <small id="password-error" className="field-error">
-                  {passwordError}
-                </small>
-              ) : null}
+              <FieldError id="password-error" messages={passwordErrors} />
             </label>
             <label className="field">
               <span>Repeat the password</span>
               <input
                 type="password"
                 autoComplete="new-password"
-                aria-invalid={formState.errors.confirm ? true : undefined}
+                {...invalidProps('confirm-error', confirmErrors)}
                 {...register('confirm', {
-                  validate: (value) => value === watch('password') || 'The two differ.',
+                  validate: (value) =>
+                    value === watch('password') || 'The two passwords differ; type the same one twice.',
                 })}
               />
-              {formState.errors.confirm ? (
-                <small className="field-error">{formState.errors.confirm.message}</small>
-              ) : null}
+              <FieldError id="confirm-error" messages={confirmErrors} />
             </label>
             <button type="submit" className="button primary block" disabled={accept.isPending}>
               Set password and sign in

@@ -1,12 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { call } from '../../api/client';
+import { FieldError, invalidProps } from '../../components/FieldError';
+import { formErrorsOf, type Issue, sentenceOf } from '../../components/field-errors';
 
 interface Check {
   valid: boolean;
   normalized: string[];
-  issues: { field: string; message: string }[];
+  issues: Issue[];
 }
+
+/** How a form that sends an allowlist names it: the API calls it `allowedIps` or `allowed_ips`. */
+export const ALLOWLIST_FIELD = { label: 'Allowed IPs', sentAs: ['allowedIps', 'allowed_ips'] } as const;
 
 export const parseEntries = (text: string) =>
   text
@@ -14,15 +19,20 @@ export const parseEntries = (text: string) =>
     .map((entry) => entry.trim())
     .filter(Boolean);
 
-/** One address or CIDR range per line, checked by the API's own rules as you type (nothing is saved). */
+/**
+ * One address or CIDR range per line, checked by the API's own rules as you type (nothing is
+ * saved); `refused` is the failed save of the form around it, whose allowlist sentences show here too.
+ */
 export function AllowlistEditor({
   value,
   onChange,
   id,
+  refused,
 }: {
   value: string;
   onChange: (text: string) => void;
   id: string;
+  refused?: unknown;
 }) {
   const [debounced, setDebounced] = useState(value);
   useEffect(() => {
@@ -35,7 +45,10 @@ export function AllowlistEditor({
     queryFn: () => call<{ data: Check }>('POST', '/keys/allowlist-check', { entries }),
     enabled: entries.length > 0,
   });
-  const issues = check.data?.data.issues ?? [];
+  const checked = (check.data?.data.issues ?? []).map((issue) => sentenceOf(issue, ALLOWLIST_FIELD));
+  const saved = formErrorsOf(refused, { allowlist: ALLOWLIST_FIELD }).of('allowlist');
+  const messages = [...new Set([...checked, ...saved])];
+  const errorId = `${id}-error`;
   return (
     <div className="field">
       <label htmlFor={id}>Allowed IPs</label>
@@ -45,30 +58,21 @@ export function AllowlistEditor({
         value={value}
         onChange={(event) => onChange(event.target.value)}
         placeholder={'203.0.113.10\n198.51.100.0/24'}
-        aria-invalid={issues.length > 0 ? true : undefined}
-        aria-describedby={`${id}-help`}
+        {...invalidProps(errorId, messages, `${id}-help`)}
       />
       <small id={`${id}-help`} className="muted">
         One address or CIDR range per line. Production keys need at least one; reserved ranges, /0, host bits
         set and duplicates are refused.
       </small>
-      {issues.length > 0 ? (
-        <ul className="field-error" aria-live="polite">
-          {issues.map((issue) => {
-            const index = Number(/\[(\d+)\]/.exec(issue.field)?.[1] ?? -1);
-            return (
-              <li key={`${issue.field}${issue.message}`}>
-                {index >= 0 ? <code>{entries[index]}</code> : null} {issue.message}
-              </li>
-            );
-          })}
-        </ul>
-      ) : entries.length > 0 && check.data ? (
-        <small className="ok-text" aria-live="polite">
-          {check.data.data.normalized.length} entr{check.data.data.normalized.length === 1 ? 'y' : 'ies'}{' '}
-          accepted.
-        </small>
-      ) : null}
+      <div aria-live="polite">
+        <FieldError id={errorId} messages={messages} />
+        {messages.length === 0 && entries.length > 0 && check.data ? (
+          <small className="ok-text">
+            {check.data.data.normalized.length} entr{check.data.data.normalized.length === 1 ? 'y' : 'ies'}{' '}
+            accepted.
+          </small>
+        ) : null}
+      </div>
     </div>
   );
 }

@@ -2,8 +2,15 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { call, type SecretOnce } from '../../api/client';
-import { Dialog, ErrorNotice } from '../../components/ui';
-import { AllowlistEditor, parseEntries } from './AllowlistEditor';
+import { FieldError, FormErrorNotice, invalidProps } from '../../components/FieldError';
+import { type FieldSpec, formErrorsOf, messagesOf, ruleSentence } from '../../components/field-errors';
+import { Dialog } from '../../components/ui';
+import { ALLOWLIST_FIELD, AllowlistEditor, parseEntries } from './AllowlistEditor';
+
+const NAME: FieldSpec = { label: 'Name' };
+const SCOPES: FieldSpec = { label: 'Scopes' };
+/** The API's limit on a key's name. */
+const NAME_MAX = 100;
 
 interface Form {
   name: string;
@@ -40,6 +47,9 @@ export function CreateKeyDialog({
       onCreated(data);
     },
   });
+  const refused = formErrorsOf(create.error, { name: NAME, scopes: SCOPES, allowlist: ALLOWLIST_FIELD });
+  const nameErrors = messagesOf(formState.errors.name?.message, refused.of('name'));
+  const scopeErrors = messagesOf(formState.errors.scopes?.message, refused.of('scopes'));
   return (
     <>
       <button type="button" className="button primary" onClick={() => setOpen(true)}>
@@ -47,32 +57,46 @@ export function CreateKeyDialog({
       </button>
       <Dialog open={open} onOpenChange={setOpen} title={`New ${environment} key`}>
         <form onSubmit={handleSubmit((form) => create.mutate(form))} noValidate>
-          <ErrorNotice error={create.error} />
+          <FormErrorNotice error={create.error} elsewhere={refused.elsewhere} />
           <label className="field">
             <span>Name</span>
             <input
-              aria-invalid={formState.errors.name ? true : undefined}
-              {...register('name', { required: 'Give the key a name.', maxLength: 100 })}
+              {...invalidProps('new-key-name-error', nameErrors)}
+              {...register('name', {
+                required: ruleSentence('required', NAME),
+                maxLength: { value: NAME_MAX, message: ruleSentence('maxLength', NAME, { limit: NAME_MAX }) },
+              })}
             />
-            {formState.errors.name ? (
-              <small className="field-error">{formState.errors.name.message}</small>
-            ) : null}
+            <FieldError id="new-key-name-error" messages={nameErrors} />
           </label>
-          <fieldset className="field scopes">
+          <fieldset
+            className="field scopes"
+            {...(scopeErrors.length > 0 ? { 'aria-describedby': 'new-key-scopes-error' } : {})}
+          >
             <legend>Scopes</legend>
             {grantable.map((scope) => (
               <label key={scope} className="check-row">
-                <input type="checkbox" value={scope} {...register('scopes', { required: true })} />
+                <input
+                  type="checkbox"
+                  value={scope}
+                  {...register('scopes', { required: ruleSentence('minItems', SCOPES, { limit: 1 }) })}
+                />
                 <code>{scope}</code>
                 {optIn.includes(scope) ? <span className="pill pill-waiting">opt-in</span> : null}
               </label>
             ))}
+            <FieldError id="new-key-scopes-error" messages={scopeErrors} />
           </fieldset>
           <Controller
             control={control}
             name="allowlist"
             render={({ field }) => (
-              <AllowlistEditor id="new-key-allowlist" value={field.value} onChange={field.onChange} />
+              <AllowlistEditor
+                id="new-key-allowlist"
+                value={field.value}
+                onChange={field.onChange}
+                refused={create.error}
+              />
             )}
           />
           <div className="dialog-actions">

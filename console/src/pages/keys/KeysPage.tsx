@@ -1,9 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { type ApiKey, call, type SecretOnce } from '../../api/client';
+import { FormErrorNotice } from '../../components/FieldError';
+import { formErrorsOf } from '../../components/field-errors';
 import { can, useSession } from '../../components/session';
 import { Dialog, EmptyState, ErrorNotice, formatDate, PageHeader } from '../../components/ui';
-import { AllowlistEditor, parseEntries } from './AllowlistEditor';
+import { ALLOWLIST_FIELD, AllowlistEditor, parseEntries } from './AllowlistEditor';
 import { CreateKeyDialog } from './CreateKeyDialog';
 import { SecretReveal } from './SecretReveal';
 
@@ -60,6 +62,7 @@ export function KeysPage() {
       await refresh();
     },
   });
+  const allowlistErrors = formErrorsOf(act.error, { allowlist: ALLOWLIST_FIELD });
   const writable = can(session, 'keys:write');
   const list = keys.data?.data ?? [];
   const grantable = new Set(keys.data?.meta.grantableScopes ?? []);
@@ -205,8 +208,13 @@ export function KeysPage() {
           title={`Allowlist of ${pending.key.name}`}
           description="Takes effect on every server within about a minute."
         >
-          <ErrorNotice error={act.error} />
-          <AllowlistEditor id="edit-allowlist" value={allowlist} onChange={setAllowlist} />
+          <FormErrorNotice error={act.error} elsewhere={allowlistErrors.elsewhere} />
+          <AllowlistEditor
+            id="edit-allowlist"
+            value={allowlist}
+            onChange={setAllowlist}
+            refused={act.error}
+          />
           <div className="dialog-actions">
             <button
               type="button"

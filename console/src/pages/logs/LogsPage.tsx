@@ -1,97 +1,76 @@
-import { useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useSearchParams } from 'react-router';
+import { call } from '../../api/client';
 import { type Column, DataTable } from '../../components/DataTable';
 import { type Filter, FilterForm, queryOf } from '../../components/FilterForm';
+import { useSession } from '../../components/session';
 import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
 import { useKeysetList } from '../../components/useKeysetList';
+import { type LogKey, type LogRow, statusPill } from './log-types';
 
-interface LogRow {
-  requestId: string;
-  at: string;
-  keyId: string;
-  keyName: string;
-  method: string;
-  route: string;
-  path: string;
-  status: number;
-  errorCode: string | null;
-  error: Record<string, unknown> | null;
-  durationMs: number;
-  contractDate: string;
-}
-
-const FILTERS: Filter[] = [
+const filtersOf = (keys: readonly LogKey[]): Filter[] => [
   { name: 'requestId', label: 'Request id', placeholder: 'req_…', grow: true },
   { name: 'status', label: 'Status', options: ['2xx', '4xx', '5xx'] },
   { name: 'code', label: 'Error code', placeholder: 'NO_AVAILABLE_KEYS' },
-  { name: 'keyId', label: 'Key id' },
+  { name: 'keyId', label: 'Key', options: keys.map((key) => [key.id, key.name] as const) },
   { name: 'route', label: 'Route', placeholder: '/api/seller/v1/orders' },
-  { name: 'since', label: 'Since', type: 'datetime-local' },
+  { name: 'since', label: 'From', type: 'datetime-local' },
+  { name: 'until', label: 'Until', type: 'datetime-local' },
 ];
 
-/** Every API request of the last 14 days in this environment; search by the requestId of any error body. */
+const columns: Column<LogRow>[] = [
+  { header: 'Time', className: 'nowrap', cell: (row) => formatDate(row.at) },
+  {
+    header: 'Status',
+    cell: (row) => (
+      <>
+        <span className={statusPill(row.status)}>{row.status}</span>
+        {row.errorCode ? <div className="small mono log-code">{row.errorCode}</div> : null}
+      </>
+    ),
+  },
+  {
+    header: 'Request',
+    cell: (row) => (
+      <Link to={`/logs/${encodeURIComponent(row.requestId)}`} className="log-request">
+        <span className="strong mono">{row.method}</span> <span className="mono">{row.path}</span>
+        <span className="small mono muted log-id">{row.requestId}</span>
+      </Link>
+    ),
+  },
+  { header: 'Key', cell: (row) => row.keyName },
+  { header: 'Duration', className: 'nowrap num', cell: (row) => `${row.durationMs} ms` },
+];
+
+/** Every API request of the last 14 days in this environment; each opens on its own page. */
 export function LogsPage() {
   const [params] = useSearchParams();
-  const [open, setOpen] = useState<string | null>(null);
-  const logs = useKeysetList<LogRow>('logs', '/request-logs', queryOf(params, FILTERS), 'Older requests');
+  const { environment } = useSession();
+  const keys = useQuery({
+    queryKey: ['logs', environment, 'keys'],
+    queryFn: () => call<{ data: LogKey[] }>('GET', '/request-logs/keys'),
+  });
+  const filters = filtersOf(keys.data?.data ?? []);
+  const logs = useKeysetList<LogRow>('logs', '/request-logs', queryOf(params, filters), 'Older requests');
   return (
     <>
       <PageHeader
         title="Request log"
-        description="Every API request of the last 14 days in this environment. Failures keep their error body; successful bodies, tokens and addresses are never stored."
+        description="Every API request of the last 14 days in this environment. Failures keep their error body; successful bodies, tokens and addresses are never stored. Open a request to see its error in full."
       />
-      <FilterForm filters={FILTERS} />
+      {/* Rebuilt once the key names arrive, so a key chosen in the URL shows as selected. */}
+      <FilterForm key={keys.data ? 'keys' : 'no-keys'} filters={filters} />
       <ErrorNotice error={logs.error} />
       <DataTable
-        columns={columns(open, setOpen)}
+        columns={columns}
         rows={logs.rows}
         rowKey={(row) => row.requestId}
         loaded={logs.loaded}
         empty="No request matches."
         caption="Requests"
         more={logs.more}
+        stackOnPhones
       />
     </>
   );
-}
-
-function columns(open: string | null, setOpen: (requestId: string | null) => void): Column<LogRow>[] {
-  return [
-    { header: 'Time', className: 'nowrap', cell: (row) => formatDate(row.at) },
-    {
-      header: 'Status',
-      cell: (row) => (
-        <>
-          <span className={`pill ${row.status >= 400 ? 'pill-error' : 'pill-done'}`}>{row.status}</span>
-          {row.errorCode ? <div className="small mono">{row.errorCode}</div> : null}
-        </>
-      ),
-    },
-    {
-      header: 'Request',
-      cell: (row) => (
-        <>
-          <span className="strong mono">{row.method}</span> <span className="mono">{row.path}</span>
-          {row.error ? (
-            <div>
-              <button
-                type="button"
-                className="button ghost small"
-                aria-expanded={open === row.requestId}
-                onClick={() => setOpen(open === row.requestId ? null : row.requestId)}
-              >
-                {open === row.requestId ? 'Hide error' : 'Show error'}
-              </button>
-              {open === row.requestId ? (
-                <pre className="error-body">{JSON.stringify(row.error, null, 2)}</pre>
-              ) : null}
-            </div>
-          ) : null}
-        </>
-      ),
-    },
-    { header: 'Key', cell: (row) => row.keyName },
-    { header: 'Duration', className: 'nowrap', cell: (row) => `${row.durationMs} ms` },
-    { header: 'Request id', className: 'mono small nowrap', cell: (row) => row.requestId },
-  ];
 }

@@ -1,7 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { call } from '../../api/client';
-import { Dialog, ErrorNotice } from '../../components/ui';
+import { FieldError, FormErrorNotice, invalidProps } from '../../components/FieldError';
+import { formErrorsOf, messagesOf } from '../../components/field-errors';
+import { Dialog } from '../../components/ui';
 
 export type KeyAction = 'refund' | 'chargeback' | 'return' | 'replace';
 
@@ -19,6 +21,12 @@ const DESCRIPTIONS: Record<KeyAction, string> = {
     'Never-revealed keys go back to stock, revealed ones to quarantine; money moves where the refund policy allows.',
   replace:
     "One new key of the same grant for a key the buyer reports as not working, within the grant's replacement policy.",
+};
+
+const FIELDS = {
+  keyIds: { label: 'Keys', sentAs: ['keyId'] },
+  reference: { label: 'Reference', sentAs: ['refundReference', 'chargebackReference'] },
+  reason: { label: 'Reason' },
 };
 
 interface Form {
@@ -66,6 +74,10 @@ export function KeyActionDialog({
     },
   });
   const needsReference = action === 'refund' || action === 'chargeback';
+  const refused = formErrorsOf(act.error, FIELDS);
+  const keyErrors = messagesOf(formState.errors.keyIds?.message, refused.of('keyIds'));
+  const referenceErrors = messagesOf(formState.errors.reference?.message, refused.of('reference'));
+  const reasonErrors = messagesOf(formState.errors.reason?.message, refused.of('reason'));
   return (
     <Dialog
       open
@@ -74,7 +86,10 @@ export function KeyActionDialog({
       description={DESCRIPTIONS[action]}
     >
       <form onSubmit={handleSubmit((form) => act.mutate(form))}>
-        <fieldset className="field">
+        <fieldset
+          className="field"
+          {...(keyErrors.length > 0 ? { 'aria-describedby': 'key-action-keys-error' } : {})}
+        >
           <legend>{action === 'replace' ? 'Key' : 'Keys'}</legend>
           {keyIds.map((id) => (
             <label key={id} className="check-row">
@@ -86,31 +101,27 @@ export function KeyActionDialog({
               <span className="mono small">{id}</span>
             </label>
           ))}
-          {formState.errors.keyIds ? (
-            <span className="field-error">{formState.errors.keyIds.message}</span>
-          ) : null}
+          <FieldError id="key-action-keys-error" messages={keyErrors} />
         </fieldset>
         {needsReference ? (
           <label className="field">
             <span>{action === 'refund' ? 'Refund reference' : 'Chargeback reference'}</span>
             <input
+              {...invalidProps('key-action-reference-error', referenceErrors)}
               {...register('reference', { required: 'A reference makes the declaration happen once.' })}
             />
-            {formState.errors.reference ? (
-              <span className="field-error">{formState.errors.reference.message}</span>
-            ) : null}
+            <FieldError id="key-action-reference-error" messages={referenceErrors} />
           </label>
         ) : null}
         <label className="field">
           <span>{action === 'return' ? 'Reason' : 'Reason (optional)'}</span>
           <input
+            {...invalidProps('key-action-reason-error', reasonErrors)}
             {...register('reason', { required: action === 'return' ? 'Say why the keys come back.' : false })}
           />
-          {formState.errors.reason ? (
-            <span className="field-error">{formState.errors.reason.message}</span>
-          ) : null}
+          <FieldError id="key-action-reason-error" messages={reasonErrors} />
         </label>
-        <ErrorNotice error={act.error} />
+        <FormErrorNotice error={act.error} elsewhere={refused.elsewhere} />
         <div className="dialog-actions">
           <button type="button" className="button ghost" onClick={onClose}>
             Cancel

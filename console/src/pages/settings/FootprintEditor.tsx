@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
-import { ConsoleError, call } from '../../api/client';
-import { ErrorNotice } from '../../components/ui';
+import { call } from '../../api/client';
+import { FieldError, FormErrorNotice } from '../../components/FieldError';
+import { formErrorsOf } from '../../components/field-errors';
 import { formatDate, formatRelative } from '../../format';
 
 export interface Footprint {
@@ -17,18 +18,6 @@ const listOf = (text: string) =>
     .split(/[\s,]+/)
     .map((entry) => entry.trim())
     .filter(Boolean);
-
-/** The service's sentences about one field (`countries`, `countries[2]`…), each said once. */
-function issuesOf(error: unknown, field: Field): string[] {
-  if (!(error instanceof ConsoleError)) return [];
-  const issues = error.body.details?.issues ?? [];
-  const mine = issues.filter((issue) => issue.field === field || issue.field.startsWith(`${field}[`));
-  return [...new Set(mine.map((issue) => issue.message))];
-}
-
-/** A refusal the fields do not explain (a role, a lost session): shown above the form. */
-const otherError = (error: unknown) =>
-  error instanceof ConsoleError && error.body.code === 'VALIDATION_FAILED' ? null : error;
 
 function CodesField({
   field,
@@ -59,13 +48,7 @@ function CodesField({
         aria-invalid={errors.length > 0}
         aria-describedby={errors.length > 0 ? `${errorId} ${hintId}` : hintId}
       />
-      {errors.length > 0 ? (
-        <ul className="field-error" id={errorId}>
-          {errors.map((message) => (
-            <li key={message}>{message}</li>
-          ))}
-        </ul>
-      ) : null}
+      <FieldError id={errorId} messages={errors} />
       <small className="muted" id={hintId}>
         {hint}
       </small>
@@ -91,9 +74,13 @@ export function FootprintEditor({ footprint, editable }: { footprint: Footprint;
     },
   });
   const changedAt = save.data?.data.updatedAt ?? footprint.updatedAt;
+  const refused = formErrorsOf(save.error, {
+    countries: { label: 'Countries you sell in' },
+    currencies: { label: 'Currencies you sell in' },
+  });
   return (
     <form onSubmit={handleSubmit((form) => save.mutate(form))} noValidate>
-      <ErrorNotice error={otherError(save.error)} />
+      <FormErrorNotice error={save.error} elsewhere={refused.elsewhere} />
       {save.isSuccess ? (
         <p className="notice" role="status">
           Footprint saved.
@@ -104,7 +91,7 @@ export function FootprintEditor({ footprint, editable }: { footprint: Footprint;
         label="Countries you sell in"
         hint="Two-letter ISO 3166-1 codes, such as DE, FR, US, separated by commas or spaces; any case."
         editable={editable}
-        errors={issuesOf(save.error, 'countries')}
+        errors={refused.of('countries')}
         register={register}
       />
       <CodesField
@@ -112,7 +99,7 @@ export function FootprintEditor({ footprint, editable }: { footprint: Footprint;
         label="Currencies you sell in"
         hint="Three-letter ISO 4217 codes, such as EUR, USD; any case."
         editable={editable}
-        errors={issuesOf(save.error, 'currencies')}
+        errors={refused.of('currencies')}
         register={register}
       />
       <p className="small muted">

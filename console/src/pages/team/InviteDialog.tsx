@@ -2,13 +2,17 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { call, type Role } from '../../api/client';
-import { CopyButton, Dialog, ErrorNotice } from '../../components/ui';
+import { FieldError, FormErrorNotice, invalidProps } from '../../components/FieldError';
+import { formErrorsOf, messagesOf, ruleSentence } from '../../components/field-errors';
+import { CopyButton, Dialog } from '../../components/ui';
 import { ROLE_DUTIES, ROLES } from './role-duties';
+
+const FIELDS = { email: { label: 'Email' }, role: { label: 'Role' } };
 
 /** An owner's invite: the email, a role chosen with what it may do in view, then the link to copy. */
 export function InviteDialog({ onInvited }: { onInvited: () => void }) {
   const [open, setOpen] = useState(false);
-  const { register, handleSubmit, reset } = useForm<{ email: string; role: Role }>({
+  const { register, handleSubmit, reset, formState } = useForm<{ email: string; role: Role }>({
     defaultValues: { role: 'developer' },
   });
   const invite = useMutation({
@@ -16,6 +20,9 @@ export function InviteDialog({ onInvited }: { onInvited: () => void }) {
       call<{ data: { link: string; email: string; emailed: boolean } }>('POST', '/team/invites', form),
     onSuccess: () => onInvited(),
   });
+  const refused = formErrorsOf(invite.error, FIELDS);
+  const emailErrors = messagesOf(formState.errors.email?.message, refused.of('email'));
+  const roleErrors = refused.of('role');
   return (
     <>
       <button type="button" className="button primary" onClick={() => setOpen(true)}>
@@ -50,12 +57,20 @@ export function InviteDialog({ onInvited }: { onInvited: () => void }) {
           </div>
         ) : (
           <form onSubmit={handleSubmit((form) => invite.mutate(form))} noValidate>
-            <ErrorNotice error={invite.error} />
+            <FormErrorNotice error={invite.error} elsewhere={refused.elsewhere} />
             <label className="field">
               <span>Email</span>
-              <input type="email" {...register('email', { required: true })} />
+              <input
+                type="email"
+                {...invalidProps('invite-email-error', emailErrors)}
+                {...register('email', { required: ruleSentence('required', FIELDS.email) })}
+              />
+              <FieldError id="invite-email-error" messages={emailErrors} />
             </label>
-            <fieldset className="field role-choices">
+            <fieldset
+              className="field role-choices"
+              {...(roleErrors.length > 0 ? { 'aria-describedby': 'invite-role-error' } : {})}
+            >
               <legend>Role</legend>
               {ROLES.map((role) => (
                 <label key={role} className="role-choice">
@@ -66,6 +81,7 @@ export function InviteDialog({ onInvited }: { onInvited: () => void }) {
                   </span>
                 </label>
               ))}
+              <FieldError id="invite-role-error" messages={roleErrors} />
             </fieldset>
             <div className="dialog-actions">
               <button type="submit" className="button primary" disabled={invite.isPending}>

@@ -2,8 +2,18 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { call } from '../../api/client';
-import { Dialog, ErrorNotice } from '../../components/ui';
+import { FieldError, FormErrorNotice, invalidProps } from '../../components/FieldError';
+import { type FieldSpec, formErrorsOf, messagesOf, ruleSentence } from '../../components/field-errors';
+import { Dialog } from '../../components/ui';
 import type { CatalogEntry, Endpoint } from './types';
+
+const FIELDS = {
+  url: { label: 'Endpoint URL' },
+  description: { label: 'Description' },
+  eventTypes: { label: 'Events to send' },
+} satisfies Record<string, FieldSpec>;
+/** The API's limit on a description. */
+const DESCRIPTION_MAX = 500;
 
 interface Form {
   url: string;
@@ -47,6 +57,10 @@ export function EndpointDialog({
     },
     onSuccess: (saved) => onSaved(saved),
   });
+  const refused = formErrorsOf(save.error, FIELDS);
+  const urlErrors = messagesOf(formState.errors.url?.message, refused.of('url'));
+  const descriptionErrors = messagesOf(formState.errors.description?.message, refused.of('description'));
+  const eventErrors = refused.of('eventTypes');
   const all = watch('everything');
   const example = catalog.find((entry) => entry.type === preview)?.example;
   return (
@@ -57,24 +71,34 @@ export function EndpointDialog({
       description="Events are signed with the endpoint's secret and retried for about 3.5 days when your server does not answer 2xx."
     >
       <form onSubmit={handleSubmit((form) => save.mutate(form))} noValidate>
-        <ErrorNotice error={save.error} />
+        <FormErrorNotice error={save.error} elsewhere={refused.elsewhere} />
         <label className="field">
           <span>Endpoint URL</span>
           <input
             type="url"
             placeholder="https://shop.example.com/webhooks/sdapi"
-            aria-invalid={formState.errors.url ? true : undefined}
-            {...register('url', { required: 'Give the URL your server listens on.' })}
+            {...invalidProps('endpoint-url-error', urlErrors)}
+            {...register('url', { required: ruleSentence('required', FIELDS.url) })}
           />
-          {formState.errors.url ? (
-            <small className="field-error">{formState.errors.url.message}</small>
-          ) : null}
+          <FieldError id="endpoint-url-error" messages={urlErrors} />
         </label>
         <label className="field">
           <span>Description (optional)</span>
-          <input {...register('description', { maxLength: 500 })} />
+          <input
+            {...invalidProps('endpoint-description-error', descriptionErrors)}
+            {...register('description', {
+              maxLength: {
+                value: DESCRIPTION_MAX,
+                message: ruleSentence('maxLength', FIELDS.description, { limit: DESCRIPTION_MAX }),
+              },
+            })}
+          />
+          <FieldError id="endpoint-description-error" messages={descriptionErrors} />
         </label>
-        <fieldset className="field scopes">
+        <fieldset
+          className="field scopes"
+          {...(eventErrors.length > 0 ? { 'aria-describedby': 'endpoint-events-error' } : {})}
+        >
           <legend>Events to send</legend>
           <label className="check-row">
             <input type="checkbox" {...register('everything')} />
@@ -88,6 +112,7 @@ export function EndpointDialog({
                   <code>{entry.type}</code>
                 </label>
               ))}
+          <FieldError id="endpoint-events-error" messages={eventErrors} />
         </fieldset>
         <label className="field">
           <span>Example payload</span>
