@@ -1,16 +1,24 @@
+import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
+import { Nullable } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import type { RequestLogRecorder } from '../request-log/request-log.recorder.js';
-import { RequestLogQuery } from '../request-log/request-log.routes.js';
+import { RequestLogEntry, RequestLogQuery } from '../request-log/request-log.routes.js';
 import { listRequestLog } from '../request-log/request-log.service.js';
 import { CONSOLE_API } from './console-auth.routes.js';
+import { consoleAnswer } from './console.schemas.js';
 import { requireSession } from './console-http.js';
+
+const RequestLogPage = Type.Object({
+  data: Type.Array(RequestLogEntry),
+  meta: Type.Object({ nextCursor: Nullable(Type.String()) }),
+});
 
 /** The request log page: the same rows and filters as GET /request-logs, for the session's environment. */
 export function registerConsoleLogRoutes(app: TypedApp, ctx: AppContext, recorder: RequestLogRecorder): void {
   app.get(
     `${CONSOLE_API}/request-logs`,
-    { config: { auth: 'none' }, schema: { hide: true, querystring: RequestLogQuery } },
+    { config: { auth: 'none' }, schema: { ...consoleAnswer(RequestLogPage), querystring: RequestLogQuery } },
     async (request) => {
       const session = await requireSession(ctx, request);
       const page = await listRequestLog(ctx, session, request.query, recorder);
