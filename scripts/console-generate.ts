@@ -43,7 +43,7 @@ function operationOf(route: RouteEntry): Json {
   const schema = route.schema;
   const status = successStatusOf(schema);
   if (!status) throw new Error(`${route.method} ${route.url} declares no response schema for its success`);
-  const answer = plain((schema?.response as Json)[status]);
+  const answer = plain((schema?.response as Json | undefined)?.[status]);
   const content = answer.type === 'null' ? undefined : { 'application/json': { schema: answer } };
   return {
     parameters: [...parametersOf('path', schema?.params), ...parametersOf('query', schema?.querystring)],

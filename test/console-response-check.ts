@@ -73,7 +73,9 @@ export function observeConsoleResponses(app: App) {
   return {
     finish(): void {
       if (mismatches.size > 0) {
-        throw new Error(`Console answers that disagree with their response schema:\n${[...mismatches].join('\n')}`);
+        throw new Error(
+          `Console answers that disagree with their response schema:\n${[...mismatches].join('\n')}`,
+        );
       }
     },
   };

@@ -51,44 +51,6 @@ export interface Session {
   expiresAt: string;
 }
 
-export interface ApiKey {
-  id: string;
-  name: string;
-  keyHint: string;
-  environment: Environment;
-  scopes: string[];
-  allowedIps: string[] | null;
-  createdAt: string;
-  expiresAt: string | null;
-  rotatedAt: string | null;
-  parentKeyId: string | null;
-  /** Newest request made with the key; null when it was never used. */
-  lastUsedAt: string | null;
-}
-
-export interface SecretOnce {
-  id: string;
-  name: string;
-  key: string;
-  livemode: boolean;
-}
-
-export interface ChecklistItem {
-  id: string;
-  title: string;
-  state: 'done' | 'todo' | 'waiting';
-  detail: string;
-  href: string | null;
-}
-
-export interface TeamUser {
-  id: string;
-  email: string;
-  role: Role;
-  totpEnabled: boolean;
-  createdAt: string;
-}
-
 export interface AuditRow {
   id: string;
   at: string;

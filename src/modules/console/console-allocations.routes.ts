@@ -4,14 +4,13 @@ import { fail } from '../../http/errors.js';
 import { decodeCursor, LimitQuery, nextPageUrl, page } from '../../http/pagination.js';
 import { PageMeta, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { AllocationRequestSchema } from '../allocations/allocations.schemas.js';
 import { listRequests, requestIncrease, requestView } from '../allocations/allocation-requests.service.js';
+import { AllocationRequestSchema } from '../allocations/allocations.schemas.js';
 import { pageAllocations } from '../allocations/allocations-read.service.js';
 import { AvailabilityItem } from '../allocations/availability.routes.js';
 import { availabilityOf } from '../allocations/availability.service.js';
 import { sellerScope } from '../sandbox/sandbox.service.js';
 import { allocationFigures } from './allocation-figures.js';
-import { CONSOLE_API } from './console-auth.routes.js';
 import {
   ConsoleAllocationList,
   consoleAnswer,
@@ -19,6 +18,7 @@ import {
   consoleData,
   StockHistoryPoint,
 } from './console.schemas.js';
+import { CONSOLE_API } from './console-auth.routes.js';
 import { requireSession } from './console-http.js';
 import { principalOfSession } from './sessions.service.js';
 import { hotDropState, stockHistory } from './stock-history.service.js';
@@ -124,7 +124,9 @@ export function registerConsoleAllocationRoutes(app: TypedApp, ctx: AppContext):
     {
       ...open,
       schema: {
-        ...consoleData(Type.Object({ availability: AvailabilityItem, history: Type.Array(StockHistoryPoint) })),
+        ...consoleData(
+          Type.Object({ availability: AvailabilityItem, history: Type.Array(StockHistoryPoint) }),
+        ),
         params: Type.Object({ skuId: Uuid }),
         querystring: Type.Object({}, { additionalProperties: false }),
       },

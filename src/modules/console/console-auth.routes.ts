@@ -12,13 +12,6 @@ import {
   startTotp,
 } from './account.service.js';
 import {
-  checkSameOrigin,
-  readSessionCookie,
-  requireSession,
-  secretAnswer,
-  setSessionCookie,
-} from './console-http.js';
-import {
   consoleData,
   consoleNoContent,
   InviteLookupSchema,
@@ -29,6 +22,13 @@ import {
   SessionSchema,
   TotpStartSchema,
 } from './console.schemas.js';
+import {
+  checkSameOrigin,
+  readSessionCookie,
+  requireSession,
+  secretAnswer,
+  setSessionCookie,
+} from './console-http.js';
 import { capabilitiesOf } from './roles.js';
 import { type ConsoleSession, closeSession, switchEnvironment } from './sessions.service.js';
 import { signIn } from './sign-in.service.js';
@@ -58,10 +58,14 @@ export const sessionView = (session: ConsoleSession) => ({
 
 /** Sign-in, sign-out, invites, password, second factor and the environment switch. */
 export function registerConsoleAuthRoutes(app: TypedApp, ctx: AppContext): void {
-  app.get(`${CONSOLE_API}/session`, { ...secretAnswer, schema: consoleData(SessionSchema) }, async (request) => {
-    const session = await requireSession(ctx, request, { duringTotpEnrolment: true });
-    return { data: sessionView(session) };
-  });
+  app.get(
+    `${CONSOLE_API}/session`,
+    { ...secretAnswer, schema: consoleData(SessionSchema) },
+    async (request) => {
+      const session = await requireSession(ctx, request, { duringTotpEnrolment: true });
+      return { data: sessionView(session) };
+    },
+  );
 
   app.post(
     `${CONSOLE_API}/sign-in`,
@@ -96,12 +100,16 @@ export function registerConsoleAuthRoutes(app: TypedApp, ctx: AppContext): void 
     return reply.code(204).send(null);
   });
 
-  app.post(`${CONSOLE_API}/sign-out-everywhere`, { ...open, schema: consoleNoContent }, async (request, reply) => {
-    const session = await requireSession(ctx, request, { duringTotpEnrolment: true });
-    await signOutEverywhere(ctx, session);
-    setSessionCookie(ctx, reply, null);
-    return reply.code(204).send(null);
-  });
+  app.post(
+    `${CONSOLE_API}/sign-out-everywhere`,
+    { ...open, schema: consoleNoContent },
+    async (request, reply) => {
+      const session = await requireSession(ctx, request, { duringTotpEnrolment: true });
+      await signOutEverywhere(ctx, session);
+      setSessionCookie(ctx, reply, null);
+      return reply.code(204).send(null);
+    },
+  );
 
   const Token = Type.String({ minLength: 20, maxLength: 100 });
   app.post(
@@ -167,16 +175,23 @@ export function registerConsoleAuthRoutes(app: TypedApp, ctx: AppContext): void 
     },
   );
 
-  app.post(`${CONSOLE_API}/totp/start`, { ...secretAnswer, schema: consoleData(TotpStartSchema) }, async (request) => {
-    const session = await requireSession(ctx, request, { duringTotpEnrolment: true });
-    return { data: await startTotp(ctx, session) };
-  });
+  app.post(
+    `${CONSOLE_API}/totp/start`,
+    { ...secretAnswer, schema: consoleData(TotpStartSchema) },
+    async (request) => {
+      const session = await requireSession(ctx, request, { duringTotpEnrolment: true });
+      return { data: await startTotp(ctx, session) };
+    },
+  );
 
   app.post(
     `${CONSOLE_API}/totp/confirm`,
     {
       ...secretAnswer,
-      schema: { ...consoleData(RecoveryCodesSchema), body: Type.Object({ code: Code }, { additionalProperties: false }) },
+      schema: {
+        ...consoleData(RecoveryCodesSchema),
+        body: Type.Object({ code: Code }, { additionalProperties: false }),
+      },
     },
     async (request) => {
       const session = await requireSession(ctx, request, { duringTotpEnrolment: true });
@@ -194,10 +209,14 @@ export function registerConsoleAuthRoutes(app: TypedApp, ctx: AppContext): void 
     },
   );
 
-  app.get(`${CONSOLE_API}/totp/recovery-codes`, { ...open, schema: consoleData(RecoveryStatusSchema) }, async (request) => {
-    const session = await requireSession(ctx, request);
-    return { data: await recoveryCodeStatus(ctx, session) };
-  });
+  app.get(
+    `${CONSOLE_API}/totp/recovery-codes`,
+    { ...open, schema: consoleData(RecoveryStatusSchema) },
+    async (request) => {
+      const session = await requireSession(ctx, request);
+      return { data: await recoveryCodeStatus(ctx, session) };
+    },
+  );
 
   app.post(
     `${CONSOLE_API}/totp/recovery-codes`,

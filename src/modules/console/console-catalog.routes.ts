@@ -10,8 +10,8 @@ import { listProducts, productDetail } from '../catalog/products-read.service.js
 import { PartnerSchema } from '../partners/partners.routes.js';
 import { listPartners } from '../partners/seller-terms.service.js';
 import { sellerScope } from '../sandbox/sandbox.service.js';
-import { CONSOLE_API } from './console-auth.routes.js';
 import { ConsoleProductList, consoleAnswer, consoleData } from './console.schemas.js';
+import { CONSOLE_API } from './console-auth.routes.js';
 import { requireSession } from './console-http.js';
 import { principalOfSession } from './sessions.service.js';
 
@@ -70,9 +70,13 @@ export function registerConsoleCatalogRoutes(app: TypedApp, ctx: AppContext): vo
     },
   );
 
-  app.get(`${CONSOLE_API}/partners`, { ...open, schema: { ...consoleData(Type.Array(PartnerSchema)) } }, async (request) => {
-    const session = await requireSession(ctx, request);
-    const { sellerId, environment } = await sellerScope(ctx, principalOfSession(session));
-    return { data: await listPartners(ctx, sellerId, environment) };
-  });
+  app.get(
+    `${CONSOLE_API}/partners`,
+    { ...open, schema: { ...consoleData(Type.Array(PartnerSchema)) } },
+    async (request) => {
+      const session = await requireSession(ctx, request);
+      const { sellerId, environment } = await sellerScope(ctx, principalOfSession(session));
+      return { data: await listPartners(ctx, sellerId, environment) };
+    },
+  );
 }

@@ -14,8 +14,8 @@ import { ReportSchema } from '../finance/reports.routes.js';
 import { reportStatus, startReport } from '../finance/reports.service.js';
 import { statements } from '../finance/statements.service.js';
 import { sellerScope } from '../sandbox/sandbox.service.js';
-import { CONSOLE_API } from './console-auth.routes.js';
 import { consoleAnswer, consoleData } from './console.schemas.js';
+import { CONSOLE_API } from './console-auth.routes.js';
 import { requireSession, secretAnswer } from './console-http.js';
 import { principalOfSession } from './sessions.service.js';
 
@@ -95,7 +95,13 @@ export function registerConsoleFinanceRoutes(app: TypedApp, ctx: AppContext): vo
     `${base}/reports`,
     {
       ...open,
-      schema: { hide: true, response: { 202: Type.Object({ reportId: Type.String(), reportType: Type.String(), status: Type.String() }) }, body: Type.Object(ActivityFilter, { additionalProperties: false }) },
+      schema: {
+        hide: true,
+        response: {
+          202: Type.Object({ reportId: Type.String(), reportType: Type.String(), status: Type.String() }),
+        },
+        body: Type.Object(ActivityFilter, { additionalProperties: false }),
+      },
     },
     async (request, reply) => {
       const started = await startReport(
@@ -114,10 +120,21 @@ export function registerConsoleFinanceRoutes(app: TypedApp, ctx: AppContext): vo
     async (request) => ({ data: await reportStatus(ctx, await scopeOf(request), request.params.reportId) }),
   );
 
-  app.get(`${base}/invoices`, { ...open, schema: { ...consoleAnswer(Type.Object({ data: Type.Array(InvoiceSchema), meta: Type.Object({ count: Type.Integer() }) })) } }, async (request) => {
-    const data = await listInvoices(ctx, await scopeOf(request));
-    return { data, meta: { count: data.length } };
-  });
+  app.get(
+    `${base}/invoices`,
+    {
+      ...open,
+      schema: {
+        ...consoleAnswer(
+          Type.Object({ data: Type.Array(InvoiceSchema), meta: Type.Object({ count: Type.Integer() }) }),
+        ),
+      },
+    },
+    async (request) => {
+      const data = await listInvoices(ctx, await scopeOf(request));
+      return { data, meta: { count: data.length } };
+    },
+  );
 
   app.get(
     `${base}/invoices/:invoiceId`,

@@ -7,7 +7,6 @@ import { isoOrNull } from '../../lib/clock.js';
 import { SecretOnce } from '../api-keys/api-keys.routes.js';
 import { listKeys, replaceAllowedIps, revokeKey, rotateKey } from '../api-keys/key-management.service.js';
 import type { RequestLogRecorder } from '../request-log/request-log.recorder.js';
-import { CONSOLE_API } from './console-auth.routes.js';
 import {
   AllowlistCheckSchema,
   ConsoleKeyList,
@@ -16,6 +15,7 @@ import {
   consoleData,
   consoleNoContent,
 } from './console.schemas.js';
+import { CONSOLE_API } from './console-auth.routes.js';
 import { requireSession, secretAnswer } from './console-http.js';
 import { checkAllowlist, createConsoleKey, rollConsoleKey } from './console-keys.service.js';
 import { grantableScopesOf } from './roles.js';

@@ -5,8 +5,8 @@ import type { TypedApp } from '../../http/typed-app.js';
 import type { RequestLogRecorder } from '../request-log/request-log.recorder.js';
 import { RequestLogEntry, RequestLogQuery } from '../request-log/request-log.routes.js';
 import { listRequestLog } from '../request-log/request-log.service.js';
-import { CONSOLE_API } from './console-auth.routes.js';
 import { consoleAnswer } from './console.schemas.js';
+import { CONSOLE_API } from './console-auth.routes.js';
 import { requireSession } from './console-http.js';
 
 const RequestLogPage = Type.Object({

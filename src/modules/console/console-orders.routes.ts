@@ -6,8 +6,8 @@ import { LimitQuery, nextPageUrl } from '../../http/pagination.js';
 import { DateTime, OneOf, PageMeta, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { RefundBody, RefundSchema, ReturnBody, ReturnSchema } from '../after-sale/after-sale.schemas.js';
-import { ReplacementSchema } from '../after-sale/replacements.routes.js';
 import { createRefund } from '../after-sale/refunds.service.js';
+import { ReplacementSchema } from '../after-sale/replacements.routes.js';
 import { replaceKey } from '../after-sale/replacements.service.js';
 import { returnKeys } from '../after-sale/returns.service.js';
 import { CancelledPreorder, ReleasedReservation } from '../checkout/cancel.routes.js';
@@ -19,8 +19,13 @@ import { cancelPreorder } from '../checkout/preorders/cancel.service.js';
 import { cancelReservation } from '../checkout/reservations/lifecycle.service.js';
 import { reservationsUnderReference } from '../checkout/reservations/reservations.repo.js';
 import { sellerScope } from '../sandbox/sandbox.service.js';
+import {
+  consoleAnswer,
+  consoleData,
+  OrderDetailSchema,
+  ReservationUnderReference,
+} from './console.schemas.js';
 import { CONSOLE_API } from './console-auth.routes.js';
-import { consoleAnswer, consoleData, OrderDetailSchema, ReservationUnderReference } from './console.schemas.js';
 import { requireSession, type SessionNeeds, secretAnswer } from './console-http.js';
 import { orderDetail } from './console-order-detail.js';
 import { can } from './roles.js';
@@ -109,10 +114,14 @@ export function registerConsoleOrderRoutes(app: TypedApp, ctx: AppContext): void
     },
   );
 
-  app.get(`${base}/:id`, { ...open, schema: { ...consoleData(OrderDetailSchema), params: Params } }, async (request) => {
-    const { session, order, actor } = await orderOf(ctx, request, request.params.id);
-    return { data: await orderDetail(ctx, actor, order, can(session.role, 'finance:read')) };
-  });
+  app.get(
+    `${base}/:id`,
+    { ...open, schema: { ...consoleData(OrderDetailSchema), params: Params } },
+    async (request) => {
+      const { session, order, actor } = await orderOf(ctx, request, request.params.id);
+      return { data: await orderDetail(ctx, actor, order, can(session.role, 'finance:read')) };
+    },
+  );
 
   app.post(
     `${base}/:id/refunds`,
@@ -155,15 +164,22 @@ export function registerConsoleOrderRoutes(app: TypedApp, ctx: AppContext): void
   );
 
   /** Cancels the order's open pre-order (its capacity returns), as POST /orders/cancel {orderReference}. */
-  app.post(`${base}/:id/cancel`, { ...open, schema: { ...consoleData(CancelledPreorder), params: Params } }, async (request) => {
-    const { order, actor } = await orderOf(ctx, request, request.params.id, manage);
-    return { data: await cancelPreorder(ctx, actor, order.order_reference) };
-  });
+  app.post(
+    `${base}/:id/cancel`,
+    { ...open, schema: { ...consoleData(CancelledPreorder), params: Params } },
+    async (request) => {
+      const { order, actor } = await orderOf(ctx, request, request.params.id, manage);
+      return { data: await cancelPreorder(ctx, actor, order.order_reference) };
+    },
+  );
 
   /** Releases a live hot-drop reservation, as POST /orders/cancel {reservationId}. */
   app.post(
     `${base}/reservations/:reservationId/cancel`,
-    { ...open, schema: { ...consoleData(ReleasedReservation), params: Type.Object({ reservationId: Uuid }) } },
+    {
+      ...open,
+      schema: { ...consoleData(ReleasedReservation), params: Type.Object({ reservationId: Uuid }) },
+    },
     async (request) => {
       const { actor } = await actorOf(ctx, request, manage);
       const data = await cancelReservation(ctx, actor, request.params.reservationId);

@@ -5,7 +5,6 @@ import { Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { setCompanyTotpRequirement } from './account.service.js';
 import { listAudit } from './audit.service.js';
-import { CONSOLE_API } from './console-auth.routes.js';
 import {
   AuditPage,
   consoleAnswer,
@@ -15,6 +14,7 @@ import {
   InviteSchema,
   TeamSchema,
 } from './console.schemas.js';
+import { CONSOLE_API } from './console-auth.routes.js';
 import { requireSession, secretAnswer } from './console-http.js';
 import { changeRole, inviteUser, listTeam, removeUser, resetSecondFactor } from './users.service.js';
 

@@ -11,8 +11,8 @@ import {
   Attempt,
   Created,
   Endpoint,
-  ReplayPreview,
   Replayed,
+  ReplayPreview,
   Requeued,
 } from '../webhooks/webhooks.routes.js';
 import {
@@ -26,7 +26,6 @@ import {
   testEndpoint,
   updateEndpoint,
 } from '../webhooks/webhooks.service.js';
-import { CONSOLE_API } from './console-auth.routes.js';
 import {
   ConsoleWebhookList,
   consoleAnswer,
@@ -35,6 +34,7 @@ import {
   consoleNoContent,
   EventDeliveriesSchema,
 } from './console.schemas.js';
+import { CONSOLE_API } from './console-auth.routes.js';
 import { requireSession, secretAnswer } from './console-http.js';
 import { principalOfSession } from './sessions.service.js';
 
@@ -104,17 +104,22 @@ export function registerConsoleWebhookRoutes(app: TypedApp, ctx: AppContext): vo
     }),
   );
 
-  app.delete(`${base}/:id`, { ...open, schema: { ...consoleNoContent, params: Params } }, async (request, reply) => {
-    await deleteEndpoint(ctx, await acting(request, write), request.params.id);
-    return reply.code(204).send(null);
-  });
+  app.delete(
+    `${base}/:id`,
+    { ...open, schema: { ...consoleNoContent, params: Params } },
+    async (request, reply) => {
+      await deleteEndpoint(ctx, await acting(request, write), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
 
   app.post(
     `${base}/:id/test`,
     {
       ...open,
       schema: {
-        hide: true, response: { 202: dataEnvelope(Type.Object({ eventId: Type.String(), eventType: Type.String() })) },
+        hide: true,
+        response: { 202: dataEnvelope(Type.Object({ eventId: Type.String(), eventType: Type.String() })) },
         params: Params,
         body: Nullable(
           Type.Object(
@@ -135,20 +140,33 @@ export function registerConsoleWebhookRoutes(app: TypedApp, ctx: AppContext): vo
     },
   );
 
-  app.post(`${base}/:id/enable`, { ...open, schema: { ...consoleData(Endpoint), params: Params } }, async (request) => ({
-    data: await enableEndpoint(ctx, await acting(request, write), request.params.id),
-  }));
+  app.post(
+    `${base}/:id/enable`,
+    { ...open, schema: { ...consoleData(Endpoint), params: Params } },
+    async (request) => ({
+      data: await enableEndpoint(ctx, await acting(request, write), request.params.id),
+    }),
+  );
 
-  app.post(`${base}/:id/disable`, { ...open, schema: { ...consoleData(Endpoint), params: Params } }, async (request) => ({
-    data: await pauseEndpoint(ctx, await acting(request, write), request.params.id),
-  }));
+  app.post(
+    `${base}/:id/disable`,
+    { ...open, schema: { ...consoleData(Endpoint), params: Params } },
+    async (request) => ({
+      data: await pauseEndpoint(ctx, await acting(request, write), request.params.id),
+    }),
+  );
 
   app.get(
     `${base}/:id/deliveries`,
     {
       ...open,
       schema: {
-        ...consoleAnswer(Type.Object({ data: Type.Array(Attempt), meta: Type.Object({ nextCursor: Nullable(Type.String()) }) })),
+        ...consoleAnswer(
+          Type.Object({
+            data: Type.Array(Attempt),
+            meta: Type.Object({ nextCursor: Nullable(Type.String()) }),
+          }),
+        ),
         params: Params,
         querystring: Type.Object(
           {

@@ -3,8 +3,8 @@ import { DateTime, dataEnvelope, NoContent, Nullable, OneOf, PageMeta } from '..
 import { RefundSchema } from '../after-sale/after-sale.schemas.js';
 import { AllocationSchema } from '../allocations/allocations.schemas.js';
 import { KeyItem } from '../api-keys/api-keys.routes.js';
-import { OrderAggregate } from '../checkout/orders/order-reads.routes.js';
 import { ProductListItem } from '../catalog/catalog.schemas.js';
+import { OrderAggregate } from '../checkout/orders/order-reads.routes.js';
 import { SaleLineSchema } from '../finance/finance.schemas.js';
 import { Attempt, Endpoint } from '../webhooks/webhooks.routes.js';
 
@@ -294,36 +294,36 @@ export const ReservationUnderReference = Type.Object({
 });
 
 export const OrderDetailSchema = Type.Object({
-    order: OrderAggregate,
-    bulkLine: Type.Boolean(),
-    keys: Type.Array(Type.Object({ id: Type.String(), state: Type.String() })),
-    hold: Nullable(
-      Type.Object({
-        id: Type.String(),
-        status: Type.String(),
-        quantity: Type.Integer(),
-        expiresAt: DateTime,
-        createdAt: DateTime,
-      }),
-    ),
-    reservation: Nullable(
-      Type.Object({
-        id: Type.String(),
-        status: Type.String(),
-        quantity: Type.Integer(),
-        extended: Type.Boolean(),
-        expiresAt: DateTime,
-        createdAt: DateTime,
-      }),
-    ),
-    refunds: Type.Array(RefundSchema),
-    saleLines: Nullable(Type.Array(SaleLineSchema)),
-    events: Type.Array(
-      Type.Object({
-        eventId: Type.String(),
-        eventType: Type.String(),
-        createdAt: DateTime,
-        deliveries: Type.Array(DeliverySummary),
-      }),
-    ),
-  });
+  order: OrderAggregate,
+  bulkLine: Type.Boolean(),
+  keys: Type.Array(Type.Object({ id: Type.String(), state: Type.String() })),
+  hold: Nullable(
+    Type.Object({
+      id: Type.String(),
+      status: Type.String(),
+      quantity: Type.Integer(),
+      expiresAt: DateTime,
+      createdAt: DateTime,
+    }),
+  ),
+  reservation: Nullable(
+    Type.Object({
+      id: Type.String(),
+      status: Type.String(),
+      quantity: Type.Integer(),
+      extended: Type.Boolean(),
+      expiresAt: DateTime,
+      createdAt: DateTime,
+    }),
+  ),
+  refunds: Type.Array(RefundSchema),
+  saleLines: Nullable(Type.Array(SaleLineSchema)),
+  events: Type.Array(
+    Type.Object({
+      eventId: Type.String(),
+      eventType: Type.String(),
+      createdAt: DateTime,
+      deliveries: Type.Array(DeliverySummary),
+    }),
+  ),
+});

@@ -1,12 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { call } from '../../api/client';
-
-interface Check {
-  valid: boolean;
-  normalized: string[];
-  issues: { field: string; message: string }[];
-}
+import { useAllowlistCheck } from '../../data/keys/queries';
 
 export const parseEntries = (text: string) =>
   text
@@ -30,12 +23,8 @@ export function AllowlistEditor({
     return () => clearTimeout(timer);
   }, [value]);
   const entries = parseEntries(debounced);
-  const check = useQuery({
-    queryKey: ['allowlist-check', entries.join(',')],
-    queryFn: () => call<{ data: Check }>('POST', '/keys/allowlist-check', { entries }),
-    enabled: entries.length > 0,
-  });
-  const issues = check.data?.data.issues ?? [];
+  const check = useAllowlistCheck(entries);
+  const issues = check.data?.issues ?? [];
   return (
     <div className="field">
       <label htmlFor={id}>Allowed IPs</label>
@@ -65,8 +54,7 @@ export function AllowlistEditor({
         </ul>
       ) : entries.length > 0 && check.data ? (
         <small className="ok-text" aria-live="polite">
-          {check.data.data.normalized.length} entr{check.data.data.normalized.length === 1 ? 'y' : 'ies'}{' '}
-          accepted.
+          {check.data.normalized.length} entr{check.data.normalized.length === 1 ? 'y' : 'ies'} accepted.
         </small>
       ) : null}
     </div>

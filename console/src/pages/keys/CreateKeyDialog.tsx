@@ -1,8 +1,7 @@
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { call, type SecretOnce } from '../../api/client';
 import { Dialog, ErrorNotice } from '../../components/ui';
+import { type SecretOnce, useCreateKey } from '../../data/keys/queries';
 import { AllowlistEditor, parseEntries } from './AllowlistEditor';
 
 interface Form {
@@ -27,18 +26,10 @@ export function CreateKeyDialog({
   const { register, handleSubmit, control, reset, formState } = useForm<Form>({
     defaultValues: { name: '', scopes: defaults, allowlist: '' },
   });
-  const create = useMutation({
-    mutationFn: (form: Form) =>
-      call<{ data: SecretOnce }>('POST', '/keys', {
-        name: form.name,
-        scopes: form.scopes,
-        allowedIps: parseEntries(form.allowlist),
-      }),
-    onSuccess: ({ data }) => {
-      setOpen(false);
-      reset({ name: '', scopes: defaults, allowlist: '' });
-      onCreated(data);
-    },
+  const create = useCreateKey((secret) => {
+    setOpen(false);
+    reset({ name: '', scopes: defaults, allowlist: '' });
+    onCreated(secret);
   });
   return (
     <>
@@ -46,7 +37,16 @@ export function CreateKeyDialog({
         Create {environment} key
       </button>
       <Dialog open={open} onOpenChange={setOpen} title={`New ${environment} key`}>
-        <form onSubmit={handleSubmit((form) => create.mutate(form))} noValidate>
+        <form
+          onSubmit={handleSubmit((form) =>
+            create.mutate({
+              name: form.name,
+              scopes: form.scopes,
+              allowedIps: parseEntries(form.allowlist),
+            }),
+          )}
+          noValidate
+        >
           <ErrorNotice error={create.error} />
           <label className="field">
             <span>Name</span>
