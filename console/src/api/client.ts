@@ -40,23 +40,3 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
 
 export type Role = 'owner' | 'developer' | 'finance' | 'viewer';
 export type Environment = 'sandbox' | 'production';
-
-export interface Session {
-  user: { id: string; email: string; role: Role; totpEnabled: boolean };
-  company: { id: string; name: string; productionAccess: boolean };
-  environment: Environment;
-  capabilities: string[];
-  mustEnrolTotp: boolean;
-  csrfToken: string;
-  expiresAt: string;
-}
-
-export interface AuditRow {
-  id: string;
-  at: string;
-  actor: string;
-  source: string;
-  action: string;
-  target: string | null;
-  detail: Record<string, unknown>;
-}

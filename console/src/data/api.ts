@@ -33,7 +33,7 @@ interface Options<P extends ConsolePath, M extends MethodOf<P>> {
 }
 
 /** `/keys/{id}` with `{ id }` filled in (each value URL-encoded). */
-function pathWith(path: string, params: Record<string, unknown> = {}): string {
+export function pathWith(path: string, params: Record<string, unknown> = {}): string {
   return path.replace(/\{([A-Za-z0-9_]+)\}/g, (_, name: string) => encodeURIComponent(String(params[name])));
 }
 

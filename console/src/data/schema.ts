@@ -3894,10 +3894,10 @@ export interface paths {
                                         createdAt: string;
                                         deliveryId: string;
                                         nextAttemptAt: string | null;
-                                        status: string;
+                                        status: "pending" | "held" | "succeeded" | "failed" | "superseded";
                                     }[];
                                     endpointId: string;
-                                    endpointStatus: string;
+                                    endpointStatus: "active" | "disabled";
                                     url: string;
                                 }[];
                                 envelope: {

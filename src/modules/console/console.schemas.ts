@@ -271,11 +271,11 @@ export const EventDeliveriesSchema = Type.Object({
     Type.Object({
       endpointId: Type.String(),
       url: Type.String(),
-      endpointStatus: Type.String(),
+      endpointStatus: OneOf(['active', 'disabled'] as const),
       deliveries: Type.Array(
         Type.Object({
           deliveryId: Type.String(),
-          status: Type.String(),
+          status: OneOf(['pending', 'held', 'succeeded', 'failed', 'superseded'] as const),
           createdAt: DateTime,
           nextAttemptAt: Nullable(DateTime),
           attempts: Type.Array(Attempt),

@@ -1,9 +1,9 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import { ConsoleError, call } from '../../api/client';
 import { useSession } from '../../components/session';
 import { ErrorNotice, fieldErrorOf, PageHeader } from '../../components/ui';
+import { useChangePassword } from '../../data/account/queries';
+import { useSignOutEverywhere } from '../../data/session/queries';
 import { SecondFactorCard } from './SecondFactorCard';
 import { TotpEnrolment } from './TotpEnrolment';
 
@@ -15,28 +15,9 @@ interface PasswordForm {
 export function AccountPage() {
   const session = useSession();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const { register, handleSubmit, reset } = useForm<PasswordForm>();
-  const password = useMutation({
-    mutationFn: (form: PasswordForm) => call('POST', '/password', form),
-    onSuccess: async () => {
-      reset();
-      await queryClient.invalidateQueries({ queryKey: ['session'] });
-    },
-    onError: (error) => {
-      if (error instanceof ConsoleError && error.status === 401) {
-        queryClient.clear();
-        navigate('/sign-in', { state: { notice: error.body.message } });
-      }
-    },
-  });
-  const everywhere = useMutation({
-    mutationFn: () => call('POST', '/sign-out-everywhere'),
-    onSuccess: () => {
-      queryClient.clear();
-      navigate('/sign-in');
-    },
-  });
+  const password = useChangePassword(reset, (notice) => navigate('/sign-in', { state: { notice } }));
+  const everywhere = useSignOutEverywhere(() => navigate('/sign-in'));
   const newPasswordRefused = fieldErrorOf(password.error, 'newPassword');
   return (
     <>

@@ -1,9 +1,12 @@
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { call } from '../../api/client';
 import { Dialog, ErrorNotice } from '../../components/ui';
-import type { CatalogEntry, Endpoint } from './types';
+import {
+  type CatalogEntry,
+  type Endpoint,
+  type SavedEndpoint,
+  useSaveEndpoint,
+} from '../../data/webhooks/queries';
 
 interface Form {
   url: string;
@@ -22,7 +25,7 @@ export function EndpointDialog({
   endpoint: Endpoint | null;
   catalog: CatalogEntry[];
   onClose: () => void;
-  onSaved: (saved: { id: string; url: string; secret?: string }) => void;
+  onSaved: (saved: SavedEndpoint) => void;
 }) {
   const everything = endpoint ? endpoint.eventTypes.includes('*') : false;
   const { register, handleSubmit, watch, formState } = useForm<Form>({
@@ -34,19 +37,16 @@ export function EndpointDialog({
     },
   });
   const [preview, setPreview] = useState(catalog[0]?.type ?? '');
-  const save = useMutation({
-    mutationFn: async (form: Form) => {
-      const body = {
-        url: form.url.trim(),
-        eventTypes: form.everything ? ['*'] : form.eventTypes,
-        description: form.description.trim() || (endpoint ? null : undefined),
-      };
-      return endpoint
-        ? (await call<{ data: Endpoint }>('PATCH', `/webhooks/${endpoint.id}`, body)).data
-        : (await call<{ data: Endpoint & { secret: string } }>('POST', '/webhooks', body)).data;
-    },
-    onSuccess: (saved) => onSaved(saved),
-  });
+  const save = useSaveEndpoint(onSaved);
+  const submit = (form: Form) => {
+    const body = { url: form.url.trim(), eventTypes: form.everything ? ['*'] : form.eventTypes };
+    const description = form.description.trim();
+    save.mutate(
+      endpoint
+        ? { id: endpoint.id, ...body, description: description || null }
+        : { ...body, description: description || undefined },
+    );
+  };
   const all = watch('everything');
   const example = catalog.find((entry) => entry.type === preview)?.example;
   return (
@@ -56,7 +56,7 @@ export function EndpointDialog({
       title={endpoint ? 'Edit endpoint' : 'New webhook endpoint'}
       description="Events are signed with the endpoint's secret and retried for about 3.5 days when your server does not answer 2xx."
     >
-      <form onSubmit={handleSubmit((form) => save.mutate(form))} noValidate>
+      <form onSubmit={handleSubmit(submit)} noValidate>
         <ErrorNotice error={save.error} />
         <label className="field">
           <span>Endpoint URL</span>
