@@ -4,17 +4,11 @@
 //   sdk/src/generated.ts     the error-code union, the contract dates, the operations that honour
 //                            Idempotency-Key (so the client knows which mutations it may retry)
 // Run it after any route or schema change; CI fails when the committed files are stale.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { buildApp } from '../src/app.js';
-import { databaseConfigFrom, loadConfig } from '../src/config.js';
-import { createContext } from '../src/context.js';
-import { openDatabase } from '../src/db/database.js';
-import { migrateToLatest, schemaOf } from '../src/db/migrate.js';
 import { ERROR_CODES } from '../src/http/errors.js';
 import { SUPPORTED_CONTRACT_DATES } from '../src/http/versioning.js';
+import { withInMemoryApp } from './in-memory-app.js';
 
 interface Parameter {
   in?: string;
@@ -32,27 +26,11 @@ type Document = {
 const MUTATIONS = ['post', 'put', 'patch', 'delete'];
 
 async function servedDocument(): Promise<Document> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'sdapi-sdk-gen-'));
-  const config = {
-    ...loadConfig({ LOG_LEVEL: 'silent', SDAPI_SEED_ON_START: '0', DATA_DIR: dataDir }),
-    database: databaseConfigFrom('sqlite::memory:', dataDir),
-    masterKeyHex: '00'.repeat(32),
-    ipPepper: 'sdk-generate',
-    adminToken: 'sdk-generate',
-  };
-  const handle = openDatabase(config.database);
-  await migrateToLatest(handle.db, schemaOf(config));
-  const ctx = await createContext(config, handle);
-  const app = await buildApp(ctx);
-  try {
+  return withInMemoryApp(async (app) => {
     const reply = await app.inject({ method: 'GET', url: '/api/seller/v1/openapi.json' });
     if (reply.statusCode !== 200) throw new Error(`openapi.json answered ${reply.statusCode}`);
     return reply.json() as Document;
-  } finally {
-    await app.close();
-    await ctx.close();
-    await handle.close();
-  }
+  });
 }
 
 /** "POST /api/seller/v1/orders" for every mutation whose document declares Idempotency-Key. */

@@ -9,6 +9,7 @@ import { type AppContext, createContext } from '../src/context.js';
 import { type DbHandle, openDatabase } from '../src/db/database.js';
 import { migrateToLatest, schemaOf } from '../src/db/migrate.js';
 import { randomBase32 } from '../src/lib/ids.js';
+import { observeConsoleResponses } from './console-response-check.js';
 import { observeOpenApi } from './openapi-observer.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
@@ -83,6 +84,7 @@ export async function createTestApp(
   const sellerApp = await buildApp(ctx);
   extraRoutes?.(sellerApp);
   const sellerDocs = observeOpenApi(sellerApp, `${SELLER_PREFIX}/openapi.json`, 'seller');
+  const consoleAnswers = observeConsoleResponses(sellerApp);
   await sellerApp.ready();
   const adminApp = await buildAdminApp(ctx);
   const adminDocs = observeOpenApi(adminApp, `${ADMIN_PREFIX}/openapi.json`, 'admin');
@@ -96,7 +98,12 @@ export async function createTestApp(
     handle,
     async close() {
       // Every error a documented route answered in this file must be listed by its document.
-      const observed = await Promise.allSettled([sellerDocs.finish(), adminDocs.finish()]);
+      // Every console answer must be exactly what its route's response schema says.
+      const observed = await Promise.allSettled([
+        sellerDocs.finish(),
+        adminDocs.finish(),
+        Promise.resolve().then(() => consoleAnswers.finish()),
+      ]);
       await sellerApp.close();
       await adminApp.close();
       await ctx.close();

@@ -1,18 +1,13 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
-import { ConsoleError, call, type Environment, type Session } from '../api/client';
+import { ConsoleError, type Environment } from '../api/client';
+import { useSessionQuery, useSignOut, useSwitchEnvironment } from '../data/session/queries';
+import { useWebhookEndpoints } from '../data/webhooks/queries';
 import { TotpEnrolment } from '../pages/account/TotpEnrolment';
-import { can, SessionContext, useSessionQuery } from './session';
+import { can, type Session, SessionContext } from './session';
 
 function EnvironmentSwitch({ session }: { session: Session }) {
-  const queryClient = useQueryClient();
-  const change = useMutation({
-    mutationFn: (environment: Environment) => call<{ data: Session }>('PUT', '/environment', { environment }),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries();
-    },
-  });
+  const change = useSwitchEnvironment();
   const options: Environment[] = ['sandbox', 'production'];
   return (
     <fieldset className="env-switch" aria-label="Environment">
@@ -34,12 +29,8 @@ function EnvironmentSwitch({ session }: { session: Session }) {
 }
 
 /** `system.webhook_endpoint_disabled` as the console shows it: a notice on every page until enabled. */
-function DisabledEndpointsNotice({ session }: { session: Session }) {
-  const endpoints = useQuery({
-    queryKey: ['webhooks', session.environment],
-    queryFn: () => call<{ data: { status: string; disabledBy: string | null }[] }>('GET', '/webhooks'),
-    staleTime: 60_000,
-  });
+function DisabledEndpointsNotice() {
+  const endpoints = useWebhookEndpoints({ staleTime: 60_000 });
   const onWebhooksPage = useLocation().pathname.startsWith('/webhooks');
   // A paused endpoint is the seller's own choice, not something to act on.
   const disabled = (endpoints.data?.data ?? []).filter(
@@ -60,15 +51,8 @@ function DisabledEndpointsNotice({ session }: { session: Session }) {
 /** The signed-in frame: sidebar navigation, environment switch, the user menu; the page in the middle. */
 export function Layout() {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const { data: session, error, isPending } = useSessionQuery();
-  const signOut = useMutation({
-    mutationFn: () => call('POST', '/sign-out'),
-    onSettled: () => {
-      queryClient.clear();
-      navigate('/sign-in');
-    },
-  });
+  const signOut = useSignOut(() => navigate('/sign-in'));
 
   useEffect(() => {
     if (error instanceof ConsoleError && error.status === 401) navigate('/sign-in', { replace: true });
@@ -162,7 +146,7 @@ export function Layout() {
             </div>
           </header>
           <main id="main" className="content">
-            <DisabledEndpointsNotice session={session} />
+            <DisabledEndpointsNotice />
             <Suspense fallback={<p aria-busy="true">Loading…</p>}>
               <Outlet />
             </Suspense>

@@ -1,18 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
 import { createContext, useContext } from 'react';
-import { call, type Session, setCsrfToken } from '../api/client';
+import type { Answer } from '../data/api';
 
-export const sessionQuery = {
-  queryKey: ['session'],
-  queryFn: async () => {
-    const { data } = await call<{ data: Session }>('GET', '/session');
-    setCsrfToken(data.csrfToken);
-    return data;
-  },
-  staleTime: 60_000,
-};
-
-export const useSessionQuery = () => useQuery(sessionQuery);
+export type Session = Answer<'/session', 'get'>['data'];
 
 export const SessionContext = createContext<Session | null>(null);
 

@@ -14,7 +14,7 @@ const manage = {
   idempotency: 'optional',
 } as const;
 
-const ReplacementSchema = Type.Object({
+export const ReplacementSchema = Type.Object({
   replacementId: Type.String(),
   orderReference: Type.String(),
   skuCode: Type.String(),

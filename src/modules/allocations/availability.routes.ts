@@ -11,7 +11,7 @@ import { availabilityOf } from './availability.service.js';
 
 const Country = Type.String({ pattern: '^[A-Za-z]{2}$' });
 
-const AvailabilityItem = Type.Object({
+export const AvailabilityItem = Type.Object({
   available: Type.Integer(),
   allocationRemaining: Type.Integer(),
   inventoryAvailable: Type.Integer(),

@@ -15,7 +15,7 @@ import {
 
 const AllowedIps = Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 50 });
 
-const KeyItem = Type.Object({
+export const KeyItem = Type.Object({
   id: Type.String(),
   name: Type.String(),
   keyHint: Type.String(),
@@ -29,7 +29,7 @@ const KeyItem = Type.Object({
   parentKeyId: Nullable(Type.String()),
 });
 
-const SecretOnce = Type.Object({
+export const SecretOnce = Type.Object({
   id: Type.String(),
   name: Type.String(),
   key: Type.String(),

@@ -8,7 +8,7 @@ import { OrderReference } from './checkout.schemas.js';
 import { cancelPreorder } from './preorders/cancel.service.js';
 import { cancelReservation } from './reservations/lifecycle.service.js';
 
-const ReleasedReservation = Type.Object({
+export const ReleasedReservation = Type.Object({
   type: Type.Literal('reservation'),
   reservationId: Type.String(),
   orderReference: Type.String(),
@@ -16,7 +16,7 @@ const ReleasedReservation = Type.Object({
   status: Type.Literal('released'),
 });
 
-const CancelledPreorder = Type.Object({
+export const CancelledPreorder = Type.Object({
   type: Type.Literal('preorder_cancelled'),
   orderId: Type.String(),
   orderReadableId: Type.String(),

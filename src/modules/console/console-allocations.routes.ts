@@ -2,13 +2,22 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
 import { decodeCursor, LimitQuery, nextPageUrl, page } from '../../http/pagination.js';
-import { Uuid } from '../../http/schemas.js';
+import { PageMeta, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { listRequests, requestIncrease, requestView } from '../allocations/allocation-requests.service.js';
+import { AllocationRequestSchema } from '../allocations/allocations.schemas.js';
 import { pageAllocations } from '../allocations/allocations-read.service.js';
+import { AvailabilityItem } from '../allocations/availability.routes.js';
 import { availabilityOf } from '../allocations/availability.service.js';
 import { sellerScope } from '../sandbox/sandbox.service.js';
 import { allocationFigures } from './allocation-figures.js';
+import {
+  ConsoleAllocationList,
+  consoleAnswer,
+  consoleCreated,
+  consoleData,
+  StockHistoryPoint,
+} from './console.schemas.js';
 import { CONSOLE_API } from './console-auth.routes.js';
 import { requireSession } from './console-http.js';
 import { principalOfSession } from './sessions.service.js';
@@ -38,7 +47,7 @@ export function registerConsoleAllocationRoutes(app: TypedApp, ctx: AppContext):
     {
       ...open,
       schema: {
-        hide: true,
+        ...consoleAnswer(ConsoleAllocationList),
         querystring: Type.Object(
           { sellableOnly: Type.Boolean({ default: false }), limit: LimitQuery(100, 50), cursor: Cursor },
           { additionalProperties: false },
@@ -72,7 +81,7 @@ export function registerConsoleAllocationRoutes(app: TypedApp, ctx: AppContext):
     {
       ...open,
       schema: {
-        hide: true,
+        ...consoleAnswer(Type.Object({ data: Type.Array(AllocationRequestSchema), meta: PageMeta })),
         querystring: Type.Object(
           { limit: LimitQuery(100, 50), cursor: Cursor },
           { additionalProperties: false },
@@ -93,7 +102,7 @@ export function registerConsoleAllocationRoutes(app: TypedApp, ctx: AppContext):
     {
       ...open,
       schema: {
-        hide: true,
+        ...consoleCreated(AllocationRequestSchema),
         body: Type.Object(
           {
             grantId: Uuid,
@@ -115,7 +124,9 @@ export function registerConsoleAllocationRoutes(app: TypedApp, ctx: AppContext):
     {
       ...open,
       schema: {
-        hide: true,
+        ...consoleData(
+          Type.Object({ availability: AvailabilityItem, history: Type.Array(StockHistoryPoint) }),
+        ),
         params: Type.Object({ skuId: Uuid }),
         querystring: Type.Object({}, { additionalProperties: false }),
       },

@@ -12,6 +12,17 @@ import {
   startTotp,
 } from './account.service.js';
 import {
+  consoleData,
+  consoleNoContent,
+  InviteLookupSchema,
+  RecoveryCodesSchema,
+  RecoveryStatusSchema,
+  RegeneratedCodesSchema,
+  SecuritySchema,
+  SessionSchema,
+  TotpStartSchema,
+} from './console.schemas.js';
+import {
   checkSameOrigin,
   readSessionCookie,
   requireSession,
@@ -25,7 +36,6 @@ import { acceptInvite, openInvite } from './users.service.js';
 
 export const CONSOLE_API = '/console/api';
 const open = { config: { auth: 'none' } } as const;
-const hidden = { hide: true } as const;
 const Password = Type.String({ minLength: 1, maxLength: 200 });
 const Code = Type.String({ pattern: '^[0-9]{6}$' });
 /** Sixteen characters as issued (with hyphens and spaces as anyone types them). */
@@ -40,7 +50,7 @@ export const sessionView = (session: ConsoleSession) => ({
   user: { id: session.userId, email: session.email, role: session.role, totpEnabled: session.totpEnabled },
   company: { id: session.companyId, name: session.companyName, productionAccess: session.productionAccess },
   environment: session.environment,
-  capabilities: capabilitiesOf(session.role),
+  capabilities: [...capabilitiesOf(session.role)],
   mustEnrolTotp: session.mustEnrolTotp,
   csrfToken: session.csrfToken,
   expiresAt: new Date(session.expiresAt).toISOString(),
@@ -48,17 +58,21 @@ export const sessionView = (session: ConsoleSession) => ({
 
 /** Sign-in, sign-out, invites, password, second factor and the environment switch. */
 export function registerConsoleAuthRoutes(app: TypedApp, ctx: AppContext): void {
-  app.get(`${CONSOLE_API}/session`, { ...secretAnswer, schema: hidden }, async (request) => {
-    const session = await requireSession(ctx, request, { duringTotpEnrolment: true });
-    return { data: sessionView(session) };
-  });
+  app.get(
+    `${CONSOLE_API}/session`,
+    { ...secretAnswer, schema: consoleData(SessionSchema) },
+    async (request) => {
+      const session = await requireSession(ctx, request, { duringTotpEnrolment: true });
+      return { data: sessionView(session) };
+    },
+  );
 
   app.post(
     `${CONSOLE_API}/sign-in`,
     {
       ...open,
       schema: {
-        ...hidden,
+        ...consoleNoContent,
         body: Type.Object(
           {
             email: Type.String({ maxLength: 254 }),
@@ -79,24 +93,34 @@ export function registerConsoleAuthRoutes(app: TypedApp, ctx: AppContext): void 
     },
   );
 
-  app.post(`${CONSOLE_API}/sign-out`, { ...open, schema: hidden }, async (request, reply) => {
+  app.post(`${CONSOLE_API}/sign-out`, { ...open, schema: consoleNoContent }, async (request, reply) => {
     await requireSession(ctx, request, { duringTotpEnrolment: true });
     await closeSession(ctx, readSessionCookie(ctx, request));
     setSessionCookie(ctx, reply, null);
     return reply.code(204).send(null);
   });
 
-  app.post(`${CONSOLE_API}/sign-out-everywhere`, { ...open, schema: hidden }, async (request, reply) => {
-    const session = await requireSession(ctx, request, { duringTotpEnrolment: true });
-    await signOutEverywhere(ctx, session);
-    setSessionCookie(ctx, reply, null);
-    return reply.code(204).send(null);
-  });
+  app.post(
+    `${CONSOLE_API}/sign-out-everywhere`,
+    { ...open, schema: consoleNoContent },
+    async (request, reply) => {
+      const session = await requireSession(ctx, request, { duringTotpEnrolment: true });
+      await signOutEverywhere(ctx, session);
+      setSessionCookie(ctx, reply, null);
+      return reply.code(204).send(null);
+    },
+  );
 
   const Token = Type.String({ minLength: 20, maxLength: 100 });
   app.post(
     `${CONSOLE_API}/invites/lookup`,
-    { ...open, schema: { ...hidden, body: Type.Object({ token: Token }, { additionalProperties: false }) } },
+    {
+      ...open,
+      schema: {
+        ...consoleData(InviteLookupSchema),
+        body: Type.Object({ token: Token }, { additionalProperties: false }),
+      },
+    },
     async (request) => {
       checkSameOrigin(ctx, request);
       const invite = await openInvite(ctx, request.body.token);
@@ -115,7 +139,7 @@ export function registerConsoleAuthRoutes(app: TypedApp, ctx: AppContext): void 
     {
       ...open,
       schema: {
-        ...hidden,
+        ...consoleNoContent,
         body: Type.Object({ token: Token, password: Password }, { additionalProperties: false }),
       },
     },
@@ -133,7 +157,7 @@ export function registerConsoleAuthRoutes(app: TypedApp, ctx: AppContext): void 
     {
       ...open,
       schema: {
-        ...hidden,
+        ...consoleNoContent,
         body: Type.Object(
           { currentPassword: Password, newPassword: Password },
           { additionalProperties: false },
@@ -151,16 +175,23 @@ export function registerConsoleAuthRoutes(app: TypedApp, ctx: AppContext): void 
     },
   );
 
-  app.post(`${CONSOLE_API}/totp/start`, { ...secretAnswer, schema: hidden }, async (request) => {
-    const session = await requireSession(ctx, request, { duringTotpEnrolment: true });
-    return { data: await startTotp(ctx, session) };
-  });
+  app.post(
+    `${CONSOLE_API}/totp/start`,
+    { ...secretAnswer, schema: consoleData(TotpStartSchema) },
+    async (request) => {
+      const session = await requireSession(ctx, request, { duringTotpEnrolment: true });
+      return { data: await startTotp(ctx, session) };
+    },
+  );
 
   app.post(
     `${CONSOLE_API}/totp/confirm`,
     {
       ...secretAnswer,
-      schema: { ...hidden, body: Type.Object({ code: Code }, { additionalProperties: false }) },
+      schema: {
+        ...consoleData(RecoveryCodesSchema),
+        body: Type.Object({ code: Code }, { additionalProperties: false }),
+      },
     },
     async (request) => {
       const session = await requireSession(ctx, request, { duringTotpEnrolment: true });
@@ -170,7 +201,7 @@ export function registerConsoleAuthRoutes(app: TypedApp, ctx: AppContext): void 
 
   app.post(
     `${CONSOLE_API}/totp/disable`,
-    { ...open, schema: { ...hidden, body: SecondFactorBody } },
+    { ...open, schema: { ...consoleNoContent, body: SecondFactorBody } },
     async (request, reply) => {
       const session = await requireSession(ctx, request);
       await disableTotp(ctx, session, request.clientIp, request.body);
@@ -178,14 +209,18 @@ export function registerConsoleAuthRoutes(app: TypedApp, ctx: AppContext): void 
     },
   );
 
-  app.get(`${CONSOLE_API}/totp/recovery-codes`, { ...open, schema: hidden }, async (request) => {
-    const session = await requireSession(ctx, request);
-    return { data: await recoveryCodeStatus(ctx, session) };
-  });
+  app.get(
+    `${CONSOLE_API}/totp/recovery-codes`,
+    { ...open, schema: consoleData(RecoveryStatusSchema) },
+    async (request) => {
+      const session = await requireSession(ctx, request);
+      return { data: await recoveryCodeStatus(ctx, session) };
+    },
+  );
 
   app.post(
     `${CONSOLE_API}/totp/recovery-codes`,
-    { ...secretAnswer, schema: { ...hidden, body: SecondFactorBody } },
+    { ...secretAnswer, schema: { ...consoleData(RegeneratedCodesSchema), body: SecondFactorBody } },
     async (request) => {
       const session = await requireSession(ctx, request);
       return { data: await regenerateRecoveryCodes(ctx, session, request.clientIp, request.body) };
@@ -197,7 +232,7 @@ export function registerConsoleAuthRoutes(app: TypedApp, ctx: AppContext): void 
     {
       ...open,
       schema: {
-        ...hidden,
+        ...consoleData(SessionSchema),
         body: Type.Object(
           { environment: Type.Union([Type.Literal('sandbox'), Type.Literal('production')]) },
           { additionalProperties: false },
@@ -211,7 +246,7 @@ export function registerConsoleAuthRoutes(app: TypedApp, ctx: AppContext): void 
     },
   );
 
-  app.get(`${CONSOLE_API}/security`, { ...open, schema: hidden }, async (request) => {
+  app.get(`${CONSOLE_API}/security`, { ...open, schema: consoleData(SecuritySchema) }, async (request) => {
     const session = await requireSession(ctx, request, { duringTotpEnrolment: true });
     return { data: { requireTotp: await companyRequiresTotp(ctx, session.companyId) } };
   });

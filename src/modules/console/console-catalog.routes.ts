@@ -3,11 +3,14 @@ import type { AppContext } from '../../context.js';
 import { nextPageUrl, page } from '../../http/pagination.js';
 import { Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
+import { ProductDetailResponse } from '../catalog/catalog.schemas.js';
 import { localeChain } from '../catalog/locale.js';
 import { ProductListQuerystring, parseProductQuery } from '../catalog/product-query.js';
 import { listProducts, productDetail } from '../catalog/products-read.service.js';
+import { PartnerSchema } from '../partners/partners.routes.js';
 import { listPartners } from '../partners/seller-terms.service.js';
 import { sellerScope } from '../sandbox/sandbox.service.js';
+import { ConsoleProductList, consoleAnswer, consoleData } from './console.schemas.js';
 import { CONSOLE_API } from './console-auth.routes.js';
 import { requireSession } from './console-http.js';
 import { principalOfSession } from './sessions.service.js';
@@ -22,7 +25,7 @@ export function registerConsoleCatalogRoutes(app: TypedApp, ctx: AppContext): vo
     {
       ...open,
       schema: {
-        hide: true,
+        ...consoleAnswer(ConsoleProductList),
         querystring: Type.Object(
           {
             q: Type.Optional(q),
@@ -54,7 +57,7 @@ export function registerConsoleCatalogRoutes(app: TypedApp, ctx: AppContext): vo
     {
       ...open,
       schema: {
-        hide: true,
+        ...consoleAnswer(ProductDetailResponse),
         params: Type.Object({ productId: Uuid }),
         querystring: Type.Object({ locale: Type.Optional(locale) }, { additionalProperties: false }),
       },
@@ -67,9 +70,13 @@ export function registerConsoleCatalogRoutes(app: TypedApp, ctx: AppContext): vo
     },
   );
 
-  app.get(`${CONSOLE_API}/partners`, { ...open, schema: { hide: true } }, async (request) => {
-    const session = await requireSession(ctx, request);
-    const { sellerId, environment } = await sellerScope(ctx, principalOfSession(session));
-    return { data: await listPartners(ctx, sellerId, environment) };
-  });
+  app.get(
+    `${CONSOLE_API}/partners`,
+    { ...open, schema: { ...consoleData(Type.Array(PartnerSchema)) } },
+    async (request) => {
+      const session = await requireSession(ctx, request);
+      const { sellerId, environment } = await sellerScope(ctx, principalOfSession(session));
+      return { data: await listPartners(ctx, sellerId, environment) };
+    },
+  );
 }

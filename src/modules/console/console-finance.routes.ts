@@ -2,17 +2,19 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { decodeCursor, LimitQuery, nextPageUrl } from '../../http/pagination.js';
-import { DateTime, Uuid } from '../../http/schemas.js';
+import { DateTime, PageMeta, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { OrderReference } from '../checkout/checkout.schemas.js';
 import { ActivityFilterQuery, activityFilterOf } from '../finance/activity.routes.js';
 import { activityPage } from '../finance/activity.service.js';
-import { ApiSalesQuery, apiSalesPage } from '../finance/finance.routes.js';
-import { Month } from '../finance/finance.schemas.js';
+import { ApiSalesQuery, apiSalesPage, StatementsResponse } from '../finance/finance.routes.js';
+import { ActivityEntrySchema, InvoiceSchema, Month, SaleLineSchema } from '../finance/finance.schemas.js';
 import { getInvoice, listInvoices } from '../finance/invoices.service.js';
+import { ReportSchema } from '../finance/reports.routes.js';
 import { reportStatus, startReport } from '../finance/reports.service.js';
 import { statements } from '../finance/statements.service.js';
 import { sellerScope } from '../sandbox/sandbox.service.js';
+import { consoleAnswer, consoleData } from './console.schemas.js';
 import { CONSOLE_API } from './console-auth.routes.js';
 import { requireSession, secretAnswer } from './console-http.js';
 import { principalOfSession } from './sessions.service.js';
@@ -40,7 +42,7 @@ export function registerConsoleFinanceRoutes(app: TypedApp, ctx: AppContext): vo
     {
       ...open,
       schema: {
-        hide: true,
+        ...consoleAnswer(StatementsResponse),
         querystring: Type.Object(
           { from: Type.Optional(Month), to: Type.Optional(Month) },
           { additionalProperties: false },
@@ -55,7 +57,7 @@ export function registerConsoleFinanceRoutes(app: TypedApp, ctx: AppContext): vo
     {
       ...open,
       schema: {
-        hide: true,
+        ...consoleAnswer(Type.Object({ data: Type.Array(SaleLineSchema), meta: PageMeta })),
         querystring: Type.Object(ApiSalesQuery.properties, { additionalProperties: false }),
       },
     },
@@ -67,7 +69,7 @@ export function registerConsoleFinanceRoutes(app: TypedApp, ctx: AppContext): vo
     {
       ...open,
       schema: {
-        hide: true,
+        ...consoleAnswer(Type.Object({ data: Type.Array(ActivityEntrySchema), meta: PageMeta })),
         querystring: Type.Object(
           {
             ...ActivityFilter,
@@ -93,7 +95,13 @@ export function registerConsoleFinanceRoutes(app: TypedApp, ctx: AppContext): vo
     `${base}/reports`,
     {
       ...open,
-      schema: { hide: true, body: Type.Object(ActivityFilter, { additionalProperties: false }) },
+      schema: {
+        hide: true,
+        response: {
+          202: Type.Object({ reportId: Type.String(), reportType: Type.String(), status: Type.String() }),
+        },
+        body: Type.Object(ActivityFilter, { additionalProperties: false }),
+      },
     },
     async (request, reply) => {
       const started = await startReport(
@@ -108,18 +116,29 @@ export function registerConsoleFinanceRoutes(app: TypedApp, ctx: AppContext): vo
 
   app.get(
     `${base}/reports/:reportId`,
-    { ...secretAnswer, schema: { hide: true, params: Type.Object({ reportId: Uuid }) } },
+    { ...secretAnswer, schema: { ...consoleData(ReportSchema), params: Type.Object({ reportId: Uuid }) } },
     async (request) => ({ data: await reportStatus(ctx, await scopeOf(request), request.params.reportId) }),
   );
 
-  app.get(`${base}/invoices`, { ...open, schema: { hide: true } }, async (request) => {
-    const data = await listInvoices(ctx, await scopeOf(request));
-    return { data, meta: { count: data.length } };
-  });
+  app.get(
+    `${base}/invoices`,
+    {
+      ...open,
+      schema: {
+        ...consoleAnswer(
+          Type.Object({ data: Type.Array(InvoiceSchema), meta: Type.Object({ count: Type.Integer() }) }),
+        ),
+      },
+    },
+    async (request) => {
+      const data = await listInvoices(ctx, await scopeOf(request));
+      return { data, meta: { count: data.length } };
+    },
+  );
 
   app.get(
     `${base}/invoices/:invoiceId`,
-    { ...open, schema: { hide: true, params: Type.Object({ invoiceId: Uuid }) } },
+    { ...open, schema: { ...consoleData(InvoiceSchema), params: Type.Object({ invoiceId: Uuid }) } },
     async (request) => ({ data: await getInvoice(ctx, await scopeOf(request), request.params.invoiceId) }),
   );
 }

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { integrationStatus } from '../identity/integration-status.service.js';
+import { ChecklistSchema, consoleData } from './console.schemas.js';
 import { CONSOLE_API } from './console-auth.routes.js';
 import { requireSession } from './console-http.js';
 import { readinessChecklist } from './readiness.service.js';
@@ -8,10 +9,14 @@ import { principalOfSession } from './sessions.service.js';
 
 /** Home: the integration readiness checklist, each item with the console page that completes it. */
 export function registerConsoleHomeRoutes(app: TypedApp, ctx: AppContext): void {
-  app.get(`${CONSOLE_API}/home`, { config: { auth: 'none' }, schema: { hide: true } }, async (request) => {
-    const session = await requireSession(ctx, request);
-    const principal = principalOfSession(session);
-    const status = await integrationStatus(ctx, principal);
-    return { data: await readinessChecklist(ctx, session, status) };
-  });
+  app.get(
+    `${CONSOLE_API}/home`,
+    { config: { auth: 'none' }, schema: consoleData(ChecklistSchema) },
+    async (request) => {
+      const session = await requireSession(ctx, request);
+      const principal = principalOfSession(session);
+      const status = await integrationStatus(ctx, principal);
+      return { data: await readinessChecklist(ctx, session, status) };
+    },
+  );
 }

@@ -4,8 +4,17 @@ import { OPT_IN_SCOPES } from '../../http/auth/scopes.js';
 import { Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { isoOrNull } from '../../lib/clock.js';
+import { SecretOnce } from '../api-keys/api-keys.routes.js';
 import { listKeys, replaceAllowedIps, revokeKey, rotateKey } from '../api-keys/key-management.service.js';
 import type { RequestLogRecorder } from '../request-log/request-log.recorder.js';
+import {
+  AllowlistCheckSchema,
+  ConsoleKeyList,
+  consoleAnswer,
+  consoleCreated,
+  consoleData,
+  consoleNoContent,
+} from './console.schemas.js';
 import { CONSOLE_API } from './console-auth.routes.js';
 import { requireSession, secretAnswer } from './console-http.js';
 import { checkAllowlist, createConsoleKey, rollConsoleKey } from './console-keys.service.js';
@@ -26,7 +35,7 @@ export function registerConsoleKeyRoutes(
   ctx: AppContext,
   requestLog: RequestLogRecorder,
 ): void {
-  app.get(`${CONSOLE_API}/keys`, { ...open, schema: { hide: true } }, async (request) => {
+  app.get(`${CONSOLE_API}/keys`, { ...open, schema: consoleAnswer(ConsoleKeyList) }, async (request) => {
     const session = await requireSession(ctx, request);
     await requestLog.flush();
     const keys = await listKeys(ctx, principalOfSession(session));
@@ -38,7 +47,7 @@ export function registerConsoleKeyRoutes(
         rotatedAt: isoOrNull(key.rotatedAt),
         lastUsedAt: isoOrNull(key.lastUsedAt),
       })),
-      meta: { grantableScopes: grantableScopesOf(session.role), optInScopes: OPT_IN_SCOPES },
+      meta: { grantableScopes: grantableScopesOf(session.role), optInScopes: [...OPT_IN_SCOPES] },
     };
   });
 
@@ -47,7 +56,7 @@ export function registerConsoleKeyRoutes(
     {
       ...secretAnswer,
       schema: {
-        hide: true,
+        ...consoleCreated(SecretOnce),
         body: Type.Object(
           {
             name: Type.String({ minLength: 1, maxLength: 100 }),
@@ -70,7 +79,10 @@ export function registerConsoleKeyRoutes(
     `${CONSOLE_API}/keys/allowlist-check`,
     {
       ...open,
-      schema: { hide: true, body: Type.Object({ entries: Entries }, { additionalProperties: false }) },
+      schema: {
+        ...consoleData(AllowlistCheckSchema),
+        body: Type.Object({ entries: Entries }, { additionalProperties: false }),
+      },
     },
     async (request) => {
       await requireSession(ctx, request);
@@ -83,7 +95,7 @@ export function registerConsoleKeyRoutes(
     {
       ...open,
       schema: {
-        hide: true,
+        ...consoleNoContent,
         params: KeyParams,
         body: Type.Object({ allowedIps: Entries }, { additionalProperties: false }),
       },
@@ -97,7 +109,7 @@ export function registerConsoleKeyRoutes(
 
   app.post(
     `${CONSOLE_API}/keys/:id/rotate`,
-    { ...secretAnswer, schema: { hide: true, params: KeyParams } },
+    { ...secretAnswer, schema: { ...consoleData(SecretOnce), params: KeyParams } },
     async (request) => {
       const session = await requireSession(ctx, request, write);
       return { data: await rotateKey(ctx, principalOfSession(session), request.params.id) };
@@ -106,7 +118,7 @@ export function registerConsoleKeyRoutes(
 
   app.post(
     `${CONSOLE_API}/keys/:id/roll`,
-    { ...secretAnswer, schema: { hide: true, params: KeyParams } },
+    { ...secretAnswer, schema: { ...consoleCreated(SecretOnce), params: KeyParams } },
     async (request, reply) => {
       const session = await requireSession(ctx, request, write);
       return reply
@@ -117,7 +129,7 @@ export function registerConsoleKeyRoutes(
 
   app.delete(
     `${CONSOLE_API}/keys/:id`,
-    { ...open, schema: { hide: true, params: KeyParams } },
+    { ...open, schema: { ...consoleNoContent, params: KeyParams } },
     async (request, reply) => {
       const session = await requireSession(ctx, request, write);
       await revokeKey(ctx, principalOfSession(session), request.params.id);

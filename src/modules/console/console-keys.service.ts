@@ -70,12 +70,20 @@ export async function rollConsoleKey(ctx: AppContext, principal: Principal, keyI
   });
 }
 
+/** One refused entry, as the API's validation names it. */
+interface EntryIssue {
+  field: string;
+  in: string;
+  message: string;
+  keyword: string;
+}
+
 /** The allowlist editor's check: the API's own validation, entry by entry, without saving. */
 export function checkAllowlist(entries: string[]) {
   try {
-    return { valid: true, normalized: normalizeAllowedIps(entries) ?? [], issues: [] };
+    return { valid: true, normalized: normalizeAllowedIps(entries) ?? [], issues: [] as EntryIssue[] };
   } catch (error) {
-    const details = (error as { details?: { issues?: unknown[] } }).details;
+    const details = (error as { details?: { issues?: EntryIssue[] } }).details;
     if (!details?.issues) throw error;
     return { valid: false, normalized: [], issues: details.issues };
   }

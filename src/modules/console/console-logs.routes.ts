@@ -1,23 +1,30 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
+import { Nullable } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import type { RequestLogRecorder } from '../request-log/request-log.recorder.js';
-import { RequestLogQuery } from '../request-log/request-log.routes.js';
+import { RequestLogEntry, RequestLogQuery } from '../request-log/request-log.routes.js';
 import {
   getRequestLogEntry,
   listRequestLog,
   listRequestLogKeys,
 } from '../request-log/request-log.service.js';
+import { consoleAnswer, consoleData } from './console.schemas.js';
 import { CONSOLE_API } from './console-auth.routes.js';
 import { requireSession } from './console-http.js';
 
 const NoQuery = Type.Object({}, { additionalProperties: false });
+const RequestLogPage = Type.Object({
+  data: Type.Array(RequestLogEntry),
+  meta: Type.Object({ nextCursor: Nullable(Type.String()) }),
+});
+const LoggedKey = Type.Object({ id: Type.String(), name: Type.String() });
 
 /** The request log page: the same rows and filters as GET /request-logs, for the session's environment. */
 export function registerConsoleLogRoutes(app: TypedApp, ctx: AppContext, recorder: RequestLogRecorder): void {
   app.get(
     `${CONSOLE_API}/request-logs`,
-    { config: { auth: 'none' }, schema: { hide: true, querystring: RequestLogQuery } },
+    { config: { auth: 'none' }, schema: { ...consoleAnswer(RequestLogPage), querystring: RequestLogQuery } },
     async (request) => {
       const session = await requireSession(ctx, request);
       const page = await listRequestLog(ctx, session, request.query, recorder);
@@ -28,7 +35,7 @@ export function registerConsoleLogRoutes(app: TypedApp, ctx: AppContext, recorde
   // The key filter's choices: every key with a kept request, named as the seller named it.
   app.get(
     `${CONSOLE_API}/request-logs/keys`,
-    { config: { auth: 'none' }, schema: { hide: true, querystring: NoQuery } },
+    { config: { auth: 'none' }, schema: { ...consoleData(Type.Array(LoggedKey)), querystring: NoQuery } },
     async (request) => {
       const session = await requireSession(ctx, request);
       return { data: await listRequestLogKeys(ctx, session, recorder) };
@@ -41,7 +48,7 @@ export function registerConsoleLogRoutes(app: TypedApp, ctx: AppContext, recorde
     {
       config: { auth: 'none' },
       schema: {
-        hide: true,
+        ...consoleData(RequestLogEntry),
         params: Type.Object({ requestId: Type.String({ minLength: 1, maxLength: 64 }) }),
         querystring: NoQuery,
       },

@@ -3,20 +3,28 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
 import { LimitQuery, nextPageUrl } from '../../http/pagination.js';
-import { DateTime, OneOf, Uuid } from '../../http/schemas.js';
+import { DateTime, OneOf, PageMeta, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { RefundBody, ReturnBody } from '../after-sale/after-sale.schemas.js';
+import { RefundBody, RefundSchema, ReturnBody, ReturnSchema } from '../after-sale/after-sale.schemas.js';
 import { createRefund } from '../after-sale/refunds.service.js';
+import { ReplacementSchema } from '../after-sale/replacements.routes.js';
 import { replaceKey } from '../after-sale/replacements.service.js';
 import { returnKeys } from '../after-sale/returns.service.js';
+import { CancelledPreorder, ReleasedReservation } from '../checkout/cancel.routes.js';
 import { OrderReference } from '../checkout/checkout.schemas.js';
 import type { SellerActor } from '../checkout/line/quote.service.js';
-import { orderListPage } from '../checkout/orders/order-reads.routes.js';
+import { OrderAggregate, orderListPage } from '../checkout/orders/order-reads.routes.js';
 import { findOrder, ORDER_ORIGINS, type OrderRow } from '../checkout/orders/orders.repo.js';
 import { cancelPreorder } from '../checkout/preorders/cancel.service.js';
 import { cancelReservation } from '../checkout/reservations/lifecycle.service.js';
 import { reservationsUnderReference } from '../checkout/reservations/reservations.repo.js';
 import { sellerScope } from '../sandbox/sandbox.service.js';
+import {
+  consoleAnswer,
+  consoleData,
+  OrderDetailSchema,
+  ReservationUnderReference,
+} from './console.schemas.js';
 import { CONSOLE_API } from './console-auth.routes.js';
 import { requireSession, type SessionNeeds, secretAnswer } from './console-http.js';
 import { orderDetail } from './console-order-detail.js';
@@ -59,7 +67,7 @@ export function registerConsoleOrderRoutes(app: TypedApp, ctx: AppContext): void
     {
       ...open,
       schema: {
-        hide: true,
+        ...consoleAnswer(Type.Object({ data: Type.Array(OrderAggregate), meta: PageMeta })),
         querystring: Type.Object(
           {
             orderReference: Type.Optional(OrderReference),
@@ -86,7 +94,7 @@ export function registerConsoleOrderRoutes(app: TypedApp, ctx: AppContext): void
     {
       ...open,
       schema: {
-        hide: true,
+        ...consoleData(Type.Array(ReservationUnderReference)),
         querystring: Type.Object({ orderReference: OrderReference }, { additionalProperties: false }),
       },
     },
@@ -106,14 +114,18 @@ export function registerConsoleOrderRoutes(app: TypedApp, ctx: AppContext): void
     },
   );
 
-  app.get(`${base}/:id`, { ...open, schema: { hide: true, params: Params } }, async (request) => {
-    const { session, order, actor } = await orderOf(ctx, request, request.params.id);
-    return { data: await orderDetail(ctx, actor, order, can(session.role, 'finance:read')) };
-  });
+  app.get(
+    `${base}/:id`,
+    { ...open, schema: { ...consoleData(OrderDetailSchema), params: Params } },
+    async (request) => {
+      const { session, order, actor } = await orderOf(ctx, request, request.params.id);
+      return { data: await orderDetail(ctx, actor, order, can(session.role, 'finance:read')) };
+    },
+  );
 
   app.post(
     `${base}/:id/refunds`,
-    { ...open, schema: { hide: true, params: Params, body: RefundBody } },
+    { ...open, schema: { ...consoleData(RefundSchema), params: Params, body: RefundBody } },
     async (request) => {
       const { actor, order } = await orderOf(ctx, request, request.params.id, refund);
       return { data: (await createRefund(ctx, actor, request.body, order.id)).view };
@@ -122,7 +134,7 @@ export function registerConsoleOrderRoutes(app: TypedApp, ctx: AppContext): void
 
   app.post(
     `${base}/:id/returns`,
-    { ...open, schema: { hide: true, params: Params, body: ReturnBody } },
+    { ...open, schema: { ...consoleData(ReturnSchema), params: Params, body: ReturnBody } },
     async (request) => {
       const { actor, order } = await orderOf(ctx, request, request.params.id, manage);
       return { data: await returnKeys(ctx, actor, request.body, order.id) };
@@ -134,7 +146,7 @@ export function registerConsoleOrderRoutes(app: TypedApp, ctx: AppContext): void
     {
       ...secretAnswer,
       schema: {
-        hide: true,
+        ...consoleData(ReplacementSchema),
         params: Params,
         body: Type.Object(
           {
@@ -152,15 +164,22 @@ export function registerConsoleOrderRoutes(app: TypedApp, ctx: AppContext): void
   );
 
   /** Cancels the order's open pre-order (its capacity returns), as POST /orders/cancel {orderReference}. */
-  app.post(`${base}/:id/cancel`, { ...open, schema: { hide: true, params: Params } }, async (request) => {
-    const { order, actor } = await orderOf(ctx, request, request.params.id, manage);
-    return { data: await cancelPreorder(ctx, actor, order.order_reference) };
-  });
+  app.post(
+    `${base}/:id/cancel`,
+    { ...open, schema: { ...consoleData(CancelledPreorder), params: Params } },
+    async (request) => {
+      const { order, actor } = await orderOf(ctx, request, request.params.id, manage);
+      return { data: await cancelPreorder(ctx, actor, order.order_reference) };
+    },
+  );
 
   /** Releases a live hot-drop reservation, as POST /orders/cancel {reservationId}. */
   app.post(
     `${base}/reservations/:reservationId/cancel`,
-    { ...open, schema: { hide: true, params: Type.Object({ reservationId: Uuid }) } },
+    {
+      ...open,
+      schema: { ...consoleData(ReleasedReservation), params: Type.Object({ reservationId: Uuid }) },
+    },
     async (request) => {
       const { actor } = await actorOf(ctx, request, manage);
       const data = await cancelReservation(ctx, actor, request.params.reservationId);

@@ -9,6 +9,14 @@ import { FootprintBody } from '../identity/identity.schemas.js';
 import { companyView, getCompany, getFootprint, replaceFootprint } from '../identity/identity.service.js';
 import { companyRequiresTotp } from './account.service.js';
 import { auditActorOf, recordAudit } from './audit.service.js';
+import {
+  CompanySettingsSchema,
+  ConsoleFootprint,
+  consoleAnswer,
+  consoleData,
+  consoleNoContent,
+  NoticesPage,
+} from './console.schemas.js';
 import { CONSOLE_API } from './console-auth.routes.js';
 import { requireSession } from './console-http.js';
 import { listNotices, markAllNoticesRead, markNotice } from './notices.service.js';
@@ -26,29 +34,36 @@ const footprintView = (f: { countries: string[]; currencies: string[]; updatedAt
  * checked against it (the gate the order path applies), and the notices.
  */
 export function registerConsoleSettingsRoutes(app: TypedApp, ctx: AppContext): void {
-  app.get(`${CONSOLE_API}/company`, { ...open, schema: { hide: true } }, async (request) => {
-    const session = await requireSession(ctx, request);
-    const [company, footprint, requireTotp] = await Promise.all([
-      getCompany(ctx, session.companyId),
-      getFootprint(ctx, session.companyId),
-      companyRequiresTotp(ctx, session.companyId),
-    ]);
-    if (!company) throw fail('NOT_FOUND', 'Your company no longer exists.');
-    return {
-      data: {
-        company: companyView(company),
-        footprint: footprintView(footprint),
-        footprintChecks: footprintChecks(footprint),
-        requireTotp,
-      },
-    };
-  });
+  app.get(
+    `${CONSOLE_API}/company`,
+    { ...open, schema: { ...consoleData(CompanySettingsSchema) } },
+    async (request) => {
+      const session = await requireSession(ctx, request);
+      const [company, footprint, requireTotp] = await Promise.all([
+        getCompany(ctx, session.companyId),
+        getFootprint(ctx, session.companyId),
+        companyRequiresTotp(ctx, session.companyId),
+      ]);
+      if (!company) throw fail('NOT_FOUND', 'Your company no longer exists.');
+      return {
+        data: {
+          company: companyView(company),
+          footprint: footprintView(footprint),
+          footprintChecks: footprintChecks(footprint),
+          requireTotp,
+        },
+      };
+    },
+  );
 
   app.put(
     `${CONSOLE_API}/footprint`,
     {
       ...open,
-      schema: { hide: true, body: Type.Object(FootprintBody.properties, { additionalProperties: false }) },
+      schema: {
+        ...consoleData(ConsoleFootprint),
+        body: Type.Object(FootprintBody.properties, { additionalProperties: false }),
+      },
     },
     async (request) => {
       const session = await requireSession(ctx, request, { capability: 'footprint:write' });
@@ -69,7 +84,7 @@ export function registerConsoleSettingsRoutes(app: TypedApp, ctx: AppContext): v
     {
       ...open,
       schema: {
-        hide: true,
+        ...consoleAnswer(NoticesPage),
         querystring: Type.Object(
           {
             unreadOnly: Type.Boolean({ default: false }),
@@ -95,7 +110,7 @@ export function registerConsoleSettingsRoutes(app: TypedApp, ctx: AppContext): v
     {
       ...open,
       schema: {
-        hide: true,
+        ...consoleNoContent,
         params: Type.Object({ id: Uuid }),
         body: Type.Object({ read: Type.Boolean() }, { additionalProperties: false }),
       },
@@ -107,10 +122,14 @@ export function registerConsoleSettingsRoutes(app: TypedApp, ctx: AppContext): v
     },
   );
 
-  app.post(`${CONSOLE_API}/notices/read-all`, { ...open, schema: { hide: true } }, async (request) => {
-    const session = await requireSession(ctx, request, { capability: 'notices:mark' });
-    return { data: { marked: await markAllNoticesRead(ctx, scopeOf(session), `user:${session.email}`) } };
-  });
+  app.post(
+    `${CONSOLE_API}/notices/read-all`,
+    { ...open, schema: { ...consoleData(Type.Object({ marked: Type.Integer() })) } },
+    async (request) => {
+      const session = await requireSession(ctx, request, { capability: 'notices:mark' });
+      return { data: { marked: await markAllNoticesRead(ctx, scopeOf(session), `user:${session.email}`) } };
+    },
+  );
 }
 
 const scopeOf = (session: { companyId: string; environment: string }) => ({

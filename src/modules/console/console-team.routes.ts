@@ -5,6 +5,15 @@ import { Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { setCompanyTotpRequirement } from './account.service.js';
 import { listAudit } from './audit.service.js';
+import {
+  AuditPage,
+  consoleAnswer,
+  consoleCreated,
+  consoleData,
+  consoleNoContent,
+  InviteSchema,
+  TeamSchema,
+} from './console.schemas.js';
 import { CONSOLE_API } from './console-auth.routes.js';
 import { requireSession, secretAnswer } from './console-http.js';
 import { changeRole, inviteUser, listTeam, removeUser, resetSecondFactor } from './users.service.js';
@@ -15,7 +24,7 @@ const UserParams = Type.Object({ id: Uuid });
 
 /** The owner's pages: the team (users, invites, roles), the second-factor rule and the audit log. */
 export function registerConsoleTeamRoutes(app: TypedApp, ctx: AppContext): void {
-  app.get(`${CONSOLE_API}/team`, { ...open, schema: { hide: true } }, async (request) => {
+  app.get(`${CONSOLE_API}/team`, { ...open, schema: consoleData(TeamSchema) }, async (request) => {
     const session = await requireSession(ctx, request);
     return { data: await listTeam(ctx, session.companyId) };
   });
@@ -25,7 +34,7 @@ export function registerConsoleTeamRoutes(app: TypedApp, ctx: AppContext): void 
     {
       ...secretAnswer,
       schema: {
-        hide: true,
+        ...consoleCreated(InviteSchema),
         body: Type.Object(
           { email: Type.String({ maxLength: 254 }), role: Role },
           { additionalProperties: false },
@@ -50,7 +59,7 @@ export function registerConsoleTeamRoutes(app: TypedApp, ctx: AppContext): void 
     {
       ...open,
       schema: {
-        hide: true,
+        ...consoleNoContent,
         params: UserParams,
         body: Type.Object({ role: Role }, { additionalProperties: false }),
       },
@@ -64,7 +73,7 @@ export function registerConsoleTeamRoutes(app: TypedApp, ctx: AppContext): void 
 
   app.delete(
     `${CONSOLE_API}/team/users/:id`,
-    { ...open, schema: { hide: true, params: UserParams } },
+    { ...open, schema: { ...consoleNoContent, params: UserParams } },
     async (request, reply) => {
       const session = await requireSession(ctx, request, { capability: 'users:manage' });
       await removeUser(ctx, session, request.params.id);
@@ -74,7 +83,7 @@ export function registerConsoleTeamRoutes(app: TypedApp, ctx: AppContext): void 
 
   app.post(
     `${CONSOLE_API}/team/users/:id/reset-two-factor`,
-    { ...open, schema: { hide: true, params: UserParams } },
+    { ...open, schema: { ...consoleNoContent, params: UserParams } },
     async (request, reply) => {
       const session = await requireSession(ctx, request, { capability: 'users:manage' });
       await resetSecondFactor(ctx, session, request.params.id);
@@ -87,7 +96,7 @@ export function registerConsoleTeamRoutes(app: TypedApp, ctx: AppContext): void 
     {
       ...open,
       schema: {
-        hide: true,
+        ...consoleNoContent,
         body: Type.Object({ required: Type.Boolean() }, { additionalProperties: false }),
       },
     },
@@ -103,7 +112,7 @@ export function registerConsoleTeamRoutes(app: TypedApp, ctx: AppContext): void 
     {
       ...open,
       schema: {
-        hide: true,
+        ...consoleAnswer(AuditPage),
         querystring: Type.Object(
           {
             cursor: Type.Optional(Type.String({ maxLength: 200 })),

@@ -6,6 +6,7 @@ import { usage } from '../finance/usage.service.js';
 import type { UsageCounter } from '../finance/usage-counter.js';
 import type { RequestLogRecorder } from '../request-log/request-log.recorder.js';
 import { sellerScope } from '../sandbox/sandbox.service.js';
+import { consoleAnswer, UsagePage } from './console.schemas.js';
 import { CONSOLE_API } from './console-auth.routes.js';
 import { requireSession } from './console-http.js';
 import { principalOfSession } from './sessions.service.js';
@@ -26,7 +27,7 @@ export function registerConsoleUsageRoutes(
     {
       config: { auth: 'none' },
       schema: {
-        hide: true,
+        ...consoleAnswer(UsagePage),
         querystring: Type.Object(
           { from: Type.Optional(DateOnly), to: Type.Optional(DateOnly) },
           { additionalProperties: false },

@@ -1,12 +1,20 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { LimitQuery } from '../../http/pagination.js';
-import { Nullable, OneOf, Uuid } from '../../http/schemas.js';
+import { dataEnvelope, Nullable, OneOf, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { exampleEnvelope } from '../events/event-examples.js';
 import { EVENT_TYPE_NAMES, EVENT_TYPES } from '../events/event-types.js';
 import { eventDeliveries } from '../webhooks/event-deliveries.service.js';
 import { previewReplay, redeliverEvent, replayFailedSince } from '../webhooks/redelivery.service.js';
+import {
+  Attempt,
+  Created,
+  Endpoint,
+  Replayed,
+  ReplayPreview,
+  Requeued,
+} from '../webhooks/webhooks.routes.js';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -18,6 +26,14 @@ import {
   testEndpoint,
   updateEndpoint,
 } from '../webhooks/webhooks.service.js';
+import {
+  ConsoleWebhookList,
+  consoleAnswer,
+  consoleCreated,
+  consoleData,
+  consoleNoContent,
+  EventDeliveriesSchema,
+} from './console.schemas.js';
 import { CONSOLE_API } from './console-auth.routes.js';
 import { requireSession, secretAnswer } from './console-http.js';
 import { principalOfSession } from './sessions.service.js';
@@ -42,7 +58,7 @@ export function registerConsoleWebhookRoutes(app: TypedApp, ctx: AppContext): vo
   const acting = async (request: Parameters<typeof requireSession>[1], needs = {}) =>
     principalOfSession(await requireSession(ctx, request, needs));
 
-  app.get(base, { ...open, schema: { hide: true } }, async (request) => {
+  app.get(base, { ...open, schema: { ...consoleAnswer(ConsoleWebhookList) } }, async (request) => {
     const data = await listEndpoints(ctx, await acting(request));
     return { data, meta: { eventTypes: CATALOG } };
   });
@@ -52,7 +68,7 @@ export function registerConsoleWebhookRoutes(app: TypedApp, ctx: AppContext): vo
     {
       ...secretAnswer,
       schema: {
-        hide: true,
+        ...consoleCreated(Created),
         body: Type.Object(
           { url: Url, eventTypes: EventTypes, description: Type.Optional(Type.String({ maxLength: 500 })) },
           { additionalProperties: false },
@@ -70,7 +86,7 @@ export function registerConsoleWebhookRoutes(app: TypedApp, ctx: AppContext): vo
     {
       ...secretAnswer,
       schema: {
-        hide: true,
+        ...consoleData(Type.Intersect([Endpoint, Type.Object({ secret: Type.Optional(Type.String()) })])),
         params: Params,
         body: Type.Object(
           {
@@ -88,10 +104,14 @@ export function registerConsoleWebhookRoutes(app: TypedApp, ctx: AppContext): vo
     }),
   );
 
-  app.delete(`${base}/:id`, { ...open, schema: { hide: true, params: Params } }, async (request, reply) => {
-    await deleteEndpoint(ctx, await acting(request, write), request.params.id);
-    return reply.code(204).send(null);
-  });
+  app.delete(
+    `${base}/:id`,
+    { ...open, schema: { ...consoleNoContent, params: Params } },
+    async (request, reply) => {
+      await deleteEndpoint(ctx, await acting(request, write), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
 
   app.post(
     `${base}/:id/test`,
@@ -99,6 +119,7 @@ export function registerConsoleWebhookRoutes(app: TypedApp, ctx: AppContext): vo
       ...open,
       schema: {
         hide: true,
+        response: { 202: dataEnvelope(Type.Object({ eventId: Type.String(), eventType: Type.String() })) },
         params: Params,
         body: Nullable(
           Type.Object(
@@ -119,20 +140,33 @@ export function registerConsoleWebhookRoutes(app: TypedApp, ctx: AppContext): vo
     },
   );
 
-  app.post(`${base}/:id/enable`, { ...open, schema: { hide: true, params: Params } }, async (request) => ({
-    data: await enableEndpoint(ctx, await acting(request, write), request.params.id),
-  }));
+  app.post(
+    `${base}/:id/enable`,
+    { ...open, schema: { ...consoleData(Endpoint), params: Params } },
+    async (request) => ({
+      data: await enableEndpoint(ctx, await acting(request, write), request.params.id),
+    }),
+  );
 
-  app.post(`${base}/:id/disable`, { ...open, schema: { hide: true, params: Params } }, async (request) => ({
-    data: await pauseEndpoint(ctx, await acting(request, write), request.params.id),
-  }));
+  app.post(
+    `${base}/:id/disable`,
+    { ...open, schema: { ...consoleData(Endpoint), params: Params } },
+    async (request) => ({
+      data: await pauseEndpoint(ctx, await acting(request, write), request.params.id),
+    }),
+  );
 
   app.get(
     `${base}/:id/deliveries`,
     {
       ...open,
       schema: {
-        hide: true,
+        ...consoleAnswer(
+          Type.Object({
+            data: Type.Array(Attempt),
+            meta: Type.Object({ nextCursor: Nullable(Type.String()) }),
+          }),
+        ),
         params: Params,
         querystring: Type.Object(
           {
@@ -153,7 +187,7 @@ export function registerConsoleWebhookRoutes(app: TypedApp, ctx: AppContext): vo
 
   app.get(
     `${base}/events/:eventId`,
-    { ...open, schema: { hide: true, params: Type.Object({ eventId: EventId }) } },
+    { ...open, schema: { ...consoleData(EventDeliveriesSchema), params: Type.Object({ eventId: EventId }) } },
     async (request) => ({ data: await eventDeliveries(ctx, await acting(request), request.params.eventId) }),
   );
 
@@ -162,7 +196,7 @@ export function registerConsoleWebhookRoutes(app: TypedApp, ctx: AppContext): vo
     {
       ...open,
       schema: {
-        hide: true,
+        ...consoleCreated(Requeued),
         params: Params,
         body: Type.Object({ eventId: EventId }, { additionalProperties: false }),
       },
@@ -179,7 +213,7 @@ export function registerConsoleWebhookRoutes(app: TypedApp, ctx: AppContext): vo
     {
       ...open,
       schema: {
-        hide: true,
+        ...consoleData(ReplayPreview),
         params: Params,
         querystring: Type.Object({ since: Since }, { additionalProperties: false }),
       },
@@ -195,7 +229,7 @@ export function registerConsoleWebhookRoutes(app: TypedApp, ctx: AppContext): vo
     {
       ...open,
       schema: {
-        hide: true,
+        ...consoleCreated(Replayed),
         params: Params,
         body: Type.Object({ since: Since }, { additionalProperties: false }),
       },

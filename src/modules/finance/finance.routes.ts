@@ -39,6 +39,14 @@ export const ApiSalesQuery = Type.Object({
 });
 
 /** One page of GET /finance/api-sales (the console's Sales page answers the same). */
+/** GET /finance/statements (and the console's Statements page). */
+export const StatementsResponse = Type.Object({
+  data: Type.Array(
+    Type.Intersect([StatementLineSchema, Type.Object({ invoiceId: Nullable(Type.String()) })]),
+  ),
+  meta: Type.Object({ from: Type.String(), to: Type.String(), count: Type.Integer() }),
+});
+
 export function apiSalesPage(
   ctx: AppContext,
   scope: { sellerId: string; environment: string },
@@ -105,12 +113,7 @@ export function registerFinanceRoutes(app: TypedApp, ctx: AppContext): void {
         'Per UTC calendar month and sale currency: gross, refunded, reinstated, net, counts and wholesale owed; a closed month names its invoice.',
       querystring: Type.Object({ from: Type.Optional(Month), to: Type.Optional(Month) }),
       response: {
-        200: Type.Object({
-          data: Type.Array(
-            Type.Intersect([StatementLineSchema, Type.Object({ invoiceId: Nullable(Type.String()) })]),
-          ),
-          meta: Type.Object({ from: Type.String(), to: Type.String(), count: Type.Integer() }),
-        }),
+        200: StatementsResponse,
         ...errorResponses(),
       },
     },

@@ -11,7 +11,7 @@ import { REPORT_TYPE, reportArtifact, reportStatus, startReport } from './report
 
 const read = { auth: 'seller', scopes: ['seller:products:read'], rateClass: 'finance' } as const;
 
-const ReportSchema = Type.Object({
+export const ReportSchema = Type.Object({
   reportId: Type.String(),
   reportType: Type.String(),
   status: Type.String({ description: 'pending, ready or failed' }),

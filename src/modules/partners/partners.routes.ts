@@ -6,7 +6,7 @@ import type { TypedApp } from '../../http/typed-app.js';
 import { sellerScope } from '../sandbox/sandbox.service.js';
 import { listPartners } from './seller-terms.service.js';
 
-const PartnerSchema = Type.Object({
+export const PartnerSchema = Type.Object({
   id: Type.String({ description: 'partner connection id' }),
   publisherCompanyId: Type.String(),
   publisherCompanyName: Type.String(),

@@ -36,7 +36,7 @@ export const RequestLogQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const RequestLogEntry = Type.Object({
+export const RequestLogEntry = Type.Object({
   requestId: Type.String(),
   at: DateTime,
   environment: Type.String(),

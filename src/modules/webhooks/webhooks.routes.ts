@@ -31,7 +31,7 @@ const Url = Type.String({ minLength: 1, maxLength: 2048 });
 const EventTypes = Type.Array(Type.String({ maxLength: 100 }), { maxItems: 64 });
 const Description = Type.String({ maxLength: 500 });
 
-const Endpoint = Type.Object({
+export const Endpoint = Type.Object({
   id: Type.String(),
   url: Type.String(),
   eventTypes: Type.Array(Type.String()),
@@ -43,7 +43,7 @@ const Endpoint = Type.Object({
   disabledAt: Nullable(DateTime),
   disabledBy: Nullable(OneOf(['breaker', 'seller'] as const)),
 });
-const Created = Type.Object({
+export const Created = Type.Object({
   id: Type.String(),
   url: Type.String(),
   eventTypes: Type.Array(Type.String()),
@@ -52,7 +52,7 @@ const Created = Type.Object({
   secret: Type.String(),
   createdAt: DateTime,
 });
-const Attempt = Type.Object({
+export const Attempt = Type.Object({
   eventId: Type.String(),
   eventType: Type.String(),
   attempt: Type.Integer(),
@@ -74,20 +74,20 @@ const FeedEvent = Type.Object({
   data: Type.Record(Type.String(), Type.Unknown()),
 });
 const Params = Type.Object({ id: Uuid });
-const ReplayPreview = Type.Object({
+export const ReplayPreview = Type.Object({
   endpointId: Type.String(),
   since: DateTime,
   from: DateTime,
   count: Type.Integer(),
   perCall: Type.Integer(),
 });
-const Requeued = Type.Object({
+export const Requeued = Type.Object({
   deliveryId: Type.String(),
   eventId: Type.String(),
   endpointId: Type.String(),
   status: Type.String(),
 });
-const Replayed = Type.Object({
+export const Replayed = Type.Object({
   endpointId: Type.String(),
   since: DateTime,
   from: DateTime,

@@ -1,11 +1,11 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import { ConsoleError, call } from '../../api/client';
 import { FieldError, FormErrorNotice, invalidProps } from '../../components/FieldError';
 import { formErrorsOf, messagesOf, PASSWORD_LENGTH, ruleSentence } from '../../components/field-errors';
 import { useSession } from '../../components/session';
 import { ErrorNotice, PageHeader } from '../../components/ui';
+import { useChangePassword } from '../../data/account/queries';
+import { useSignOutEverywhere } from '../../data/session/queries';
 import { SecondFactorCard } from './SecondFactorCard';
 import { TotpEnrolment } from './TotpEnrolment';
 
@@ -22,28 +22,9 @@ interface PasswordForm {
 export function AccountPage() {
   const session = useSession();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const { register, handleSubmit, reset, formState } = useForm<PasswordForm>();
-  const password = useMutation({
-    mutationFn: (form: PasswordForm) => call('POST', '/password', form),
-    onSuccess: async () => {
-      reset();
-      await queryClient.invalidateQueries({ queryKey: ['session'] });
-    },
-    onError: (error) => {
-      if (error instanceof ConsoleError && error.status === 401) {
-        queryClient.clear();
-        navigate('/sign-in', { state: { notice: error.body.message } });
-      }
-    },
-  });
-  const everywhere = useMutation({
-    mutationFn: () => call('POST', '/sign-out-everywhere'),
-    onSuccess: () => {
-      queryClient.clear();
-      navigate('/sign-in');
-    },
-  });
+  const password = useChangePassword(reset, (notice) => navigate('/sign-in', { state: { notice } }));
+  const everywhere = useSignOutEverywhere(() => navigate('/sign-in'));
   const refused = formErrorsOf(password.error, FIELDS);
   const currentErrors = messagesOf(formState.errors.currentPassword?.message, refused.of('currentPassword'));
   const newErrors = messagesOf(formState.errors.newPassword?.message, refused.of('newPassword'));

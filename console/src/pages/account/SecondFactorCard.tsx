@@ -1,9 +1,13 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { ConsoleError, call } from '../../api/client';
 import { FieldError, FormErrorNotice, invalidProps } from '../../components/FieldError';
 import { formErrorsOf } from '../../components/field-errors';
+import {
+  useDisableTotp,
+  useRecoveryCodesLeft,
+  useRefreshRecoveryCodes,
+  useRegenerateRecoveryCodes,
+} from '../../data/account/queries';
 import { RecoveryCodes } from './RecoveryCodes';
 
 /** Six digits are the app's code; anything else is taken for a recovery code. */
@@ -18,42 +22,25 @@ const proofOf = (answer: string) => {
  * it, and the console returns to sign-in.
  */
 export function SecondFactorCard() {
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [answer, setAnswer] = useState('');
-  const left = useQuery({
-    queryKey: ['recovery-codes'],
-    queryFn: () => call<{ data: { left: number | null } }>('GET', '/totp/recovery-codes'),
-  });
-  const onError = (error: Error) => {
-    if (error instanceof ConsoleError && error.status === 401) {
-      queryClient.clear();
-      navigate('/sign-in', { state: { notice: error.body.message } });
-    }
-  };
-  const regenerate = useMutation({
-    mutationFn: () =>
-      call<{ data: { recoveryCodes: string[] } }>('POST', '/totp/recovery-codes', proofOf(answer)),
-    onSuccess: () => setAnswer(''),
-    onError,
-  });
-  const disable = useMutation({
-    mutationFn: () => call('POST', '/totp/disable', proofOf(answer)),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['session'] }),
-    onError,
-  });
+  const left = useRecoveryCodesLeft();
+  const refreshLeft = useRefreshRecoveryCodes();
+  const onSessionEnded = (notice: string) => navigate('/sign-in', { state: { notice } });
+  const regenerate = useRegenerateRecoveryCodes(() => setAnswer(''), onSessionEnded);
+  const disable = useDisableTotp(onSessionEnded);
   if (regenerate.data) {
     return (
       <RecoveryCodes
-        codes={regenerate.data.data.recoveryCodes}
+        codes={regenerate.data.recoveryCodes}
         onDone={() => {
           regenerate.reset();
-          void queryClient.invalidateQueries({ queryKey: ['recovery-codes'] });
+          void refreshLeft();
         }}
       />
     );
   }
-  const count = left.data?.data.left;
+  const count = left.data?.left;
   const failed = regenerate.error ?? disable.error;
   const refused = formErrorsOf(failed, {
     answer: { label: 'Code from the app, or a recovery code', sentAs: ['code', 'recoveryCode'] },
@@ -87,7 +74,7 @@ export function SecondFactorCard() {
           type="button"
           className="button secondary"
           disabled={regenerate.isPending || answer.trim() === ''}
-          onClick={() => regenerate.mutate()}
+          onClick={() => regenerate.mutate(proofOf(answer))}
         >
           New recovery codes
         </button>
@@ -95,7 +82,7 @@ export function SecondFactorCard() {
           type="button"
           className="button danger"
           disabled={disable.isPending || answer.trim() === ''}
-          onClick={() => disable.mutate()}
+          onClick={() => disable.mutate(proofOf(answer))}
         >
           Turn off
         </button>

@@ -1,10 +1,9 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { call } from '../../api/client';
 import { FieldError, FormErrorNotice, invalidProps } from '../../components/FieldError';
 import { formErrorsOf } from '../../components/field-errors';
 import { QrCode } from '../../components/QrCode';
 import { CopyButton, ErrorNotice } from '../../components/ui';
+import { useConfirmTotp, useRefreshSession, useStartTotp } from '../../data/account/queries';
 import { RecoveryCodes } from './RecoveryCodes';
 
 /**
@@ -12,22 +11,13 @@ import { RecoveryCodes } from './RecoveryCodes';
  * on only once a code from it is confirmed; then the recovery codes, shown once.
  */
 export function TotpEnrolment() {
-  const queryClient = useQueryClient();
   const [code, setCode] = useState('');
-  const start = useMutation({
-    mutationFn: () => call<{ data: { secret: string; uri: string } }>('POST', '/totp/start'),
-  });
-  const confirm = useMutation({
-    mutationFn: () => call<{ data: { recoveryCodes: string[] } }>('POST', '/totp/confirm', { code }),
-  });
+  const start = useStartTotp();
+  const confirm = useConfirmTotp();
+  const refreshSession = useRefreshSession();
   const codeErrors = formErrorsOf(confirm.error, { code: { label: 'Code from the app' } });
   if (confirm.data) {
-    return (
-      <RecoveryCodes
-        codes={confirm.data.data.recoveryCodes}
-        onDone={() => queryClient.invalidateQueries({ queryKey: ['session'] })}
-      />
-    );
+    return <RecoveryCodes codes={confirm.data.recoveryCodes} onDone={refreshSession} />;
   }
   if (!start.data) {
     return (
@@ -48,18 +38,18 @@ export function TotpEnrolment() {
     <form
       onSubmit={(event) => {
         event.preventDefault();
-        confirm.mutate();
+        confirm.mutate(code);
       }}
     >
       <p>Scan this code with your authenticator app, then enter the six digits it shows.</p>
-      <QrCode text={start.data.data.uri} label="QR code to add this console to an authenticator app" />
+      <QrCode text={start.data.uri} label="QR code to add this console to an authenticator app" />
       <details className="manual-key">
         <summary>Cannot scan it? Type the key instead</summary>
         <code className="secret" data-testid="totp-secret">
-          {start.data.data.secret}
+          {start.data.secret}
         </code>
         <div className="dialog-actions left">
-          <CopyButton text={start.data.data.uri} label="Copy setup link" />
+          <CopyButton text={start.data.uri} label="Copy setup link" />
         </div>
       </details>
       <FormErrorNotice error={confirm.error} elsewhere={codeErrors.elsewhere} />

@@ -1,7 +1,6 @@
-import type { AuditRow } from '../../api/client';
 import { type Column, DataTable } from '../../components/DataTable';
 import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
-import { useKeysetList } from '../../components/useKeysetList';
+import { type AuditRow, useAuditLog } from '../../data/audit/queries';
 
 const shown = (value: unknown) =>
   Array.isArray(value) ? value.join(', ') : typeof value === 'object' ? JSON.stringify(value) : String(value);
@@ -28,11 +27,9 @@ const columns: Column<AuditRow>[] = [
   { header: 'Details', className: 'small', cell: (row) => <AuditDetail detail={row.detail} /> },
 ];
 
-const NO_FILTER = new URLSearchParams();
-
 /** Who changed what and when, from the console, the API or the operator CLI; newest first. */
 export function AuditPage() {
-  const audit = useKeysetList<AuditRow>('audit', '/audit', NO_FILTER, 'Older entries');
+  const audit = useAuditLog();
   return (
     <>
       <PageHeader

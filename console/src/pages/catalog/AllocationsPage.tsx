@@ -2,12 +2,16 @@ import { Link } from 'react-router';
 import { type Column, DataTable } from '../../components/DataTable';
 import { can, useSession } from '../../components/session';
 import { ErrorNotice, PageHeader } from '../../components/ui';
-import { useKeysetList } from '../../components/useKeysetList';
+import {
+  type Allocation,
+  type AllocationRequest,
+  useAllocationRequests,
+  useAllocations,
+} from '../../data/catalog/queries';
 import { countOf, formatDate, formatNumber } from '../../format';
 import { CatalogNav } from './CatalogNav';
 import { RequestIncreaseDialog } from './RequestIncreaseDialog';
 import { actionSentence, blockerSentence, nothingNowSentence } from './sentences';
-import type { Allocation, AllocationRequest } from './types';
 
 function SellCell({ row }: { row: Allocation }) {
   if (!row.sellable) {
@@ -109,18 +113,8 @@ const REQUEST_COLUMNS: Column<AllocationRequest>[] = [
 /** The company's allocations: the figures of GET /availability for each, why nothing sells, and the fix. */
 export function AllocationsPage() {
   const session = useSession();
-  const allocations = useKeysetList<Allocation>(
-    'allocations',
-    '/allocations',
-    new URLSearchParams(),
-    'More allocations',
-  );
-  const requests = useKeysetList<AllocationRequest>(
-    'allocations-requests',
-    '/allocations/requests',
-    new URLSearchParams(),
-    'Older requests',
-  );
+  const allocations = useAllocations();
+  const requests = useAllocationRequests();
   return (
     <>
       <PageHeader

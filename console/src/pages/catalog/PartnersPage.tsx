@@ -1,10 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
-import { call } from '../../api/client';
 import { DataTable } from '../../components/DataTable';
-import { useSession } from '../../components/session';
 import { ErrorNotice, PageHeader } from '../../components/ui';
+import { type Partner, usePartners } from '../../data/catalog/queries';
 import { CatalogNav } from './CatalogNav';
-import type { Partner } from './types';
 
 function contractSentence(c: Partner['contracts']): string {
   const parts = [];
@@ -16,11 +13,7 @@ function contractSentence(c: Partner['contracts']): string {
 
 /** The publishers the company is connected to, and the state of their contracts. */
 export function PartnersPage() {
-  const session = useSession();
-  const partners = useQuery({
-    queryKey: ['partners', session.environment],
-    queryFn: () => call<{ data: Partner[] }>('GET', '/partners'),
-  });
+  const partners = usePartners();
   return (
     <>
       <PageHeader
@@ -31,7 +24,7 @@ export function PartnersPage() {
       <ErrorNotice error={partners.error} />
       <DataTable
         caption="Partners"
-        rows={partners.data?.data ?? []}
+        rows={partners.data ?? []}
         rowKey={(row) => row.id}
         loaded={Boolean(partners.data)}
         empty="No publisher is connected to your company yet."

@@ -1,12 +1,10 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { call } from '../../api/client';
 import { FieldError, FormErrorNotice, invalidProps } from '../../components/FieldError';
 import { formErrorsOf, messagesOf, ruleSentence } from '../../components/field-errors';
 import { Dialog } from '../../components/ui';
+import { type Allocation, useRequestIncrease } from '../../data/catalog/queries';
 import { countOf, formatNumber } from '../../format';
-import type { Allocation, AllocationRequest } from './types';
 
 const FIELDS = { requestedQuantity: { label: 'Extra keys' } };
 
@@ -25,21 +23,10 @@ export function RequestIncreaseDialog({
   emphasis: boolean;
 }) {
   const [open, setOpen] = useState(false);
-  const queryClient = useQueryClient();
   const { register, handleSubmit, reset, formState } = useForm<{ requestedQuantity: number }>({
     defaultValues: { requestedQuantity: Math.max(allocation.quantityLimit, 10) },
   });
-  const request = useMutation({
-    mutationFn: (form: { requestedQuantity: number }) =>
-      call<{ data: AllocationRequest }>('POST', '/allocations/requests', {
-        grantId: allocation.id,
-        requestedQuantity: Number(form.requestedQuantity),
-      }),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['allocations'] });
-      await queryClient.invalidateQueries({ queryKey: ['allocations-requests'] });
-    },
-  });
+  const request = useRequestIncrease();
   const refused = formErrorsOf(request.error, FIELDS);
   const quantityErrors = messagesOf(
     formState.errors.requestedQuantity?.message,
@@ -68,10 +55,15 @@ export function RequestIncreaseDialog({
       >
         {request.data ? (
           <p role="status" className="notice">
-            {OUTCOME[request.data.data.status] ?? request.data.data.status}
+            {OUTCOME[request.data.status] ?? request.data.status}
           </p>
         ) : (
-          <form onSubmit={handleSubmit((form) => request.mutate(form))} noValidate>
+          <form
+            onSubmit={handleSubmit((form) =>
+              request.mutate({ grantId: allocation.id, requestedQuantity: Number(form.requestedQuantity) }),
+            )}
+            noValidate
+          >
             <FormErrorNotice error={request.error} elsewhere={refused.elsewhere} />
             <label className="field">
               <span>Extra keys</span>

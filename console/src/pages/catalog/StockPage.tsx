@@ -1,36 +1,16 @@
-import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
-import { call } from '../../api/client';
 import { Chart } from '../../components/charts/Chart';
-import { useSession } from '../../components/session';
 import { ErrorNotice, PageHeader } from '../../components/ui';
+import { type AllocationFigures, useStock } from '../../data/catalog/queries';
 import { countOf, formatDate } from '../../format';
 import { CatalogNav } from './CatalogNav';
 import { blockerSentence, nothingNowSentence } from './sentences';
-import type { AllocationFigures } from './types';
-
-interface Stock {
-  availability: {
-    skuCode: string;
-    available: number;
-    allocationRemaining: number;
-    inventoryAvailable: number;
-    sellable: boolean;
-    readinessBlockers: string[];
-    requestable: boolean;
-  };
-  history: { at: string; remaining: number; event: string }[];
-}
 
 /** One SKU's availability now (the figures the Allocations page shows) and its allocation over time. */
 export function StockPage() {
-  const session = useSession();
   const { skuId = '' } = useParams();
-  const stock = useQuery({
-    queryKey: ['stock', session.environment, skuId],
-    queryFn: () => call<{ data: Stock }>('GET', `/skus/${skuId}/stock`),
-  });
-  const data = stock.data?.data;
+  const stock = useStock(skuId);
+  const data = stock.data;
   const a = data?.availability;
   const figures: AllocationFigures | null = a
     ? {

@@ -1,4 +1,4 @@
-import type { AllocationFigures } from './types';
+import type { AllocationFigures } from '../../data/catalog/queries';
 
 /** Why a SKU cannot be sold, in words (the API's `readinessBlockers`). */
 export const BLOCKER_SENTENCES: Record<string, string> = {

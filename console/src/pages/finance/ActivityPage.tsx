@@ -1,13 +1,10 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import { call } from '../../api/client';
 import { type Column, DataTable } from '../../components/DataTable';
 import { FilterForm, queryOf } from '../../components/FilterForm';
 import { formatMoney } from '../../components/money';
 import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
-import { useKeysetList } from '../../components/useKeysetList';
+import { type ActivityEntry, useActivity, useReport, useStartReport } from '../../data/finance/queries';
 import { FinanceNav } from './FinanceNav';
-import type { ActivityEntry } from './types';
 
 const FILTERS = [
   { name: 'kinds', label: 'Kinds', placeholder: 'sale,refund' },
@@ -32,34 +29,19 @@ const columns: Column<ActivityEntry>[] = [
   },
 ];
 
-interface Report {
-  reportId: string;
-  status: string;
-  rows: number | null;
-  downloadUrl: string | null;
-  error: string | null;
-}
-
 /** The CSV export: the API's report job with the page's filters, polled until its file is ready. */
 function CsvExport({ filters }: { filters: URLSearchParams }) {
-  const start = useMutation({
-    mutationFn: () => call<{ reportId: string }>('POST', '/finance/reports', Object.fromEntries(filters)),
-  });
+  const start = useStartReport();
   const reportId = start.data?.reportId;
-  const report = useQuery({
-    queryKey: ['report', reportId],
-    enabled: Boolean(reportId),
-    queryFn: () => call<{ data: Report }>('GET', `/finance/reports/${reportId}`),
-    refetchInterval: (query) => (query.state.data?.data.status === 'pending' ? 1000 : false),
-  });
-  const status = report.data?.data;
+  const report = useReport(reportId);
+  const status = report.data;
   return (
     <div className="card export-bar">
       <button
         type="button"
         className="button secondary"
         disabled={start.isPending}
-        onClick={() => start.mutate()}
+        onClick={() => start.mutate(Object.fromEntries(filters))}
       >
         Export these entries as CSV
       </button>
@@ -82,7 +64,7 @@ function CsvExport({ filters }: { filters: URLSearchParams }) {
 export function ActivityPage() {
   const [params] = useSearchParams();
   const query = queryOf(params, FILTERS);
-  const activity = useKeysetList<ActivityEntry>('activity', '/finance/activity', query, 'Older entries');
+  const activity = useActivity(query);
   return (
     <>
       <PageHeader

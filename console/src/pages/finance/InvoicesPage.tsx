@@ -1,11 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
-import { call } from '../../api/client';
 import { type Column, DataTable } from '../../components/DataTable';
 import { formatMoney } from '../../components/money';
-import { useSession } from '../../components/session';
 import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import { type Invoice, useInvoices } from '../../data/finance/queries';
 import { FinanceNav } from './FinanceNav';
-import type { Invoice } from './types';
 
 const columns: Column<Invoice>[] = [
   { header: 'Month', className: 'nowrap strong', cell: (i) => i.period },
@@ -27,11 +24,7 @@ const columns: Column<Invoice>[] = [
 
 /** Invoices of closed months: each the frozen statement of its month. */
 export function InvoicesPage() {
-  const session = useSession();
-  const invoices = useQuery({
-    queryKey: ['invoices', session.environment],
-    queryFn: () => call<{ data: Invoice[] }>('GET', '/finance/invoices'),
-  });
+  const invoices = useInvoices();
   return (
     <>
       <PageHeader title="Finance" description="Invoices of closed months, newest first." />
@@ -39,7 +32,7 @@ export function InvoicesPage() {
       <ErrorNotice error={invoices.error} />
       <DataTable
         columns={columns}
-        rows={invoices.data?.data ?? []}
+        rows={invoices.data ?? []}
         rowKey={(i) => i.invoiceId}
         loaded={Boolean(invoices.data)}
         empty="No closed month yet."

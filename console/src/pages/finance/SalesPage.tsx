@@ -3,8 +3,7 @@ import { type Column, DataTable } from '../../components/DataTable';
 import { FilterForm, queryOf } from '../../components/FilterForm';
 import { formatMoney } from '../../components/money';
 import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
-import { useKeysetList } from '../../components/useKeysetList';
-import type { SaleLine } from '../orders/types';
+import { type SaleLine, useApiSales } from '../../data/finance/queries';
 import { FinanceNav } from './FinanceNav';
 
 const FILTERS = [
@@ -40,7 +39,7 @@ const columns: Column<SaleLine>[] = [
 export function SalesPage() {
   const [params] = useSearchParams();
   const query = queryOf(params, FILTERS);
-  const sales = useKeysetList<SaleLine>('api-sales', '/finance/api-sales', query, 'Older lines');
+  const sales = useApiSales(query);
   return (
     <>
       <PageHeader title="Finance" description="API sales: every sale line and reversal, newest first." />

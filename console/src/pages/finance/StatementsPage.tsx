@@ -1,13 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { call } from '../../api/client';
 import { Chart } from '../../components/charts/Chart';
 import { type Column, DataTable } from '../../components/DataTable';
 import { formatMoney } from '../../components/money';
-import { useSession } from '../../components/session';
 import { ErrorNotice, PageHeader } from '../../components/ui';
+import { type StatementLine, useStatements } from '../../data/finance/queries';
 import { FinanceNav } from './FinanceNav';
-import type { StatementLine } from './types';
 
 const columnsOf = (currency: string): Column<StatementLine>[] => [
   { header: 'Month', className: 'nowrap', cell: (l) => l.period },
@@ -26,14 +23,9 @@ const columnsOf = (currency: string): Column<StatementLine>[] => [
 
 /** Per month and sale currency: gross, refunded, reinstated and net sales, as GET /finance/statements. */
 export function StatementsPage() {
-  const session = useSession();
   const [from, setFrom] = useState('');
-  const statements = useQuery({
-    queryKey: ['statements', session.environment, from],
-    queryFn: () =>
-      call<{ data: StatementLine[] }>('GET', `/finance/statements${from ? `?from=${from}` : ''}`),
-  });
-  const lines = statements.data?.data ?? [];
+  const statements = useStatements(from);
+  const lines = statements.data ?? [];
   const currencies = [...new Set(lines.map((l) => l.currencyCode))].sort();
   return (
     <>

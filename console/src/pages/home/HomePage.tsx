@@ -1,8 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { type ChecklistItem, call } from '../../api/client';
 import { useSession } from '../../components/session';
 import { ErrorNotice, PageHeader } from '../../components/ui';
+import { useChecklist } from '../../data/home/queries';
 
 const STATE_LABEL = { done: 'Done', todo: 'To do', waiting: 'Waiting on the platform' } as const;
 
@@ -14,12 +13,8 @@ function ItemLink({ href }: { href: string }) {
 /** Home: how far the integration is in the chosen environment, each item with the page that completes it. */
 export function HomePage() {
   const session = useSession();
-  const home = useQuery({
-    queryKey: ['home', session.environment],
-    queryFn: () =>
-      call<{ data: { ready: boolean; environment: string; items: ChecklistItem[] } }>('GET', '/home'),
-  });
-  const items = home.data?.data.items ?? [];
+  const home = useChecklist();
+  const items = home.data?.items ?? [];
   const done = items.filter((item) => item.state === 'done').length;
   return (
     <>

@@ -1,10 +1,9 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import { call } from '../../api/client';
 import { FieldError, FormErrorNotice, invalidProps } from '../../components/FieldError';
 import { formErrorsOf, messagesOf, PASSWORD_LENGTH, ruleSentence } from '../../components/field-errors';
 import { ErrorNotice } from '../../components/ui';
+import { useAcceptInvite, useInviteLookup } from '../../data/session/queries';
 
 const FIELDS = { password: { label: 'New password' } };
 
@@ -17,26 +16,11 @@ interface Form {
 export function InvitePage() {
   const token = window.location.hash.slice(1);
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const invite = useQuery({
-    queryKey: ['invite', token],
-    queryFn: () =>
-      call<{ data: { email: string; role: string; expiresAt: string } }>('POST', '/invites/lookup', {
-        token,
-      }),
-    enabled: token.length > 0,
-    retry: false,
-  });
+  const invite = useInviteLookup(token);
   const { register, handleSubmit, formState, watch } = useForm<Form>({ mode: 'onBlur' });
-  const accept = useMutation({
-    mutationFn: (form: Form) => call('POST', '/invites/accept', { token, password: form.password }),
-    onSuccess: async () => {
-      window.history.replaceState(null, '', window.location.pathname);
-      // The invite is spent: asking for it again would answer 404.
-      queryClient.removeQueries({ queryKey: ['invite'] });
-      await queryClient.invalidateQueries({ queryKey: ['session'] });
-      navigate('/');
-    },
+  const accept = useAcceptInvite(token, () => {
+    window.history.replaceState(null, '', window.location.pathname);
+    navigate('/');
   });
   const refused = formErrorsOf(accept.error, FIELDS);
   const passwordErrors = messagesOf(formState.errors.password?.message, refused.of('password'));
@@ -50,8 +34,8 @@ export function InvitePage() {
         {invite.data ? (
           <form onSubmit={handleSubmit((form) => accept.mutate(form))} noValidate>
             <p>
-              You are invited as <strong>{invite.data.data.role}</strong> with{' '}
-              <strong>{invite.data.data.email}</strong>. Choose a password of at least 12 characters.
+              You are invited as <strong>{invite.data.role}</strong> with <strong>{invite.data.email}</strong>
+              . Choose a password of at least 12 characters.
             </p>
             <FormErrorNotice error={accept.error} elsewhere={refused.elsewhere} />
             <label className="field">

@@ -1,14 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { call } from '../../api/client';
 import { FieldError, invalidProps } from '../../components/FieldError';
-import { formErrorsOf, type Issue, sentenceOf } from '../../components/field-errors';
-
-interface Check {
-  valid: boolean;
-  normalized: string[];
-  issues: Issue[];
-}
+import { formErrorsOf, sentenceOf } from '../../components/field-errors';
+import { useAllowlistCheck } from '../../data/keys/queries';
 
 /** How a form that sends an allowlist names it: the API calls it `allowedIps` or `allowed_ips`. */
 export const ALLOWLIST_FIELD = { label: 'Allowed IPs', sentAs: ['allowedIps', 'allowed_ips'] } as const;
@@ -40,12 +33,8 @@ export function AllowlistEditor({
     return () => clearTimeout(timer);
   }, [value]);
   const entries = parseEntries(debounced);
-  const check = useQuery({
-    queryKey: ['allowlist-check', entries.join(',')],
-    queryFn: () => call<{ data: Check }>('POST', '/keys/allowlist-check', { entries }),
-    enabled: entries.length > 0,
-  });
-  const checked = (check.data?.data.issues ?? []).map((issue) => sentenceOf(issue, ALLOWLIST_FIELD));
+  const check = useAllowlistCheck(entries);
+  const checked = (check.data?.issues ?? []).map((issue) => sentenceOf(issue, ALLOWLIST_FIELD));
   const saved = formErrorsOf(refused, { allowlist: ALLOWLIST_FIELD }).of('allowlist');
   const messages = [...new Set([...checked, ...saved])];
   const errorId = `${id}-error`;
@@ -68,8 +57,7 @@ export function AllowlistEditor({
         <FieldError id={errorId} messages={messages} />
         {messages.length === 0 && entries.length > 0 && check.data ? (
           <small className="ok-text">
-            {check.data.data.normalized.length} entr{check.data.data.normalized.length === 1 ? 'y' : 'ies'}{' '}
-            accepted.
+            {check.data.normalized.length} entr{check.data.normalized.length === 1 ? 'y' : 'ies'} accepted.
           </small>
         ) : null}
       </div>

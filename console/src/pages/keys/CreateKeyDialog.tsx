@@ -1,10 +1,9 @@
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { call, type SecretOnce } from '../../api/client';
 import { FieldError, FormErrorNotice, invalidProps } from '../../components/FieldError';
 import { type FieldSpec, formErrorsOf, messagesOf, ruleSentence } from '../../components/field-errors';
 import { Dialog } from '../../components/ui';
+import { type SecretOnce, useCreateKey } from '../../data/keys/queries';
 import { ALLOWLIST_FIELD, AllowlistEditor, parseEntries } from './AllowlistEditor';
 
 const NAME: FieldSpec = { label: 'Name' };
@@ -34,18 +33,10 @@ export function CreateKeyDialog({
   const { register, handleSubmit, control, reset, formState } = useForm<Form>({
     defaultValues: { name: '', scopes: defaults, allowlist: '' },
   });
-  const create = useMutation({
-    mutationFn: (form: Form) =>
-      call<{ data: SecretOnce }>('POST', '/keys', {
-        name: form.name,
-        scopes: form.scopes,
-        allowedIps: parseEntries(form.allowlist),
-      }),
-    onSuccess: ({ data }) => {
-      setOpen(false);
-      reset({ name: '', scopes: defaults, allowlist: '' });
-      onCreated(data);
-    },
+  const create = useCreateKey((secret) => {
+    setOpen(false);
+    reset({ name: '', scopes: defaults, allowlist: '' });
+    onCreated(secret);
   });
   const refused = formErrorsOf(create.error, { name: NAME, scopes: SCOPES, allowlist: ALLOWLIST_FIELD });
   const nameErrors = messagesOf(formState.errors.name?.message, refused.of('name'));
@@ -56,7 +47,16 @@ export function CreateKeyDialog({
         Create {environment} key
       </button>
       <Dialog open={open} onOpenChange={setOpen} title={`New ${environment} key`}>
-        <form onSubmit={handleSubmit((form) => create.mutate(form))} noValidate>
+        <form
+          onSubmit={handleSubmit((form) =>
+            create.mutate({
+              name: form.name,
+              scopes: form.scopes,
+              allowedIps: parseEntries(form.allowlist),
+            }),
+          )}
+          noValidate
+        >
           <FormErrorNotice error={create.error} elsewhere={refused.elsewhere} />
           <label className="field">
             <span>Name</span>

@@ -1,18 +1,12 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { type ApiKey, call, type SecretOnce } from '../../api/client';
 import { FormErrorNotice } from '../../components/FieldError';
 import { formErrorsOf } from '../../components/field-errors';
 import { can, useSession } from '../../components/session';
 import { Dialog, EmptyState, ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import { type ApiKey, type SecretOnce, useApiKeys, useKeyAction } from '../../data/keys/queries';
 import { ALLOWLIST_FIELD, AllowlistEditor, parseEntries } from './AllowlistEditor';
 import { CreateKeyDialog } from './CreateKeyDialog';
 import { SecretReveal } from './SecretReveal';
-
-interface KeysReply {
-  data: ApiKey[];
-  meta: { grantableScopes: string[]; optInScopes: string[] };
-}
 
 type Pending =
   | { kind: 'rotate' | 'roll' | 'revoke'; key: ApiKey }
@@ -39,28 +33,13 @@ const CONFIRM = {
 
 export function KeysPage() {
   const session = useSession();
-  const queryClient = useQueryClient();
   const [secret, setSecret] = useState<SecretOnce | null>(null);
   const [pending, setPending] = useState<Pending>(null);
   const [allowlist, setAllowlist] = useState('');
-  const keys = useQuery({
-    queryKey: ['keys', session.environment],
-    queryFn: () => call<KeysReply>('GET', '/keys'),
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['keys'] });
-  const act = useMutation({
-    mutationFn: async (next: NonNullable<Pending>) => {
-      const path = `/keys/${next.key.id}`;
-      if (next.kind === 'revoke') return call<undefined>('DELETE', path);
-      if (next.kind === 'allowlist')
-        return call<undefined>('PUT', `${path}/allowed-ips`, { allowedIps: parseEntries(allowlist) });
-      return (await call<{ data: SecretOnce }>('POST', `${path}/${next.kind}`)).data;
-    },
-    onSuccess: async (result) => {
-      setPending(null);
-      if (result) setSecret(result);
-      await refresh();
-    },
+  const keys = useApiKeys();
+  const act = useKeyAction((result) => {
+    setPending(null);
+    if (result) setSecret(result);
   });
   const allowlistErrors = formErrorsOf(act.error, { allowlist: ALLOWLIST_FIELD });
   const writable = can(session, 'keys:write');
@@ -79,10 +58,7 @@ export function KeysPage() {
               environment={session.environment}
               grantable={keys.data.meta.grantableScopes}
               optIn={keys.data.meta.optInScopes}
-              onCreated={async (created) => {
-                setSecret(created);
-                await refresh();
-              }}
+              onCreated={setSecret}
             />
           ) : null
         }
@@ -219,7 +195,7 @@ export function KeysPage() {
             <button
               type="button"
               className="button primary"
-              onClick={() => act.mutate(pending)}
+              onClick={() => act.mutate({ ...pending, allowedIps: parseEntries(allowlist) })}
               disabled={act.isPending}
             >
               Save allowlist

@@ -1,15 +1,8 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
-import { call } from '../../api/client';
 import { FieldError, FormErrorNotice } from '../../components/FieldError';
 import { formErrorsOf } from '../../components/field-errors';
+import { type Footprint, useSaveFootprint } from '../../data/settings/queries';
 import { formatDate, formatRelative } from '../../format';
-
-export interface Footprint {
-  countries: string[];
-  currencies: string[];
-  updatedAt: string | null;
-}
 
 type Field = 'countries' | 'currencies';
 
@@ -58,28 +51,24 @@ function CodesField({
 
 /** Both footprint sets replaced in one call: the service (validation, codes) of PUT /me/footprint. */
 export function FootprintEditor({ footprint, editable }: { footprint: Footprint; editable: boolean }) {
-  const queryClient = useQueryClient();
   const { register, handleSubmit, reset } = useForm<Record<Field, string>>({
     defaultValues: { countries: footprint.countries.join(', '), currencies: footprint.currencies.join(', ') },
   });
-  const save = useMutation({
-    mutationFn: (form: Record<Field, string>) =>
-      call<{ data: Footprint }>('PUT', '/footprint', {
-        countries: listOf(form.countries),
-        currencies: listOf(form.currencies),
-      }),
-    onSuccess: ({ data }) => {
-      reset({ countries: data.countries.join(', '), currencies: data.currencies.join(', ') });
-      return queryClient.invalidateQueries({ queryKey: ['company'] });
-    },
-  });
-  const changedAt = save.data?.data.updatedAt ?? footprint.updatedAt;
+  const save = useSaveFootprint((saved) =>
+    reset({ countries: saved.countries.join(', '), currencies: saved.currencies.join(', ') }),
+  );
+  const changedAt = save.data?.updatedAt ?? footprint.updatedAt;
   const refused = formErrorsOf(save.error, {
     countries: { label: 'Countries you sell in' },
     currencies: { label: 'Currencies you sell in' },
   });
   return (
-    <form onSubmit={handleSubmit((form) => save.mutate(form))} noValidate>
+    <form
+      onSubmit={handleSubmit((form) =>
+        save.mutate({ countries: listOf(form.countries), currencies: listOf(form.currencies) }),
+      )}
+      noValidate
+    >
       <FormErrorNotice error={save.error} elsewhere={refused.elsewhere} />
       {save.isSuccess ? (
         <p className="notice" role="status">

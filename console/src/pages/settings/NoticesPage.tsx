@@ -1,42 +1,19 @@
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { call } from '../../api/client';
 import { type Column, DataTable } from '../../components/DataTable';
 import { can, useSession } from '../../components/session';
 import { ErrorNotice, PageHeader } from '../../components/ui';
+import { useMarkAllNotices, useMarkNotice, useNotices } from '../../data/settings/queries';
 import { formatDate, formatNumber } from '../../format';
 import { type Notice, NoticeText } from './notice-text';
 import { SettingsNav } from './SettingsNav';
 
-interface NoticePage {
-  data: Notice[];
-  meta: { unread: number; nextBefore: { at: number; id: string } | null };
-}
-
 /** Every in-app notice of the company in this environment, read or unread. */
 export function NoticesPage() {
   const session = useSession();
-  const queryClient = useQueryClient();
   const [unreadOnly, setUnreadOnly] = useState(false);
-  const notices = useInfiniteQuery({
-    queryKey: ['notices', session.environment, unreadOnly],
-    initialPageParam: null as { at: number; id: string } | null,
-    queryFn: ({ pageParam }) => {
-      const query = new URLSearchParams({ unreadOnly: String(unreadOnly) });
-      if (pageParam) {
-        query.set('beforeAt', String(pageParam.at));
-        query.set('beforeId', pageParam.id);
-      }
-      return call<NoticePage>('GET', `/notices?${query}`);
-    },
-    getNextPageParam: (last) => last.meta.nextBefore,
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['notices'] });
-  const mark = useMutation({
-    mutationFn: ({ id, read }: { id: string; read: boolean }) => call('PUT', `/notices/${id}/read`, { read }),
-    onSettled: refresh,
-  });
-  const markAll = useMutation({ mutationFn: () => call('POST', '/notices/read-all'), onSettled: refresh });
+  const notices = useNotices(unreadOnly);
+  const mark = useMarkNotice();
+  const markAll = useMarkAllNotices();
   const mayMark = can(session, 'notices:mark');
   const rows = notices.data?.pages.flatMap((page) => page.data) ?? [];
   const unread = notices.data?.pages[0]?.meta.unread ?? 0;

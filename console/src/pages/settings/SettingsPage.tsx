@@ -1,32 +1,11 @@
-import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router';
-import { call } from '../../api/client';
 import { can, useSession } from '../../components/session';
 import { ErrorNotice, PageHeader } from '../../components/ui';
+import { type FootprintChecks, useCompanySettings } from '../../data/settings/queries';
 import { formatDate } from '../../format';
-import { type Footprint, FootprintEditor } from './FootprintEditor';
+import { FootprintEditor } from './FootprintEditor';
 import { SettingsNav } from './SettingsNav';
-
-interface CompanySettings {
-  company: {
-    id: string;
-    name: string;
-    country: string | null;
-    productionAccess: boolean;
-    apiAgreementSigned: boolean;
-    createdAt: string | null;
-  };
-  footprint: Footprint;
-  /** Per environment, whether orders are checked against the footprint (the order path's own rule). */
-  footprintChecks: FootprintChecks;
-  requireTotp: boolean;
-}
-
-interface FootprintChecks {
-  sandbox: boolean;
-  production: boolean;
-}
 
 const ENVIRONMENTS = ['sandbox', 'production'] as const;
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -55,11 +34,8 @@ function footprintRule(checks: FootprintChecks, declared: boolean): string {
 export function SettingsPage() {
   const session = useSession();
   const { hash } = useLocation();
-  const settings = useQuery({
-    queryKey: ['company'],
-    queryFn: () => call<{ data: CompanySettings }>('GET', '/company'),
-  });
-  const data = settings.data?.data;
+  const settings = useCompanySettings();
+  const data = settings.data;
   useEffect(() => {
     if (!data || !hash) return;
     const section = document.getElementById(hash.slice(1));

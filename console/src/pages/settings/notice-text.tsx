@@ -1,19 +1,15 @@
 import { Link } from 'react-router';
+import type { NoticeRow } from '../../data/settings/queries';
 import { countOf, formatDate, formatNumber } from '../../format';
 
-export interface Notice {
-  id: string;
-  kind: string;
-  subject: string;
-  detail: Record<string, string | number>;
-  createdAt: string;
-  readAt: string | null;
-  readBy: string | null;
-}
+export type Notice = NoticeRow;
+
+/** A detail value as the sentence prints it (details are event payloads, so any JSON value). */
+const textOf = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
 /** A notice as a sentence, and the page where it is dealt with. */
 export function NoticeText({ notice }: { notice: Notice }) {
-  const d = notice.detail;
+  const d = Object.fromEntries(Object.entries(notice.detail).map(([name, value]) => [name, textOf(value)]));
   switch (notice.kind) {
     case 'endpoint_disabled':
       return (

@@ -1,9 +1,9 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useLocation, useNavigate } from 'react-router';
-import { ConsoleError, call } from '../../api/client';
+import { ConsoleError } from '../../api/client';
 import { ErrorNotice } from '../../components/ui';
+import { useSignIn } from '../../data/session/queries';
 
 interface Form {
   email: string;
@@ -14,7 +14,6 @@ interface Form {
 
 export function SignInPage() {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const notice = (useLocation().state as { notice?: string } | null)?.notice;
   const [needsCode, setNeedsCode] = useState(false);
   const [useRecoveryCode, setUseRecoveryCode] = useState(false);
@@ -23,22 +22,22 @@ export function SignInPage() {
     if (!needsCode) return {};
     return useRecoveryCode ? { recoveryCode: form.recoveryCode } : { totpCode: form.totpCode };
   };
-  const signIn = useMutation({
-    mutationFn: (form: Form) =>
-      call('POST', '/sign-in', { email: form.email, password: form.password, ...secondFactor(form) }),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries();
-      navigate('/');
-    },
-    onError: (error) => {
-      if (error instanceof ConsoleError && error.body.details?.reason === 'totp_required') setNeedsCode(true);
-    },
-  });
+  const signIn = useSignIn(() => navigate('/'));
+  const submit = (form: Form) =>
+    signIn.mutate(
+      { email: form.email, password: form.password, ...secondFactor(form) },
+      {
+        onError: (error) => {
+          if (error instanceof ConsoleError && error.body.details?.reason === 'totp_required')
+            setNeedsCode(true);
+        },
+      },
+    );
   const codeAsked =
     signIn.error instanceof ConsoleError && signIn.error.body.details?.reason === 'totp_required';
   return (
     <main className="auth-page">
-      <form className="auth-card" onSubmit={handleSubmit((form) => signIn.mutate(form))} noValidate>
+      <form className="auth-card" onSubmit={handleSubmit(submit)} noValidate>
         <div className="brand auth-brand">
           <span className="brand-mark" aria-hidden="true">
             S

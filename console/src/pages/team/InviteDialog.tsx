@@ -1,25 +1,21 @@
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { call, type Role } from '../../api/client';
+import type { Role } from '../../api/client';
 import { FieldError, FormErrorNotice, invalidProps } from '../../components/FieldError';
 import { formErrorsOf, messagesOf, ruleSentence } from '../../components/field-errors';
 import { CopyButton, Dialog } from '../../components/ui';
+import { useInvite } from '../../data/team/queries';
 import { ROLE_DUTIES, ROLES } from './role-duties';
 
 const FIELDS = { email: { label: 'Email' }, role: { label: 'Role' } };
 
 /** An owner's invite: the email, a role chosen with what it may do in view, then the link to copy. */
-export function InviteDialog({ onInvited }: { onInvited: () => void }) {
+export function InviteDialog() {
   const [open, setOpen] = useState(false);
   const { register, handleSubmit, reset, formState } = useForm<{ email: string; role: Role }>({
     defaultValues: { role: 'developer' },
   });
-  const invite = useMutation({
-    mutationFn: (form: { email: string; role: Role }) =>
-      call<{ data: { link: string; email: string; emailed: boolean } }>('POST', '/team/invites', form),
-    onSuccess: () => onInvited(),
-  });
+  const invite = useInvite();
   const refused = formErrorsOf(invite.error, FIELDS);
   const emailErrors = messagesOf(formState.errors.email?.message, refused.of('email'));
   const roleErrors = refused.of('role');
@@ -42,17 +38,17 @@ export function InviteDialog({ onInvited }: { onInvited: () => void }) {
       >
         {invite.data ? (
           <div className="secret-box">
-            <div className="muted small">Invite link for {invite.data.data.email}</div>
+            <div className="muted small">Invite link for {invite.data.email}</div>
             <code className="secret" data-testid="invite-link">
-              {invite.data.data.link}
+              {invite.data.link}
             </code>
             <p className="muted small" data-testid="invite-delivery">
-              {invite.data.data.emailed
-                ? `It is also on its way to ${invite.data.data.email} by e-mail.`
+              {invite.data.emailed
+                ? `It is also on its way to ${invite.data.email} by e-mail.`
                 : 'Send it to them yourself: this server sends no e-mail.'}
             </p>
             <div className="dialog-actions">
-              <CopyButton text={invite.data.data.link} label="Copy link" />
+              <CopyButton text={invite.data.link} label="Copy link" />
             </div>
           </div>
         ) : (

@@ -1,12 +1,6 @@
 import type { UseMutationResult } from '@tanstack/react-query';
-import type { Role, TeamUser } from '../../api/client';
 import { Dialog, ErrorNotice } from '../../components/ui';
-
-/** A change an owner asked for on the Team page, held until it is confirmed. */
-export type TeamChange =
-  | { kind: 'role'; user: TeamUser; role: Role }
-  | { kind: 'remove'; user: TeamUser }
-  | { kind: 'reset'; user: TeamUser };
+import type { TeamChange } from '../../data/team/queries';
 
 function wording(change: TeamChange, self: boolean) {
   const whose = self ? 'Your' : 'Their';

@@ -1,26 +1,25 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { call, type Role, type TeamUser } from '../../api/client';
+import type { Role } from '../../api/client';
 import { type Column, DataTable } from '../../components/DataTable';
 import { can, useSession } from '../../components/session';
 import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import {
+  type TeamChange,
+  type TeamInvite,
+  type TeamUser,
+  useRequireTotp,
+  useSecurity,
+  useTeam,
+  useTeamChange,
+} from '../../data/team/queries';
 import { SettingsNav } from '../settings/SettingsNav';
 import { InviteDialog } from './InviteDialog';
 import { ROLE_DUTIES, ROLES } from './role-duties';
-import { type TeamChange, TeamChangeDialog } from './TeamChangeDialog';
+import { TeamChangeDialog } from './TeamChangeDialog';
 
-interface Team {
-  users: TeamUser[];
-  invites: { id: string; email: string; role: Role; expiresAt: string }[];
-}
-type Row = { user: TeamUser; invite: null } | { user: null; invite: Team['invites'][number] };
-
-const changeCall = (change: TeamChange) => {
-  if (change.kind === 'role') return call('PUT', `/team/users/${change.user.id}/role`, { role: change.role });
-  if (change.kind === 'remove') return call('DELETE', `/team/users/${change.user.id}`);
-  return call('POST', `/team/users/${change.user.id}/reset-two-factor`);
-};
+type Row = { user: TeamUser; invite: null } | { user: null; invite: TeamInvite };
 
 /**
  * The company's console users, open invites, roles and two-factor rule. Every role reads it;
@@ -33,30 +32,18 @@ export function TeamPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [pending, setPending] = useState<TeamChange | null>(null);
-  const team = useQuery({ queryKey: ['team'], queryFn: () => call<{ data: Team }>('GET', '/team') });
-  const security = useQuery({
-    queryKey: ['security'],
-    queryFn: () => call<{ data: { requireTotp: boolean } }>('GET', '/security'),
+  const team = useTeam();
+  const security = useSecurity();
+  const apply = useTeamChange(async (change) => {
+    setPending(null);
+    // A change to one's own role or removal ends this very session.
+    if (change.user.id !== session.user.id) return 'refresh';
+    queryClient.clear();
+    navigate('/sign-in');
+    return 'stop';
   });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['team'] });
-  const apply = useMutation({
-    mutationFn: changeCall,
-    onSuccess: async (_, change) => {
-      setPending(null);
-      // A change to one's own role or removal ends this very session.
-      if (change.user.id === session.user.id) {
-        queryClient.clear();
-        navigate('/sign-in');
-        return;
-      }
-      await refresh();
-    },
-  });
-  const requireTotp = useMutation({
-    mutationFn: (required: boolean) => call('PUT', '/team/require-totp', { required }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['security'] }),
-  });
-  const required = security.data?.data.requireTotp ?? false;
+  const requireTotp = useRequireTotp();
+  const required = security.data?.requireTotp ?? false;
   const columns: Column<Row>[] = [
     {
       header: 'Email',
@@ -136,7 +123,7 @@ export function TeamPage() {
             ? 'Who can use this console, and with which role. A company keeps at least one owner.'
             : `Who can use this console, and with which role. You are ${session.user.role}: only an owner changes the team.`
         }
-        actions={manage ? <InviteDialog onInvited={refresh} /> : undefined}
+        actions={manage ? <InviteDialog /> : undefined}
       />
       <SettingsNav />
       <ErrorNotice error={team.error ?? requireTotp.error} />
@@ -169,8 +156,8 @@ export function TeamPage() {
         loaded={Boolean(team.data)}
         empty="No user yet."
         rows={[
-          ...(team.data?.data.users ?? []).map((user): Row => ({ user, invite: null })),
-          ...(team.data?.data.invites ?? []).map((invite): Row => ({ user: null, invite })),
+          ...(team.data?.users ?? []).map((user): Row => ({ user, invite: null })),
+          ...(team.data?.invites ?? []).map((invite): Row => ({ user: null, invite })),
         ]}
         rowKey={(row) => row.user?.id ?? row.invite?.id ?? ''}
         columns={columns}

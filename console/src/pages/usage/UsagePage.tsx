@@ -1,38 +1,15 @@
-import { useQuery } from '@tanstack/react-query';
-import { call } from '../../api/client';
 import { Chart } from '../../components/charts/Chart';
 import { DataTable } from '../../components/DataTable';
 import { useSession } from '../../components/session';
 import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import { useUsage } from '../../data/usage/queries';
 
 const CLASSES = ['catalog', 'orders', 'finance', 'webhooks', 'general'] as const;
-
-interface Usage {
-  data: { date: string; apiCalls: Record<string, number>; keysPulled: number }[];
-  meta: {
-    from: string;
-    to: string;
-    rateLimits: { rateLimited: boolean; perMinutePerRouteClass: Record<string, number> | null };
-    peaks: {
-      rateClass: string;
-      bucket: string;
-      peakPerMinute: number;
-      peakMinute: string;
-      limitPerMinute: number | null;
-      peakPercentOfLimit: number | null;
-      refused: number;
-    }[];
-    busiestKeys: { keyId: string; keyName: string; calls: number; failed: number; lastAt: string }[];
-  };
-}
 
 /** API calls per route class per day, how close the company came to the sandbox limits, the busiest keys. */
 export function UsagePage() {
   const session = useSession();
-  const usage = useQuery({
-    queryKey: ['usage', session.environment],
-    queryFn: () => call<Usage>('GET', '/usage'),
-  });
+  const usage = useUsage();
   const days = usage.data?.data ?? [];
   const meta = usage.data?.meta;
   return (

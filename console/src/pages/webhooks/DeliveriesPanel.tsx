@@ -1,21 +1,14 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { call } from '../../api/client';
 import { Dialog, ErrorNotice, formatDate, OkNotice, TableHead } from '../../components/ui';
-import { useKeysetList } from '../../components/useKeysetList';
+import {
+  type Endpoint,
+  type ReplayPreview,
+  useDeliveries,
+  useReplay,
+  useReplayPreview,
+  useResend,
+} from '../../data/webhooks/queries';
 import { extraError, outcome } from './outcome';
-import type { Attempt, Endpoint } from './types';
-
-interface ReplayPreview {
-  count: number;
-  from: string;
-  perCall: number;
-}
-
-interface Replayed {
-  replayed: number;
-  more: boolean;
-}
 
 /**
  * One endpoint's delivery log, newest first, with resend per event, replay of failures since a
@@ -32,7 +25,6 @@ export function DeliveriesPanel({
   writable: boolean;
   onShowEvent: (eventId: string) => void;
 }) {
-  const queryClient = useQueryClient();
   const [notice, setNotice] = useState<string | null>(null);
   const [since, setSince] = useState('');
   const [status, setStatus] = useState('');
@@ -44,45 +36,18 @@ export function DeliveriesPanel({
     if (eventType) query.set('eventType', eventType);
     return query;
   }, [status, eventType]);
-  const log = useKeysetList<Attempt>(
-    'webhook-deliveries',
-    `/webhooks/${endpoint.id}/deliveries`,
-    filter,
-    'Older deliveries',
-    { refetchInterval: 5000 },
-  );
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['webhook-deliveries'] });
-  const resend = useMutation({
-    mutationFn: (eventId: string) =>
-      call<{ data: { status: string } }>('POST', `/webhooks/${endpoint.id}/resend`, { eventId }),
-    onSuccess: async ({ data }, eventId) => {
-      setNotice(`Event ${eventId} queued again (${data.status}).`);
-      await refresh();
-    },
+  const log = useDeliveries(endpoint.id, filter);
+  const resend = useResend((status, _, eventId) => setNotice(`Event ${eventId} queued again (${status}).`));
+  const count = useReplayPreview(endpoint.id, setPreview);
+  const replay = useReplay(endpoint.id, (replayed) => {
+    setPreview(null);
+    setNotice(
+      replayed.replayed === 0
+        ? 'Nothing to replay: every event since then was delivered or is still being tried.'
+        : `${replayed.replayed} event${replayed.replayed === 1 ? '' : 's'} queued again${replayed.more ? '; replay again for the rest' : ''}.`,
+    );
   });
-  const count = useMutation({
-    mutationFn: () =>
-      call<{ data: ReplayPreview }>(
-        'GET',
-        `/webhooks/${endpoint.id}/replay?since=${encodeURIComponent(new Date(since).toISOString())}`,
-      ),
-    onSuccess: ({ data }) => setPreview(data),
-  });
-  const replay = useMutation({
-    mutationFn: () =>
-      call<{ data: Replayed }>('POST', `/webhooks/${endpoint.id}/replay`, {
-        since: new Date(since).toISOString(),
-      }),
-    onSuccess: async ({ data }) => {
-      setPreview(null);
-      setNotice(
-        data.replayed === 0
-          ? 'Nothing to replay: every event since then was delivered or is still being tried.'
-          : `${data.replayed} event${data.replayed === 1 ? '' : 's'} queued again${data.more ? '; replay again for the rest' : ''}.`,
-      );
-      await refresh();
-    },
-  });
+  const sinceIso = () => new Date(since).toISOString();
   return (
     <section className="card" aria-labelledby="deliveries-title">
       <div className="card-head">
@@ -96,7 +61,7 @@ export function DeliveriesPanel({
           className="filters replay-form"
           onSubmit={(event) => {
             event.preventDefault();
-            count.mutate();
+            count.mutate(sinceIso());
           }}
         >
           <label className="field grow">
@@ -139,7 +104,7 @@ export function DeliveriesPanel({
               <button
                 type="button"
                 className="button primary"
-                onClick={() => replay.mutate()}
+                onClick={() => replay.mutate(sinceIso())}
                 disabled={replay.isPending}
               >
                 Replay {Math.min(preview.count, preview.perCall)} event
@@ -230,7 +195,7 @@ export function DeliveriesPanel({
                       <button
                         type="button"
                         className="button ghost small"
-                        onClick={() => resend.mutate(row.eventId)}
+                        onClick={() => resend.mutate({ endpointId: endpoint.id, eventId: row.eventId })}
                         disabled={resend.isPending}
                       >
                         Resend

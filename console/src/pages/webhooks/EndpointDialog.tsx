@@ -1,11 +1,14 @@
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { call } from '../../api/client';
 import { FieldError, FormErrorNotice, invalidProps } from '../../components/FieldError';
 import { type FieldSpec, formErrorsOf, messagesOf, ruleSentence } from '../../components/field-errors';
 import { Dialog } from '../../components/ui';
-import type { CatalogEntry, Endpoint } from './types';
+import {
+  type CatalogEntry,
+  type Endpoint,
+  type SavedEndpoint,
+  useSaveEndpoint,
+} from '../../data/webhooks/queries';
 
 const FIELDS = {
   url: { label: 'Endpoint URL' },
@@ -32,7 +35,7 @@ export function EndpointDialog({
   endpoint: Endpoint | null;
   catalog: CatalogEntry[];
   onClose: () => void;
-  onSaved: (saved: { id: string; url: string; secret?: string }) => void;
+  onSaved: (saved: SavedEndpoint) => void;
 }) {
   const everything = endpoint ? endpoint.eventTypes.includes('*') : false;
   const { register, handleSubmit, watch, formState } = useForm<Form>({
@@ -44,19 +47,16 @@ export function EndpointDialog({
     },
   });
   const [preview, setPreview] = useState(catalog[0]?.type ?? '');
-  const save = useMutation({
-    mutationFn: async (form: Form) => {
-      const body = {
-        url: form.url.trim(),
-        eventTypes: form.everything ? ['*'] : form.eventTypes,
-        description: form.description.trim() || (endpoint ? null : undefined),
-      };
-      return endpoint
-        ? (await call<{ data: Endpoint }>('PATCH', `/webhooks/${endpoint.id}`, body)).data
-        : (await call<{ data: Endpoint & { secret: string } }>('POST', '/webhooks', body)).data;
-    },
-    onSuccess: (saved) => onSaved(saved),
-  });
+  const save = useSaveEndpoint(onSaved);
+  const submit = (form: Form) => {
+    const body = { url: form.url.trim(), eventTypes: form.everything ? ['*'] : form.eventTypes };
+    const description = form.description.trim();
+    save.mutate(
+      endpoint
+        ? { id: endpoint.id, ...body, description: description || null }
+        : { ...body, description: description || undefined },
+    );
+  };
   const refused = formErrorsOf(save.error, FIELDS);
   const urlErrors = messagesOf(formState.errors.url?.message, refused.of('url'));
   const descriptionErrors = messagesOf(formState.errors.description?.message, refused.of('description'));
@@ -70,7 +70,7 @@ export function EndpointDialog({
       title={endpoint ? 'Edit endpoint' : 'New webhook endpoint'}
       description="Events are signed with the endpoint's secret and retried for about 3.5 days when your server does not answer 2xx."
     >
-      <form onSubmit={handleSubmit((form) => save.mutate(form))} noValidate>
+      <form onSubmit={handleSubmit(submit)} noValidate>
         <FormErrorNotice error={save.error} elsewhere={refused.elsewhere} />
         <label className="field">
           <span>Endpoint URL</span>

@@ -1,9 +1,13 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { call } from '../../api/client';
 import { ErrorNotice, formatDate, OkNotice, TableHead } from '../../components/ui';
+import {
+  type Attempt,
+  type EventDeliveries,
+  type EventDelivery,
+  useEventDeliveries,
+  useResend,
+} from '../../data/webhooks/queries';
 import { DELIVERY_PILL, extraError, outcome } from './outcome';
-import type { Attempt, EventDeliveries, EventDelivery } from './types';
 
 type EndpointOfEvent = EventDeliveries['endpoints'][number];
 
@@ -35,27 +39,17 @@ export function EventPanel({
   writable: boolean;
   onClose: () => void;
 }) {
-  const queryClient = useQueryClient();
   const [notice, setNotice] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
-  const event = useQuery({
-    queryKey: ['webhook-event', eventId],
-    queryFn: () => call<{ data: EventDeliveries }>('GET', `/webhooks/events/${encodeURIComponent(eventId)}`),
-    refetchInterval: 5000,
-  });
+  const event = useEventDeliveries(eventId);
   useEffect(() => {
     heading.current?.scrollIntoView({ block: 'start' });
   }, []);
-  const resend = useMutation({
-    mutationFn: (endpoint: EndpointOfEvent) =>
-      call<{ data: { status: string } }>('POST', `/webhooks/${endpoint.endpointId}/resend`, { eventId }),
-    onSuccess: async ({ data }, endpoint) => {
-      setNotice(`Event ${eventId} queued again for ${endpoint.url} (${data.status}).`);
-      await queryClient.invalidateQueries({ queryKey: ['webhook-event', eventId] });
-      await queryClient.invalidateQueries({ queryKey: ['webhook-deliveries'] });
-    },
+  const resend = useResend((status, endpointId) => {
+    const url = event.data?.endpoints.find((endpoint) => endpoint.endpointId === endpointId)?.url;
+    setNotice(`Event ${eventId} queued again for ${url} (${status}).`);
   });
-  const data = event.data?.data;
+  const data = event.data;
   const columns = writable ? 8 : 7;
   return (
     <section className="card" aria-labelledby="event-title" data-testid="event-panel">
@@ -161,7 +155,7 @@ export function EventPanel({
                               type="button"
                               className="button ghost small"
                               aria-label={`Resend to ${endpoint.url}`}
-                              onClick={() => resend.mutate(endpoint)}
+                              onClick={() => resend.mutate({ endpointId: endpoint.endpointId, eventId })}
                               disabled={resend.isPending}
                             >
                               Resend

@@ -1,27 +1,23 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { call } from '../../api/client';
 import { can, useSession } from '../../components/session';
 import { Dialog, EmptyState, ErrorNotice, formatDate, OkNotice, PageHeader } from '../../components/ui';
+import {
+  type Endpoint,
+  useEndpointStep,
+  useSaveEndpoint,
+  useWebhookEndpoints,
+} from '../../data/webhooks/queries';
 import { SecretReveal } from '../keys/SecretReveal';
 import { DeliveriesPanel } from './DeliveriesPanel';
 import { EndpointDialog } from './EndpointDialog';
 import { EventPanel } from './EventPanel';
-import type { CatalogEntry, Endpoint } from './types';
-
-interface EndpointsReply {
-  data: Endpoint[];
-  meta: { eventTypes: CatalogEntry[] };
-}
 
 type Editing = { endpoint: Endpoint | null } | null;
-type Kind = 'test' | 'enable' | 'disable' | 'rotate' | 'delete';
 
 /** Webhook endpoints of this environment, their delivery logs, resend and replay. */
 export function WebhooksPage() {
   const session = useSession();
-  const queryClient = useQueryClient();
   const [editing, setEditing] = useState<Editing>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [secret, setSecret] = useState<{ name: string; key: string } | null>(null);
@@ -33,44 +29,30 @@ export function WebhooksPage() {
   const [params, setParams] = useSearchParams();
   const shownEvent = params.get('event');
   const showEvent = (eventId: string | null) => setParams(eventId ? { event: eventId } : {});
-  const endpoints = useQuery({
-    queryKey: ['webhooks', session.environment],
-    queryFn: () => call<EndpointsReply>('GET', '/webhooks'),
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['webhooks'] });
-  const act = useMutation({
-    mutationFn: async ({ kind, endpoint }: { kind: Kind; endpoint: Endpoint }) => {
-      if (kind === 'delete') {
-        await call('DELETE', `/webhooks/${endpoint.id}`);
-        setDeleting(null);
-        if (selected === endpoint.id) setSelected(null);
-        return `${endpoint.url} is deleted, with its delivery log.`;
-      }
-      if (kind === 'test') {
-        await call('POST', `/webhooks/${endpoint.id}/test`, { eventType: testType });
-        setTesting(null);
-        setSelected(endpoint.id);
-        return `A ${testType} event is on its way (a test, to this endpoint alone); it appears in the deliveries below.`;
-      }
-      if (kind === 'rotate') {
-        const { data } = await call<{ data: { secret: string } }>('PATCH', `/webhooks/${endpoint.id}`, {
-          rotateSecret: true,
-        });
-        setSecret({ name: endpoint.url, key: data.secret });
-        setRotating(null);
-        return 'The new secret signs from now on; the old one keeps signing beside it for 24 hours.';
-      }
-      await call('POST', `/webhooks/${endpoint.id}/${kind}`);
-      setSelected(endpoint.id);
-      return kind === 'disable'
+  const endpoints = useWebhookEndpoints();
+  const act = useEndpointStep(({ kind, endpoint, eventType }) => {
+    if (kind === 'delete') {
+      setDeleting(null);
+      if (selected === endpoint.id) setSelected(null);
+      return setNotice(`${endpoint.url} is deleted, with its delivery log.`);
+    }
+    setSelected(endpoint.id);
+    if (kind === 'test') {
+      setTesting(null);
+      return setNotice(
+        `A ${eventType} event is on its way (a test, to this endpoint alone); it appears in the deliveries below.`,
+      );
+    }
+    setNotice(
+      kind === 'disable'
         ? `${endpoint.url} is paused: its events wait until you resume it.`
-        : 'Endpoint enabled: the events held meanwhile are being delivered, oldest first.';
-    },
-    onSuccess: async (message) => {
-      setNotice(message);
-      await refresh();
-      await queryClient.invalidateQueries({ queryKey: ['webhook-deliveries'] });
-    },
+        : 'Endpoint enabled: the events held meanwhile are being delivered, oldest first.',
+    );
+  });
+  const rotate = useSaveEndpoint((saved) => {
+    if (saved.secret) setSecret({ name: saved.url, key: saved.secret });
+    setRotating(null);
+    setNotice('The new secret signs from now on; the old one keeps signing beside it for 24 hours.');
   });
   const writable = can(session, 'webhooks:write');
   const list = endpoints.data?.data ?? [];
@@ -266,11 +248,10 @@ export function WebhooksPage() {
           endpoint={editing.endpoint}
           catalog={catalog}
           onClose={() => setEditing(null)}
-          onSaved={async (saved) => {
+          onSaved={(saved) => {
             setEditing(null);
             setSelected(saved.id);
             if (saved.secret) setSecret({ name: saved.url, key: saved.secret });
-            await refresh();
           }}
         />
       ) : null}
@@ -281,7 +262,7 @@ export function WebhooksPage() {
           title="Rotate the signing secret?"
           description={`${rotating.url}: a new secret signs every delivery from now on; the old one keeps signing beside it for 24 hours, so you can switch without losing events.`}
         >
-          <ErrorNotice error={act.error} />
+          <ErrorNotice error={rotate.error} />
           <div className="dialog-actions">
             <button type="button" className="button secondary" onClick={() => setRotating(null)}>
               Cancel
@@ -289,8 +270,8 @@ export function WebhooksPage() {
             <button
               type="button"
               className="button primary"
-              onClick={() => act.mutate({ kind: 'rotate', endpoint: rotating })}
-              disabled={act.isPending}
+              onClick={() => rotate.mutate({ id: rotating.id, rotateSecret: true })}
+              disabled={rotate.isPending}
             >
               Rotate now
             </button>
@@ -356,7 +337,7 @@ export function WebhooksPage() {
             <button
               type="button"
               className="button primary"
-              onClick={() => act.mutate({ kind: 'test', endpoint: testing })}
+              onClick={() => act.mutate({ kind: 'test', endpoint: testing, eventType: testType })}
               disabled={act.isPending}
             >
               Send test

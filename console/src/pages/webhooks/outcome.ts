@@ -1,4 +1,4 @@
-import type { Attempt } from './types';
+import type { Attempt } from '../../data/webhooks/queries';
 
 /** The pill of an attempt: a 2xx answer is done, anything else (another status, no answer) an error. */
 export const outcome = (row: Attempt) =>

@@ -15,7 +15,7 @@ import {
   revealOrder,
 } from './order-reads.service.js';
 
-const OrderAggregate = Type.Object({
+export const OrderAggregate = Type.Object({
   id: Type.String(),
   readableId: Type.String(),
   orderReference: Type.String(),
