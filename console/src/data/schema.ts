@@ -1381,6 +1381,10 @@ export interface paths {
                                     in: string;
                                     keyword: string;
                                     message: string;
+                                    params?: {
+                                        entry: string;
+                                        range?: string;
+                                    };
                                 }[];
                                 normalized: string[];
                                 valid: boolean;

@@ -84,7 +84,14 @@ export const AllowlistCheckSchema = Type.Object({
   valid: Type.Boolean(),
   normalized: Type.Array(Type.String()),
   issues: Type.Array(
-    Type.Object({ field: Type.String(), in: Type.String(), message: Type.String(), keyword: Type.String() }),
+    Type.Object({
+      field: Type.String(),
+      in: Type.String(),
+      message: Type.String(),
+      keyword: Type.String(),
+      /** The refused entry, and the reserved range it falls in where there is one. */
+      params: Type.Optional(Type.Object({ entry: Type.String(), range: Type.Optional(Type.String()) })),
+    }),
   ),
 });
 
