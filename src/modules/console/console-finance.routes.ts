@@ -10,7 +10,7 @@ import { activityPage } from '../finance/activity.service.js';
 import { ApiSalesQuery, apiSalesPage } from '../finance/finance.routes.js';
 import { Month } from '../finance/finance.schemas.js';
 import { getInvoice, listInvoices } from '../finance/invoices.service.js';
-import { reportStatus, startReport } from '../finance/reports.service.js';
+import { reportCsv, reportStatus, startReport } from '../finance/reports.service.js';
 import { statements } from '../finance/statements.service.js';
 import { sellerScope } from '../sandbox/sandbox.service.js';
 import { CONSOLE_API } from './console-auth.routes.js';
@@ -110,6 +110,20 @@ export function registerConsoleFinanceRoutes(app: TypedApp, ctx: AppContext): vo
     `${base}/reports/:reportId`,
     { ...secretAnswer, schema: { hide: true, params: Type.Object({ reportId: Uuid }) } },
     async (request) => ({ data: await reportStatus(ctx, await scopeOf(request), request.params.reportId) }),
+  );
+
+  /** The report's CSV uncompressed, for a spreadsheet that does not open gzip (the API link serves gzip). */
+  app.get(
+    `${base}/reports/:reportId/csv`,
+    { ...open, schema: { hide: true, params: Type.Object({ reportId: Uuid }) } },
+    async (request, reply) => {
+      const { reportId } = request.params;
+      const csv = await reportCsv(ctx, await scopeOf(request), reportId);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="activity-${reportId}.csv"`)
+        .send(csv);
+    },
   );
 
   app.get(`${base}/invoices`, { ...open, schema: { hide: true } }, async (request) => {

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { formatAxisTime, formatNumber } from '../../format';
 import './chart.css';
 
 /** One named series of numbers, one value per category (null where there is no value). */
@@ -17,6 +18,11 @@ export interface ChartProps {
   series: ChartSeries[];
   xLabel: string;
   yLabel: string;
+  /**
+   * A time axis: the instant (ms) of each category. Points then stand where their time is, so a
+   * burst of changes and a quiet week look like what they were; the axis is labelled by time.
+   */
+  times?: number[];
   /** How a value is written on the axis, in tooltips and in the data table (e.g. money). */
   formatValue?: (value: number) => string;
   height?: number;
@@ -43,6 +49,31 @@ export function niceTicks(min: number, max: number, count = 5): number[] {
   return ticks;
 }
 
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const TIME_STEPS = [
+  MINUTE,
+  5 * MINUTE,
+  15 * MINUTE,
+  HOUR,
+  3 * HOUR,
+  6 * HOUR,
+  12 * HOUR,
+  DAY,
+  2 * DAY,
+  7 * DAY,
+];
+
+/** Round instants (whole minutes, hours or UTC days) across first..last, about `count` of them. */
+export function timeTicks(first: number, last: number, count = 6): { ticks: number[]; step: number } {
+  const span = Math.max(last - first, MINUTE);
+  const step = TIME_STEPS.find((s) => s >= span / count) ?? Math.ceil(span / count / (30 * DAY)) * 30 * DAY;
+  const ticks: number[] = [];
+  for (let tick = Math.ceil(first / step) * step; tick <= last; tick += step) ticks.push(tick);
+  return { ticks, step };
+}
+
 function Marker({ shape, x, y, className }: { shape: string; x: number; y: number; className: string }) {
   if (shape === 'square') return <rect className={className} x={x - 3.5} y={y - 3.5} width={7} height={7} />;
   if (shape === 'diamond')
@@ -67,7 +98,8 @@ export function Chart({
   series,
   xLabel,
   yLabel,
-  formatValue = (value) => value.toLocaleString(),
+  times,
+  formatValue = formatNumber,
   height = 260,
 }: ChartProps) {
   const id = useId();
@@ -79,9 +111,15 @@ export function Chart({
   const plotHeight = height - MARGIN.top - MARGIN.bottom;
   const y = (value: number) => MARGIN.top + plotHeight - ((value - low) / (high - low)) * plotHeight;
   const band = plotWidth / Math.max(categories.length, 1);
-  const center = (index: number) => MARGIN.left + band * index + band / 2;
+  const first = times?.[0] ?? 0;
+  const spanMs = Math.max((times?.[times.length - 1] ?? 0) - first, 1);
+  const xOfTime = (ms: number) => MARGIN.left + ((ms - first) / spanMs) * plotWidth;
+  const center = (index: number) => (times ? xOfTime(times[index]!) : MARGIN.left + band * index + band / 2);
+  const timeAxis = times && times.length > 0 ? timeTicks(first, first + spanMs) : null;
   const barWidth = Math.max(2, Math.min(28, (band * 0.8) / Math.max(series.length, 1)));
   const labelEvery = Math.max(1, Math.ceil(categories.length / 12));
+  // A point is its position: two changes in the same second share a label, never a key.
+  const keyOf = (index: number) => `${index}:${categories[index]}`;
   const summary =
     categories.length === 0
       ? 'No data.'
@@ -119,8 +157,19 @@ export function Chart({
           </g>
         ))}
         <line className="chart-axis" x1={MARGIN.left} x2={WIDTH - MARGIN.right} y1={y(0)} y2={y(0)} />
+        {timeAxis?.ticks.map((tick) => (
+          <text
+            key={tick}
+            className="chart-tick"
+            x={xOfTime(tick)}
+            y={height - MARGIN.bottom + 16}
+            textAnchor="middle"
+          >
+            {formatAxisTime(tick, timeAxis.step)}
+          </text>
+        ))}
         {categories.map((category, index) =>
-          index % labelEvery === 0 ? (
+          !timeAxis && index % labelEvery === 0 ? (
             <text
               key={category}
               className="chart-tick"
@@ -155,7 +204,7 @@ export function Chart({
                 {s.values.map((value, index) =>
                   value === null ? null : (
                     <Marker
-                      key={categories[index]}
+                      key={keyOf(index)}
                       shape={MARKERS[seriesIndex % MARKERS.length]!}
                       x={center(index)}
                       y={y(value)}
@@ -174,7 +223,7 @@ export function Chart({
                 const top = Math.min(y(value), y(0));
                 return (
                   <rect
-                    key={categories[index]}
+                    key={keyOf(index)}
                     className={`chart-bar ${colour}`}
                     x={left}
                     y={top}
@@ -231,7 +280,7 @@ export function Chart({
             </thead>
             <tbody>
               {categories.map((category, index) => (
-                <tr key={category}>
+                <tr key={keyOf(index)}>
                   <th scope="row">{category}</th>
                   {series.map((s) => (
                     <td key={s.name}>{s.values[index] === null ? '—' : formatValue(s.values[index]!)}</td>

@@ -4,7 +4,7 @@ import { call } from '../../api/client';
 import { Chart } from '../../components/charts/Chart';
 import { useSession } from '../../components/session';
 import { ErrorNotice, PageHeader } from '../../components/ui';
-import { countOf, formatDate } from '../../format';
+import { countOf, formatTime } from '../../format';
 import { CatalogNav } from './CatalogNav';
 import { blockerSentence, nothingNowSentence } from './sentences';
 import type { AllocationFigures } from './types';
@@ -76,7 +76,8 @@ export function StockPage() {
               <Chart
                 title={`Keys left on the allocation of ${a.skuCode}`}
                 kind="line"
-                categories={data.history.map((point) => formatDate(point.at))}
+                categories={data.history.map((point) => formatTime(point.at))}
+                times={data.history.map((point) => Date.parse(point.at))}
                 series={[{ name: 'Keys left', values: data.history.map((point) => point.remaining) }]}
                 xLabel="Time"
                 yLabel="Keys left"

@@ -1,14 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { call } from '../../api/client';
 import { type Column, DataTable } from '../../components/DataTable';
-import { formatMoney } from '../../components/money';
 import { useSession } from '../../components/session';
-import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import { ErrorNotice, PageHeader } from '../../components/ui';
+import { formatDate, formatMoney, formatMonth } from '../../format';
 import { FinanceNav } from './FinanceNav';
 import type { Invoice } from './types';
 
 const columns: Column<Invoice>[] = [
-  { header: 'Month', className: 'nowrap strong', cell: (i) => i.period },
+  { header: 'Month', className: 'nowrap strong', cell: (i) => formatMonth(i.period) },
   { header: 'Issued', className: 'nowrap', cell: (i) => formatDate(i.createdAt) },
   {
     header: 'Net sales',
@@ -22,7 +22,7 @@ const columns: Column<Invoice>[] = [
         .map((w) => formatMoney(w.amountCents, w.currencyCode))
         .join(', ') || '—',
   },
-  { header: 'Invoice id', className: 'mono small', cell: (i) => i.invoiceId },
+  { header: 'Invoice id', cell: (i) => <span className="mono small id-text">{i.invoiceId}</span> },
 ];
 
 /** Invoices of closed months: each the frozen statement of its month. */
@@ -44,6 +44,7 @@ export function InvoicesPage() {
         loaded={Boolean(invoices.data)}
         empty="No closed month yet."
         caption="Invoices"
+        stackOnPhones
       />
     </>
   );

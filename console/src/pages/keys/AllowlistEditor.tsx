@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { call } from '../../api/client';
+import { countOf } from '../../format';
 
 interface Check {
   valid: boolean;
@@ -65,8 +66,7 @@ export function AllowlistEditor({
         </ul>
       ) : entries.length > 0 && check.data ? (
         <small className="ok-text" aria-live="polite">
-          {check.data.data.normalized.length} entr{check.data.data.normalized.length === 1 ? 'y' : 'ies'}{' '}
-          accepted.
+          {countOf(check.data.data.normalized.length, { one: 'entry', other: 'entries' })} accepted.
         </small>
       ) : null}
     </div>

@@ -2,7 +2,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { type ApiKey, call, type SecretOnce } from '../../api/client';
 import { can, useSession } from '../../components/session';
-import { Dialog, EmptyState, ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import { Dialog, EmptyState, ErrorNotice, PageHeader } from '../../components/ui';
+import { countOf, formatDate } from '../../format';
 import { AllowlistEditor, parseEntries } from './AllowlistEditor';
 import { CreateKeyDialog } from './CreateKeyDialog';
 import { SecretReveal } from './SecretReveal';
@@ -116,7 +117,7 @@ export function KeysPage() {
                     <code>{key.keyHint}…</code>
                   </td>
                   <td>
-                    <span title={key.scopes.join('\n')}>{key.scopes.length} scopes</span>
+                    <span title={key.scopes.join('\n')}>{countOf(key.scopes.length, 'scope')}</span>
                   </td>
                   <td>
                     {key.allowedIps?.length ? key.allowedIps.join(', ') : <span className="muted">any</span>}

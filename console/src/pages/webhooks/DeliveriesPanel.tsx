@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { call } from '../../api/client';
-import { Dialog, ErrorNotice, formatDate, OkNotice, TableHead } from '../../components/ui';
+import { Dialog, ErrorNotice, OkNotice, TableHead } from '../../components/ui';
 import { useKeysetList } from '../../components/useKeysetList';
+import { countOf, formatNumber, formatTime } from '../../format';
 import { extraError, outcome } from './outcome';
 import type { Attempt, Endpoint } from './types';
 
@@ -78,7 +79,7 @@ export function DeliveriesPanel({
       setNotice(
         data.replayed === 0
           ? 'Nothing to replay: every event since then was delivered or is still being tried.'
-          : `${data.replayed} event${data.replayed === 1 ? '' : 's'} queued again${data.more ? '; replay again for the rest' : ''}.`,
+          : `${countOf(data.replayed, 'event')} queued again${data.more ? '; replay again for the rest' : ''}.`,
       );
       await refresh();
     },
@@ -119,15 +120,11 @@ export function DeliveriesPanel({
         <Dialog
           open
           onOpenChange={(open) => (open ? undefined : setPreview(null))}
-          title={
-            preview.count === 0
-              ? 'Nothing to replay'
-              : `Replay ${preview.count} event${preview.count === 1 ? '' : 's'}?`
-          }
+          title={preview.count === 0 ? 'Nothing to replay' : `Replay ${countOf(preview.count, 'event')}?`}
           description={
             preview.count === 0
               ? 'Every event since then was delivered or is still being tried.'
-              : `${preview.count} event${preview.count === 1 ? '' : 's'} since ${formatDate(preview.from)} failed or never reached ${endpoint.url}; they are queued again, oldest first${preview.count > preview.perCall ? `, ${preview.perCall} per replay` : ''}. Events from before the endpoint existed are never replayed.`
+              : `${countOf(preview.count, 'event')} since ${formatTime(preview.from)} failed or never reached ${endpoint.url}; they are queued again, oldest first${preview.count > preview.perCall ? `, ${formatNumber(preview.perCall)} per replay` : ''}. Events from before the endpoint existed are never replayed.`
           }
         >
           <ErrorNotice error={replay.error} />
@@ -142,8 +139,7 @@ export function DeliveriesPanel({
                 onClick={() => replay.mutate()}
                 disabled={replay.isPending}
               >
-                Replay {Math.min(preview.count, preview.perCall)} event
-                {Math.min(preview.count, preview.perCall) === 1 ? '' : 's'}
+                Replay {countOf(Math.min(preview.count, preview.perCall), 'event')}
               </button>
             ) : null}
           </div>
@@ -197,7 +193,7 @@ export function DeliveriesPanel({
             ) : null}
             {log.rows.map((row) => (
               <tr key={`${row.eventId}-${row.attempt}-${row.attemptedAt}`}>
-                <td>{formatDate(row.attemptedAt)}</td>
+                <td className="nowrap">{formatTime(row.attemptedAt)}</td>
                 <td>
                   <code>{row.eventType}</code>
                   <div>
@@ -223,7 +219,7 @@ export function DeliveriesPanel({
                   ) : null}
                 </td>
                 <td className="nowrap">{row.durationMs} ms</td>
-                <td>{formatDate(row.nextRetryAt)}</td>
+                <td className="nowrap">{formatTime(row.nextRetryAt)}</td>
                 {writable ? (
                   <td>
                     <div className="row-actions">

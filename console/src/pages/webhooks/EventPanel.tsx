@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { call } from '../../api/client';
-import { ErrorNotice, formatDate, OkNotice, TableHead } from '../../components/ui';
+import { ErrorNotice, OkNotice, TableHead } from '../../components/ui';
+import { formatTime } from '../../format';
 import { DELIVERY_PILL, extraError, outcome } from './outcome';
 import type { Attempt, EventDeliveries, EventDelivery } from './types';
 
@@ -67,8 +68,8 @@ export function EventPanel({
           <p className="muted small mono">{eventId}</p>
           {data ? (
             <p className="muted small">
-              Created {formatDate(data.createdAt)}
-              {data.publishedAt ? `, published ${formatDate(data.publishedAt)}` : ', not published yet'}
+              Created {formatTime(data.createdAt)}
+              {data.publishedAt ? `, published ${formatTime(data.publishedAt)}` : ', not published yet'}
             </p>
           ) : null}
         </div>
@@ -138,15 +139,15 @@ export function EventPanel({
                                   ) : null}
                                 </td>
                                 <td className="nowrap">{attempt.durationMs} ms</td>
-                                <td>{formatDate(attempt.attemptedAt)}</td>
-                                <td>{formatDate(attempt.nextRetryAt)}</td>
+                                <td className="nowrap">{formatTime(attempt.attemptedAt)}</td>
+                                <td className="nowrap">{formatTime(attempt.nextRetryAt)}</td>
                               </>
                             ) : (
                               <>
                                 <td colSpan={4} className="muted">
                                   Queued, not tried yet
                                 </td>
-                                <td>{formatDate(delivery.nextAttemptAt)}</td>
+                                <td className="nowrap">{formatTime(delivery.nextAttemptAt)}</td>
                               </>
                             )}
                           </>

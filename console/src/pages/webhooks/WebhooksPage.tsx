@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { call } from '../../api/client';
 import { can, useSession } from '../../components/session';
-import { Dialog, EmptyState, ErrorNotice, formatDate, OkNotice, PageHeader } from '../../components/ui';
+import { Dialog, EmptyState, ErrorNotice, OkNotice, PageHeader } from '../../components/ui';
+import { countOf, formatDate } from '../../format';
 import { SecretReveal } from '../keys/SecretReveal';
 import { DeliveriesPanel } from './DeliveriesPanel';
 import { EndpointDialog } from './EndpointDialog';
@@ -142,7 +143,7 @@ export function WebhooksPage() {
                       <span title={endpoint.eventTypes.join('\n')}>
                         {endpoint.eventTypes.length === 1
                           ? endpoint.eventTypes[0]
-                          : `${endpoint.eventTypes.length} types`}
+                          : countOf(endpoint.eventTypes.length, 'type')}
                       </span>
                     )}
                   </td>
