@@ -76,6 +76,8 @@ export interface ConsoleBrowser {
   acceptInvite(password: string): Promise<void>;
   /** Switch the console to the production environment's data. */
   showProductionData(): Promise<void>;
+  /** Follow a link of the console's navigation, opening its menu first where it is folded (a phone). */
+  navigate(label: string): Promise<void>;
 }
 
 export interface ConsoleBrowserOptions {
@@ -138,7 +140,12 @@ export async function openConsoleBrowser(
     await page.getByText('Production', { exact: true }).click();
     await page.getByText('Live data').waitFor();
   }
-  return { browser, page, errors, foreign, check, acceptInvite, showProductionData };
+  async function navigate(label: string) {
+    const menu = page.getByRole('button', { name: 'Menu' });
+    if (await menu.isVisible()) await menu.click();
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: label }).click();
+  }
+  return { browser, page, errors, foreign, check, acceptInvite, showProductionData, navigate };
 }
 
 export interface AppBrowser {

@@ -143,8 +143,10 @@ describe.skipIf(BROWSER_SKIPPED)('every console page at a laptop and a phone siz
     await visit('/audit', 'Audit log');
     await page.getByLabel('Action').fill('keys.returned');
     await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(/action=keys\.returned/);
+    await expect.poll(() => page.locator('main tbody tr').count()).toBe(1);
+    expect(await page.locator('main tbody tr td').first().textContent()).toMatch(/\d/);
     await page.getByRole('cell', { name: `key:${key.data.id}` }).waitFor();
-    expect(await page.locator('main tbody tr').count()).toBe(1);
     await lookAtBothSizes(page, 'page-audit-filtered');
 
     // The activity CSV: uncompressed beside the gzip file, the same rows.

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { formatAxisTime, formatNumber } from '../../format';
 import './chart.css';
 
@@ -28,7 +28,9 @@ export interface ChartProps {
   height?: number;
 }
 
-const WIDTH = 960;
+/** The drawing's width before the figure is measured (and where ResizeObserver is missing). */
+const DEFAULT_WIDTH = 960;
+const MIN_WIDTH = 280;
 const MARGIN = { top: 12, right: 16, bottom: 48, left: 84 };
 /** Up to eight series are told apart by colour and, for lines, by marker shape. */
 const MARKERS = ['circle', 'square', 'diamond', 'triangle'] as const;
@@ -103,11 +105,23 @@ export function Chart({
   height = 260,
 }: ChartProps) {
   const id = useId();
+  // The drawing is as wide as its figure, so its text stays legible on a phone.
+  const figure = useRef<HTMLElement>(null);
+  const [width, setWidth] = useState(DEFAULT_WIDTH);
+  useEffect(() => {
+    const element = figure.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(([entry]) => {
+      if (entry) setWidth(Math.max(MIN_WIDTH, Math.round(entry.contentRect.width)));
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
   const values = series.flatMap((s) => s.values.filter((v): v is number => v !== null));
   const ticks = niceTicks(values.length ? Math.min(...values) : 0, values.length ? Math.max(...values) : 0);
   const low = ticks[0]!;
   const high = ticks[ticks.length - 1]!;
-  const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
+  const plotWidth = width - MARGIN.left - MARGIN.right;
   const plotHeight = height - MARGIN.top - MARGIN.bottom;
   const y = (value: number) => MARGIN.top + plotHeight - ((value - low) / (high - low)) * plotHeight;
   const band = plotWidth / Math.max(categories.length, 1);
@@ -115,9 +129,14 @@ export function Chart({
   const spanMs = Math.max((times?.[times.length - 1] ?? 0) - first, 1);
   const xOfTime = (ms: number) => MARGIN.left + ((ms - first) / spanMs) * plotWidth;
   const center = (index: number) => (times ? xOfTime(times[index]!) : MARGIN.left + band * index + band / 2);
-  const timeAxis = times && times.length > 0 ? timeTicks(first, first + spanMs) : null;
+  const timeAxis =
+    times && times.length > 0
+      ? timeTicks(first, first + spanMs, Math.max(2, Math.floor(plotWidth / 110)))
+      : null;
   const barWidth = Math.max(2, Math.min(28, (band * 0.8) / Math.max(series.length, 1)));
-  const labelEvery = Math.max(1, Math.ceil(categories.length / 12));
+  // About one category label per 80 px, at most twelve.
+  const labels = Math.min(12, Math.max(2, Math.floor(plotWidth / 80)));
+  const labelEvery = Math.max(1, Math.ceil(categories.length / labels));
   // A point is its position: two changes in the same second share a label, never a key.
   const keyOf = (index: number) => `${index}:${categories[index]}`;
   const summary =
@@ -126,9 +145,9 @@ export function Chart({
       : `${series.map((s) => s.name).join(', ')} for ${categories.length} ${xLabel.toLowerCase()} values, from ${categories[0]} to ${categories[categories.length - 1]}; the figures are in the table that follows.`;
 
   return (
-    <figure className="chart">
+    <figure className="chart" ref={figure}>
       <svg
-        viewBox={`0 0 ${WIDTH} ${height}`}
+        viewBox={`0 0 ${width} ${height}`}
         role="img"
         aria-labelledby={`${id}-title`}
         aria-describedby={`${id}-desc`}
@@ -141,7 +160,7 @@ export function Chart({
             <line
               className="chart-grid"
               x1={MARGIN.left}
-              x2={WIDTH - MARGIN.right}
+              x2={width - MARGIN.right}
               y1={y(tick)}
               y2={y(tick)}
             />
@@ -156,7 +175,7 @@ export function Chart({
             </text>
           </g>
         ))}
-        <line className="chart-axis" x1={MARGIN.left} x2={WIDTH - MARGIN.right} y1={y(0)} y2={y(0)} />
+        <line className="chart-axis" x1={MARGIN.left} x2={width - MARGIN.right} y1={y(0)} y2={y(0)} />
         {timeAxis?.ticks.map((tick) => (
           <text
             key={tick}

@@ -26,12 +26,14 @@ const columns = (locale: string | null): Column<ProductRow>[] => [
   { header: 'Publisher', cell: (row) => row.publisherCompanyName ?? '—' },
   {
     header: 'SKUs',
-    className: 'mono small',
+    className: 'small',
     cell: (row) =>
       row.skuCodes && row.skuCodes.length > 0 ? (
         <ul className="stack-list">
           {row.skuCodes.map((code) => (
-            <li key={code}>{code}</li>
+            <li key={code} className="mono nowrap">
+              {code}
+            </li>
           ))}
         </ul>
       ) : (
@@ -39,7 +41,7 @@ const columns = (locale: string | null): Column<ProductRow>[] => [
       ),
   },
   {
-    header: 'List price from',
+    header: 'Price from',
     className: 'num nowrap',
     cell: (row) => formatMoney(row.listPriceFromCents, 'USD'),
   },

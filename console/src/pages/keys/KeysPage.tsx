@@ -92,7 +92,7 @@ export function KeysPage() {
         </EmptyState>
       ) : null}
       {list.length > 0 ? (
-        <div className="card table-card">
+        <div className="card table-card stack-on-phones">
           <table>
             <thead>
               <tr>
@@ -109,26 +109,26 @@ export function KeysPage() {
             <tbody>
               {list.map((key) => (
                 <tr key={key.id}>
-                  <td>
+                  <td data-label="Name">
                     <div className="strong">{key.name}</div>
                     <div className="muted small mono">{key.id}</div>
                   </td>
-                  <td>
+                  <td data-label="Prefix">
                     <code>{key.keyHint}…</code>
                   </td>
-                  <td>
+                  <td data-label="Scopes">
                     <span title={key.scopes.join('\n')}>{countOf(key.scopes.length, 'scope')}</span>
                   </td>
-                  <td>
+                  <td data-label="Allowed IPs">
                     {key.allowedIps?.length ? key.allowedIps.join(', ') : <span className="muted">any</span>}
                   </td>
-                  <td>{formatDate(key.createdAt)}</td>
-                  <td>{formatDate(key.expiresAt)}</td>
-                  <td>
+                  <td data-label="Created">{formatDate(key.createdAt)}</td>
+                  <td data-label="Expires">{formatDate(key.expiresAt)}</td>
+                  <td data-label="Last used">
                     {key.lastUsedAt ? formatDate(key.lastUsedAt) : <span className="muted">never</span>}
                   </td>
                   {writable ? (
-                    <td className="row-actions">
+                    <td data-label="Actions" className="row-actions">
                       <button
                         type="button"
                         className="button ghost small"

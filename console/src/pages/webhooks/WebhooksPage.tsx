@@ -118,7 +118,7 @@ export function WebhooksPage() {
         </EmptyState>
       ) : null}
       {list.length > 0 ? (
-        <div className="card table-card">
+        <div className="card table-card stack-on-phones">
           <table>
             <thead>
               <tr>
@@ -132,11 +132,11 @@ export function WebhooksPage() {
             <tbody>
               {list.map((endpoint) => (
                 <tr key={endpoint.id}>
-                  <td>
+                  <td data-label="URL">
                     <div className="strong mono">{endpoint.url}</div>
                     {endpoint.description ? <div className="muted small">{endpoint.description}</div> : null}
                   </td>
-                  <td>
+                  <td data-label="Events">
                     {endpoint.eventTypes.includes('*') ? (
                       <span>every type</span>
                     ) : (
@@ -147,7 +147,7 @@ export function WebhooksPage() {
                       </span>
                     )}
                   </td>
-                  <td>
+                  <td data-label="Status">
                     {endpoint.disabledBy === 'seller' ? (
                       <span className="pill pill-todo">paused</span>
                     ) : (
@@ -156,8 +156,10 @@ export function WebhooksPage() {
                       </span>
                     )}
                   </td>
-                  <td className="nowrap">{formatDate(endpoint.createdAt)}</td>
-                  <td>
+                  <td data-label="Created" className="nowrap">
+                    {formatDate(endpoint.createdAt)}
+                  </td>
+                  <td data-label="Actions">
                     <div className="row-actions">
                       <button
                         type="button"
