@@ -34,10 +34,13 @@ export const formatTime = (iso: string | null | undefined) => (iso ? seconds.for
 
 const axisDays = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
 const axisTimes = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
+const axisSeconds = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
 
-/** A time axis tick: the day where ticks are days apart, else the time of day. */
-export const formatAxisTime = (ms: number, stepMs: number) =>
-  (stepMs >= 86_400_000 ? axisDays : axisTimes).format(new Date(ms));
+/** A time axis tick: the day where ticks are days apart, else the time of day (to the second where they are seconds apart). */
+export function formatAxisTime(ms: number, stepMs: number): string {
+  const format = stepMs >= 86_400_000 ? axisDays : stepMs >= 60_000 ? axisTimes : axisSeconds;
+  return format.format(new Date(ms));
+}
 
 /** A UTC month `2025-03` as "March 2025". */
 export const formatMonth = (month: string) => months.format(new Date(`${month}-01T00:00:00Z`));

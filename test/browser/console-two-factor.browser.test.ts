@@ -136,7 +136,7 @@ describe.skipIf(BROWSER_SKIPPED)('two-factor sign-in and the Team page in a brow
 
         // The owner resets the finance user's second factor, after a confirmation naming them.
         const financeRow = page.getByRole('row').filter({ hasText: finance });
-        expect(await financeRow.getByRole('cell', { name: 'on', exact: true }).count()).toBe(1);
+        await financeRow.getByRole('cell', { name: 'on', exact: true }).waitFor();
         await page.getByRole('button', { name: `Reset two-factor of ${finance}` }).click();
         const resetDialog = page.getByRole('dialog');
         await resetDialog.getByText(`Reset two-factor sign-in of ${finance}?`).waitFor();

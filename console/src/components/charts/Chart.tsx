@@ -51,10 +51,15 @@ export function niceTicks(min: number, max: number, count = 5): number[] {
   return ticks;
 }
 
-const MINUTE = 60_000;
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 const TIME_STEPS = [
+  SECOND,
+  5 * SECOND,
+  15 * SECOND,
+  30 * SECOND,
   MINUTE,
   5 * MINUTE,
   15 * MINUTE,
@@ -67,13 +72,17 @@ const TIME_STEPS = [
   7 * DAY,
 ];
 
-/** Round instants (whole minutes, hours or UTC days) across first..last, about `count` of them. */
+/**
+ * Round instants (whole seconds, minutes, hours or UTC days) across first..last, about `count`
+ * of them; the two ends themselves where fewer than two round instants fall between them.
+ */
 export function timeTicks(first: number, last: number, count = 6): { ticks: number[]; step: number } {
-  const span = Math.max(last - first, MINUTE);
+  const span = Math.max(last - first, SECOND);
   const step = TIME_STEPS.find((s) => s >= span / count) ?? Math.ceil(span / count / (30 * DAY)) * 30 * DAY;
   const ticks: number[] = [];
   for (let tick = Math.ceil(first / step) * step; tick <= last; tick += step) ticks.push(tick);
-  return { ticks, step };
+  if (ticks.length >= 2) return { ticks, step };
+  return { ticks: first === last ? [first] : [first, last], step };
 }
 
 function Marker({ shape, x, y, className }: { shape: string; x: number; y: number; className: string }) {
