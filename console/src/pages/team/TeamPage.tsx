@@ -167,6 +167,7 @@ export function TeamPage() {
       </section>
       <DataTable
         caption="Users and open invites"
+        stackOnPhones
         loaded={Boolean(team.data)}
         empty="No user yet."
         rows={[

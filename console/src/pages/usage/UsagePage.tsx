@@ -92,6 +92,7 @@ export function UsagePage() {
       <h2>Busiest keys</h2>
       <DataTable
         caption="Busiest keys"
+        stackOnPhones
         rows={meta?.busiestKeys ?? []}
         rowKey={(row) => row.keyId}
         loaded={Boolean(meta)}
