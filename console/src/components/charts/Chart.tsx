@@ -191,7 +191,8 @@ export function Chart({
             className="chart-tick"
             x={xOfTime(tick)}
             y={height - MARGIN.bottom + 16}
-            textAnchor="middle"
+            // A label at the right end of the axis ends there rather than running off the drawing.
+            textAnchor={xOfTime(tick) > width - MARGIN.right - 40 ? 'end' : 'middle'}
           >
             {formatAxisTime(tick, timeAxis.step)}
           </text>
