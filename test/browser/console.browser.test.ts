@@ -300,7 +300,7 @@ describe.skipIf(BROWSER_SKIPPED)('the seller console in a browser, on the compil
 
     // Pause: nothing is sent, the event waits and goes out on resume; no breaker notice.
     await page.getByRole('button', { name: 'Pause' }).click();
-    await page.getByText(`${receiver.url} is paused`).waitFor();
+    await page.getByText(`${receiver.url} is paused`, { exact: true }).waitFor();
     before = receiver.received.length;
     const paused = sandboxOrder();
     expect((await api('POST', '/orders', paused)).status).toBe(200);

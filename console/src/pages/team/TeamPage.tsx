@@ -167,7 +167,6 @@ export function TeamPage() {
       </section>
       <DataTable
         caption="Users and open invites"
-        stackOnPhones
         loaded={Boolean(team.data)}
         empty="No user yet."
         rows={[
