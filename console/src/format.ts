@@ -6,6 +6,12 @@
 const numbers = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
 const plurals = new Intl.PluralRules('en');
 const dates = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const seconds = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+// Months and days the API names in UTC (statements, usage) are written in UTC too.
+const months = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
+const days = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
+const percents = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 });
+const currencies = new Map<string, Intl.NumberFormat>();
 const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
 
 /** 1000000 as the reader's locale writes it (1,000,000). */
@@ -22,6 +28,40 @@ export function countOf(value: number, noun: Noun): string {
 
 /** An ISO timestamp as a medium date and short time; a dash when there is none. */
 export const formatDate = (iso: string | null | undefined) => (iso ? dates.format(new Date(iso)) : '—');
+
+/** To the second, where the order of close events matters (a delivery log, its attempts). */
+export const formatTime = (iso: string | null | undefined) => (iso ? seconds.format(new Date(iso)) : '—');
+
+const axisDays = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+const axisTimes = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
+const axisSeconds = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
+
+/** A time axis tick: the day where ticks are days apart, else the time of day (to the second where they are seconds apart). */
+export function formatAxisTime(ms: number, stepMs: number): string {
+  const format = stepMs >= 86_400_000 ? axisDays : stepMs >= 60_000 ? axisTimes : axisSeconds;
+  return format.format(new Date(ms));
+}
+
+/** A UTC month `2025-03` as "March 2025". */
+export const formatMonth = (month: string) => months.format(new Date(`${month}-01T00:00:00Z`));
+
+/** A UTC day `2025-03-04` as "Mar 4". */
+export const formatDay = (day: string) => days.format(new Date(`${day}T00:00:00Z`));
+
+/** A percentage given as a number of percent (42.5 is "42.5%"). */
+export const formatPercent = (percent: number) => percents.format(percent / 100);
+
+/** Minor units (cents) written in their currency, exactly: no rounding beyond the currency's own. */
+export function formatMoney(cents: number | null | undefined, currency: string | null | undefined): string {
+  if (cents === null || cents === undefined) return '—';
+  const code = currency ?? 'USD';
+  let format = currencies.get(code);
+  if (!format) {
+    format = new Intl.NumberFormat(undefined, { style: 'currency', currency: code });
+    currencies.set(code, format);
+  }
+  return format.format(cents / 100);
+}
 
 const STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['second', 60],

@@ -22,6 +22,47 @@ function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
 }
 
+/** The two sizes every console page is laid out for: a laptop and a phone. */
+export const VIEWPORTS = [
+  { name: 'wide', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+
+/** axe-core over the whole document: every violation, whatever its impact. */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  return page.evaluate(async () => {
+    // biome-ignore lint/suspicious/noExplicitAny: axe is a global the evaluated script defines
+    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map(
+      (v: { id: string; nodes: { target: string[] }[] }) =>
+        `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`,
+    );
+  });
+}
+
+/**
+ * The page at both sizes: a full-page screenshot `console-<name>-<size>.png` each, no axe-core
+ * violation of any impact, and nothing wider than the window (the page never scrolls sideways).
+ * Ends at the wide size.
+ */
+export async function lookAtBothSizes(page: Page, name: string): Promise<void> {
+  for (const viewport of VIEWPORTS) {
+    await page.setViewportSize(viewport);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    await page.screenshot({ path: join(ARTIFACTS, `console-${name}-${viewport.name}.png`), fullPage: true });
+    expect(
+      overflow,
+      `${name} ${viewport.name}: the page is ${overflow}px wider than the window`,
+    ).toBeLessThanOrEqual(0);
+    const violations = await axeViolations(page);
+    expect(violations, `${name} ${viewport.name}: ${violations.join('\n')}`).toEqual([]);
+  }
+  await page.setViewportSize(VIEWPORTS[0]);
+}
+
 export interface ConsoleBrowser {
   browser: Browser;
   page: Page;
@@ -35,6 +76,8 @@ export interface ConsoleBrowser {
   acceptInvite(password: string): Promise<void>;
   /** Switch the console to the production environment's data. */
   showProductionData(): Promise<void>;
+  /** Follow a link of the console's navigation, opening its menu first where it is folded (a phone). */
+  navigate(label: string): Promise<void>;
 }
 
 export interface ConsoleBrowserOptions {
@@ -97,7 +140,12 @@ export async function openConsoleBrowser(
     await page.getByText('Production', { exact: true }).click();
     await page.getByText('Live data').waitFor();
   }
-  return { browser, page, errors, foreign, check, acceptInvite, showProductionData };
+  async function navigate(label: string) {
+    const menu = page.getByRole('button', { name: 'Menu' });
+    if (await menu.isVisible()) await menu.click();
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: label }).click();
+  }
+  return { browser, page, errors, foreign, check, acceptInvite, showProductionData, navigate };
 }
 
 export interface AppBrowser {

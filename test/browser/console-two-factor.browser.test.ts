@@ -8,8 +8,9 @@ import { operatorApi, operatorCli } from './console-journey.js';
 /**
  * Two-factor sign-in and the Team page in Debian's chromium, on the compiled server (`npm run
  * build` first), at a laptop's and a phone's size: an owner enrols with the QR code, keeps the
- * recovery codes and signs in with one; a finance user reads the Team page without a single
- * control; the owner is asked before a role change and a removal. Every page is screenshotted
+ * recovery codes and signs in with one; a finance user turns two-factor sign-in on and reads the
+ * Team page without a single control; the owner resets that user's second factor, and is asked
+ * before the reset, a role change and a removal. Every page is screenshotted
  * and checked by axe-core.
  */
 const PASSWORD = 'a long console passphrase';
@@ -67,7 +68,7 @@ describe.skipIf(BROWSER_SKIPPED)('two-factor sign-in and the Team page in a brow
         await opened.acceptInvite(PASSWORD);
 
         // Enrolment: the QR code is drawn in the page; the key to type is one click away.
-        await page.getByRole('link', { name: 'Your account' }).click();
+        await opened.navigate('Your account');
         await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
         const qr = page.getByRole('img', { name: /QR code/ });
         await qr.waitFor();
@@ -100,7 +101,7 @@ describe.skipIf(BROWSER_SKIPPED)('two-factor sign-in and the Team page in a brow
         await shot('sign-in-recovery-code');
         await page.getByRole('button', { name: 'Sign in' }).click();
         await page.getByRole('heading', { name: 'Integration readiness' }).waitFor();
-        await page.getByRole('link', { name: 'Your account' }).click();
+        await opened.navigate('Your account');
         await page.getByText('9 of your recovery codes are left.').waitFor();
         // A used code is refused the second time.
         await page.getByRole('button', { name: 'Sign out', exact: true }).click();
@@ -108,10 +109,18 @@ describe.skipIf(BROWSER_SKIPPED)('two-factor sign-in and the Team page in a brow
         await page.getByRole('button', { name: 'Sign in' }).click();
         await page.getByText('The email, password or code is not right.').waitFor();
 
-        // The finance user reads the Team page: no control an owner's role would need.
+        // The finance user turns two-factor sign-in on (the owner resets it below), then reads
+        // the Team page: no control an owner's role would need.
         await page.goto(financeInvite.link);
         await opened.acceptInvite(PASSWORD);
-        await page.getByRole('link', { name: 'Settings' }).click();
+        await opened.navigate('Your account');
+        await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
+        const financeSecret = (await page.getByTestId('totp-secret').textContent()) ?? '';
+        await page.getByLabel('Code from the app').fill(currentTotp(financeSecret, Date.now()));
+        await page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
+        await page.getByRole('button', { name: 'I have saved them' }).click();
+        await page.getByText('Sign-in asks for a code').waitFor();
+        await opened.navigate('Settings');
         await page.getByRole('link', { name: 'Team' }).click();
         await page.getByRole('cell', { name: owner, exact: true }).waitFor();
         await page.getByTestId('totp-rule').getByText('leaves two-factor sign-in to each user').waitFor();
@@ -124,6 +133,22 @@ describe.skipIf(BROWSER_SKIPPED)('two-factor sign-in and the Team page in a brow
         await page.getByRole('button', { name: 'Sign in' }).click();
         await page.getByRole('heading', { name: 'Integration readiness' }).waitFor();
         await page.goto(`${base}/console/settings/team`);
+
+        // The owner resets the finance user's second factor, after a confirmation naming them.
+        const financeRow = page.getByRole('row').filter({ hasText: finance });
+        await financeRow.getByRole('cell', { name: 'on', exact: true }).waitFor();
+        await page.getByRole('button', { name: `Reset two-factor of ${finance}` }).click();
+        const resetDialog = page.getByRole('dialog');
+        await resetDialog.getByText(`Reset two-factor sign-in of ${finance}?`).waitFor();
+        await shot('team-confirm-reset');
+        await expectNoSidewaysScroll(page);
+        await resetDialog.getByRole('button', { name: 'Reset two-factor' }).click();
+        await resetDialog.waitFor({ state: 'detached' });
+        await financeRow.getByRole('cell', { name: 'off', exact: true }).waitFor();
+        expect(await page.getByRole('button', { name: `Reset two-factor of ${finance}` }).count()).toBe(0);
+        await shot('team-after-reset');
+        await expectNoSidewaysScroll(page);
+
         const role = page.getByLabel(`Role of ${finance}`);
         await role.selectOption('viewer');
         const dialog = page.getByRole('dialog');
@@ -150,6 +175,14 @@ describe.skipIf(BROWSER_SKIPPED)('two-factor sign-in and the Team page in a brow
     }, 180_000);
   }
 });
+
+/** The page is no wider than the window: nothing scrolls sideways. */
+async function expectNoSidewaysScroll(page: Page) {
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow).toBeLessThanOrEqual(0);
+}
 
 /** The Team page as a role below owner: nothing to change and no button that would be refused. */
 async function expectNoControls(page: Page) {

@@ -4,7 +4,13 @@ import { currentTotp } from '../../src/modules/console/totp.js';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../src/modules/webhooks/retry-schedule.js';
 import { type CompiledServer, freePort, startCompiledServer } from '../compiled-server.js';
 import { startReceiver } from '../webhook-receiver.js';
-import { BROWSER_SKIPPED, type ConsoleBrowser, openConsoleBrowser } from './browser.js';
+import {
+  BROWSER_SKIPPED,
+  type ConsoleBrowser,
+  lookAtBothSizes,
+  openConsoleBrowser,
+  VIEWPORTS,
+} from './browser.js';
 import {
   advanceServiceClock,
   operatorApi,
@@ -22,8 +28,10 @@ import {
  * a webhook endpoint on a local receiver gets deliveries from the server's own worker, one
  * fails and is resent, one event fails until its retries run out (the operator's test clock
  * moves through the retry schedule) and is replayed, ten failures trip the breaker; then the
- * team, two-factor sign-in, the audit log and sign-out. A screenshot of every page goes to the
- * CI artifacts and axe-core checks each one for serious or critical violations.
+ * team, two-factor sign-in, the audit log and sign-out, at 1280x800. A screenshot of every page
+ * goes to the CI artifacts and axe-core checks each one for serious or critical violations; the
+ * Webhooks page (its log, a failed delivery, an event, a paused endpoint) is also looked at
+ * 390x844, with no axe-core violation of any impact and no sideways scroll at either size.
  *
  * Timing: on SQLite the server's delivery job looks for due deliveries every 20 ms, so a first
  * attempt follows an event at once; the retry schedule (5 s, 5 min, ... 24 h) has no test
@@ -59,7 +67,7 @@ describe.skipIf(BROWSER_SKIPPED)('the seller console in a browser, on the compil
         res.writeHead(failing.all || poisoned ? 500 : 204).end();
       }),
       // A refused sign-in and an expired session answer 401 on purpose (refusalsExpected).
-      openConsoleBrowser(base),
+      openConsoleBrowser(base, { viewport: VIEWPORTS[0] }),
     ]);
     page = opened.page;
   }, 120_000);
@@ -188,7 +196,7 @@ describe.skipIf(BROWSER_SKIPPED)('the seller console in a browser, on the compil
     const failedEvent = receiver.received[1]!.json.eventId;
     const failedRows = deliveryRows().filter({ hasText: failedEvent });
     await failedRows.locator('.pill-error').first().waitFor();
-    await check('webhook-failed');
+    await lookAtBothSizes(page, 'webhook-failed');
 
     failing.all = false;
     await failedRows.first().getByRole('button', { name: 'Resend' }).click();
@@ -201,7 +209,7 @@ describe.skipIf(BROWSER_SKIPPED)('the seller console in a browser, on the compil
     await eventPanel().locator('.pill-error').first().waitFor();
     await eventPanel().getByText('succeeded').first().waitFor();
     expect(await eventPanel().getByTestId('event-envelope').textContent()).toContain(failedEvent);
-    await check('webhook-event');
+    await lookAtBothSizes(page, 'webhook-event');
     await eventPanel().getByRole('button', { name: 'Close' }).click();
 
     // Two-factor sign-in, set up from the secret the account page shows.
@@ -267,7 +275,7 @@ describe.skipIf(BROWSER_SKIPPED)('the seller console in a browser, on the compil
     await page.getByRole('combobox', { name: 'Result', exact: true }).selectOption('');
     await page.getByRole('combobox', { name: 'Event type', exact: true }).selectOption('');
     await eventPanel().locator('.pill-done').first().waitFor({ timeout: 10_000 });
-    await check('webhooks');
+    await lookAtBothSizes(page, 'webhooks');
 
     // Ten failed test sends do not trip the breaker; ten failed real events do: every page shows
     // the notice until it is enabled.
@@ -295,13 +303,13 @@ describe.skipIf(BROWSER_SKIPPED)('the seller console in a browser, on the compil
 
     // Pause: nothing is sent, the event waits and goes out on resume; no breaker notice.
     await page.getByRole('button', { name: 'Pause' }).click();
-    await page.getByText(`${receiver.url} is paused`).waitFor();
+    await page.getByText(`${receiver.url} is paused`, { exact: true }).waitFor();
     before = receiver.received.length;
     const paused = sandboxOrder();
     expect((await api('POST', '/orders', paused)).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(received(paused.orderReference)).toHaveLength(0);
-    await check('webhook-paused');
+    await lookAtBothSizes(page, 'webhook-paused');
     await page.getByRole('button', { name: 'Resume' }).click();
     await page.getByText('Endpoint enabled').waitFor();
     await until('the event held while paused', () => received(paused.orderReference).length === 1);

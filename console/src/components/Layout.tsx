@@ -1,8 +1,9 @@
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { ConsoleError, type Environment } from '../api/client';
 import { useSessionQuery, useSignOut, useSwitchEnvironment } from '../data/session/queries';
 import { useWebhookEndpoints } from '../data/webhooks/queries';
+import { countOf } from '../format';
 import { TotpEnrolment } from '../pages/account/TotpEnrolment';
 import { can, type Session, SessionContext } from './session';
 
@@ -41,16 +42,39 @@ function DisabledEndpointsNotice() {
   return (
     <div className="notice notice-error" role="status">
       <strong>
-        {disabled === 1 ? 'A webhook endpoint is disabled' : `${disabled} webhook endpoints are disabled`}
+        {disabled === 1
+          ? 'A webhook endpoint is disabled'
+          : `${countOf(disabled, 'webhook endpoint')} are disabled`}
       </strong>{' '}
       after repeated failed deliveries; its events are held. <Link to="/webhooks">Review and enable it</Link>.
     </div>
   );
 }
 
+/**
+ * On a phone the navigation is a menu behind one button (on a wider screen the button is hidden
+ * and the list always shows): open while expanded, closed again by any navigation or Escape.
+ */
+function useNavigationMenu() {
+  const [open, setOpen] = useState(false);
+  const { pathname, search } = useLocation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new location is the reason to close
+  useEffect(() => setOpen(false), [pathname, search]);
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open]);
+  return { open, toggle: () => setOpen((was) => !was) };
+}
+
 /** The signed-in frame: sidebar navigation, environment switch, the user menu; the page in the middle. */
 export function Layout() {
   const navigate = useNavigate();
+  const menu = useNavigationMenu();
   const { data: session, error, isPending } = useSessionQuery();
   const signOut = useSignOut(() => navigate('/sign-in'));
 
@@ -99,7 +123,7 @@ export function Layout() {
   ];
   return (
     <SessionContext.Provider value={session}>
-      <div className={`shell env-${session.environment}`}>
+      <div className={`shell env-${session.environment}${menu.open ? ' nav-open' : ''}`}>
         <a className="skip-link" href="#main">
           Skip to content
         </a>
@@ -112,8 +136,18 @@ export function Layout() {
               <div className="brand-name">{session.company.name}</div>
               <div className="brand-sub">Seller console</div>
             </div>
+            <button
+              type="button"
+              className="menu-button"
+              aria-expanded={menu.open}
+              aria-controls="console-nav"
+              onClick={menu.toggle}
+            >
+              <span className="menu-icon" aria-hidden="true" />
+              Menu
+            </button>
           </div>
-          <nav aria-label="Console">
+          <nav id="console-nav" aria-label="Console">
             <ul>
               {links.map((link) => (
                 <li key={link.to}>

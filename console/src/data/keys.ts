@@ -32,7 +32,7 @@ export const consoleKeys = {
   },
   audit: {
     all: ['audit'] as const,
-    list: (environment: Environment) => ['audit', environment] as const,
+    list: (environment: Environment, filters: string) => ['audit', environment, filters] as const,
   },
   webhooks: {
     all: ['webhooks'] as const,

@@ -229,8 +229,12 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    action?: string;
+                    actor?: string;
                     cursor?: string;
+                    from?: string;
                     limit?: number;
+                    to?: string;
                 };
                 header?: never;
                 path?: never;
@@ -254,7 +258,7 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 id: string;
-                                source: "api" | "console" | "cli";
+                                source: "api" | "console" | "cli" | "operator";
                                 target: string | null;
                             }[];
                             meta: {
@@ -818,6 +822,43 @@ export interface paths {
                                 status: string;
                             };
                         };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/finance/reports/{reportId}/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    reportId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
                     };
                 };
             };

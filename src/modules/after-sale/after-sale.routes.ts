@@ -4,7 +4,7 @@ import { decodeCursor, nextPageUrl, page } from '../../http/pagination.js';
 import { errorResponses, PageMeta } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { instantOf } from '../../lib/clock.js';
-import { actorOf } from '../checkout/checkout.routes.js';
+import { actorOf, apiAuditBy } from '../checkout/checkout.routes.js';
 import { RefundBody, RefundListQuery, RefundSchema, ReturnBody, ReturnSchema } from './after-sale.schemas.js';
 import { refundView } from './refund-view.js';
 import { createRefund, getRefund, listRefunds } from './refunds.service.js';
@@ -30,7 +30,12 @@ export function registerAfterSaleRoutes(app: TypedApp, ctx: AppContext): void {
       response: { 200: Type.Object({ data: RefundSchema }), ...errorResponses(404, 409) },
     },
     handler: async (request) => {
-      const { view } = await createRefund(ctx, await actorOf(ctx, request), request.body);
+      const { view } = await createRefund(
+        ctx,
+        await actorOf(ctx, request),
+        apiAuditBy(request),
+        request.body,
+      );
       return { data: view };
     },
   });
@@ -81,7 +86,7 @@ export function registerAfterSaleRoutes(app: TypedApp, ctx: AppContext): void {
       response: { 200: Type.Object({ data: ReturnSchema }), ...errorResponses(404) },
     },
     handler: async (request) => ({
-      data: await returnKeys(ctx, await actorOf(ctx, request), request.body),
+      data: await returnKeys(ctx, await actorOf(ctx, request), apiAuditBy(request), request.body),
     }),
   });
 }

@@ -1,8 +1,9 @@
 import type { AppContext } from '../../context.js';
-import { isUniqueViolation } from '../../db/database.js';
+import { type Executor, isUniqueViolation } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import type { SellerActor } from '../checkout/line/quote.service.js';
 import { referenceOwner } from '../checkout/orders/fulfil.service.js';
+import { type AuditBy, recordAudit } from '../console/audit.service.js';
 import { adjustKeys } from './adjustments.service.js';
 import * as repo from './after-sale.repo.js';
 import type { AdjustmentType } from './after-sale.table.js';
@@ -78,6 +79,7 @@ async function replayOrConflict(
 export async function createRefund(
   ctx: AppContext,
   actor: SellerActor,
+  by: AuditBy,
   body: RefundBody,
   withinOrderId?: string,
 ) {
@@ -107,7 +109,9 @@ export async function createRefund(
           return keys.map((owned) => ({ owned, outcome: 'quarantined', reverse: true }));
         },
       });
-      return completeRefund(trx, id, done);
+      const completed = await completeRefund(trx, id, done);
+      await auditRefund(ctx, trx, actor, by, completed);
+      return completed;
     });
     return { view: refundView(row), replayed: false };
   } catch (err) {
@@ -116,6 +120,28 @@ export async function createRefund(
     if (!winner) throw err;
     return replayOrConflict(ctx, winner, body, reference, withinOrderId);
   }
+}
+
+/** Money moved back: `refund.created` or `chargeback.created`, in the same transaction. */
+function auditRefund(ctx: AppContext, trx: Executor, actor: SellerActor, by: AuditBy, row: repo.RefundRow) {
+  const view = refundView(row);
+  return recordAudit(
+    ctx,
+    {
+      companyId: actor.sellerId,
+      ...by,
+      action: `${row.adjustment_type}.created`,
+      target: row.id,
+      detail: {
+        environment: actor.environment,
+        reference: row.reference,
+        orderReferences: view.orderReferences,
+        keyIds: view.keyIds,
+        amounts: view.amounts,
+      },
+    },
+    trx,
+  );
 }
 
 export type RefundQuery = Omit<repo.RefundListFilter, keyof repo.RefundScope>;

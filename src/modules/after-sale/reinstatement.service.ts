@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
 import { isoOf } from '../../lib/clock.js';
+import { OPERATOR, recordAudit } from '../console/audit.service.js';
 import { recordReinstatement } from '../finance/reversals.service.js';
 import { unquarantineKeys } from '../inventory/key-custody.service.js';
 import * as repo from './after-sale.repo.js';
@@ -38,13 +39,22 @@ export async function reinstateChargeback(ctx: AppContext, refundId: string) {
     const reinstatedCents = new Map<string, number>();
     for (const m of moved)
       reinstatedCents.set(m.currencyCode, (reinstatedCents.get(m.currencyCode) ?? 0) + m.grossCents);
-    return {
-      ...refundView({ ...refund, reinstated_at: now }),
-      reinstated: [...reinstatedCents.entries()].map(([currencyCode, cents]) => ({
-        currencyCode,
-        reinstatedCents: cents,
-      })),
-    };
+    const reinstated = [...reinstatedCents.entries()].map(([currencyCode, cents]) => ({
+      currencyCode,
+      reinstatedCents: cents,
+    }));
+    await recordAudit(
+      ctx,
+      {
+        companyId: refund.seller_company_id,
+        ...OPERATOR,
+        action: 'chargeback.reinstated',
+        target: refundId,
+        detail: { environment: refund.environment, reference: refund.reference, reinstated },
+      },
+      trx,
+    );
+    return { ...refundView({ ...refund, reinstated_at: now }), reinstated };
   });
 }
 

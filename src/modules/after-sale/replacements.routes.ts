@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { dataEnvelope, errorResponses, Nullable } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { actorOf } from '../checkout/checkout.routes.js';
+import { actorOf, apiAuditBy } from '../checkout/checkout.routes.js';
 import { changeLink } from '../checkout/redemption/links.service.js';
 import { ReplacementPolicySchema } from './replacement-policy.js';
 import { replaceKey } from './replacements.service.js';
@@ -54,7 +54,7 @@ export function registerReplacementRoutes(app: TypedApp, ctx: AppContext): void 
       response: { 200: dataEnvelope(ReplacementSchema), ...errorResponses(409) },
     },
     handler: async (request) => ({
-      data: await replaceKey(ctx, await actorOf(ctx, request), request.body),
+      data: await replaceKey(ctx, await actorOf(ctx, request), apiAuditBy(request), request.body),
     }),
   });
 

@@ -7,6 +7,7 @@ import { promisedOnAllocation } from '../checkout/line/promised-capacity.js';
 import type { SellerActor } from '../checkout/line/quote.service.js';
 import { activityEntryOf } from '../checkout/orders/order-activity.js';
 import { type AdjustableOrder, lockOrders } from '../checkout/orders/order-adjustments.service.js';
+import { type AuditBy, recordAudit } from '../console/audit.service.js';
 import { emit } from '../events/outbox.service.js';
 import { recordActivity } from '../finance/finance.service.js';
 import { claimKeys, openKeys, stockUpTo } from '../inventory/claims.service.js';
@@ -51,6 +52,7 @@ function checkReplaceable(
 export async function replaceKey(
   ctx: AppContext,
   actor: SellerActor,
+  by: AuditBy,
   body: ReplaceBody,
   withinOrderId?: string,
 ) {
@@ -83,6 +85,24 @@ export async function replaceKey(
       );
     }
     const replacement = await swap(ctx, trx, order!, body, now);
+    await recordAudit(
+      ctx,
+      {
+        companyId: actor.sellerId,
+        ...by,
+        action: 'key.replaced',
+        target: replacement.replacementId,
+        // The new key by id only: its plaintext is in this response and nowhere else.
+        detail: {
+          environment: actor.environment,
+          orderReference: replacement.orderReference,
+          replacedKeyId: replacement.replacedKeyId,
+          keyId: replacement.keyId,
+          reason: replacement.reason,
+        },
+      },
+      trx,
+    );
     return { ...replacement, replacementsUsed: used + 1, replacementPolicy: policy };
   });
 }

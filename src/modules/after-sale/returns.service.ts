@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.js';
 import { isoOf } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { SellerActor } from '../checkout/line/quote.service.js';
+import { type AuditBy, recordAudit } from '../console/audit.service.js';
 import { adjustKeys, type KeyPlan } from './adjustments.service.js';
 import { refuseDuplicates } from './key-checks.js';
 import { isRevealed, policiesOf, policyRefusal } from './refund-policy.js';
@@ -23,6 +24,7 @@ export interface ReturnBody {
 export async function returnKeys(
   ctx: AppContext,
   actor: SellerActor,
+  by: AuditBy,
   body: ReturnBody,
   withinOrderId?: string,
 ) {
@@ -59,6 +61,23 @@ export async function returnKeys(
         }),
     });
     const refund = done.refundId ? refundView(await completeRefund(trx, done.refundId, done)) : null;
+    await recordAudit(
+      ctx,
+      {
+        companyId: actor.sellerId,
+        ...by,
+        action: 'keys.returned',
+        target: returnId,
+        detail: {
+          environment: actor.environment,
+          keyIds,
+          reason: body.reason,
+          refundId: refund?.refundId ?? null,
+          amounts: refund?.amounts ?? [],
+        },
+      },
+      trx,
+    );
     const byOrder = new Map<string, KeyPlan[]>();
     for (const p of done.plans)
       byOrder.set(p.owned.order.order_reference, [...(byOrder.get(p.owned.order.order_reference) ?? []), p]);

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import { principalOf } from '../../http/request-context.js';
 import { errorResponses, Nullable, Warnings } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
+import { auditActorOf } from '../console/audit.service.js';
 import { sellerScope } from '../sandbox/sandbox.service.js';
 import {
   ActivationSchema,
@@ -24,6 +25,9 @@ export async function actorOf(ctx: AppContext, request: FastifyRequest): Promise
   const { sellerId, environment } = await sellerScope(ctx, principal);
   return { sellerId, environment, apiKeyId: principal.keyId };
 }
+
+/** The API key behind a request, as the audit log names it. */
+export const apiAuditBy = (request: FastifyRequest) => auditActorOf(principalOf(request));
 
 export const factsOf = (request: FastifyRequest) => ({
   contractDate: request.contractDate,

@@ -1,14 +1,22 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
+import { fail } from '../../http/errors.js';
 import { decodeCursor, page } from '../../http/pagination.js';
 import { uuidv7 } from '../../lib/ids.js';
 import * as repo from './console.repo.js';
 import type { ConsoleAuditTable } from './console.table.js';
 
-export interface AuditEntry {
-  companyId: string;
+/** What the audit page narrows to: one actor, one action, a time span (ms, from inclusive, to exclusive). */
+export type AuditFilter = repo.AuditFilter;
+
+/** Who acted and through what, as an audit row names them. */
+export interface AuditBy {
   actor: string;
   source: ConsoleAuditTable['source'];
+}
+
+export interface AuditEntry extends AuditBy {
+  companyId: string;
   action: string;
   target?: string | null;
   detail?: Record<string, unknown>;
@@ -36,17 +44,24 @@ export async function recordAudit(ctx: AppContext, entry: AuditEntry, ex: Execut
 export async function listAudit(
   ctx: AppContext,
   companyId: string,
-  query: { cursor?: string; limit: number },
+  query: { cursor?: string; limit: number } & AuditFilter,
   urlFor: (cursor: string) => string,
 ) {
-  const after = query.cursor ? decodeCursor(query.cursor, ['number', 'string']) : null;
+  const { cursor, limit, ...filter } = query;
+  if (filter.from !== undefined && filter.to !== undefined && filter.from >= filter.to) {
+    throw fail('VALIDATION_FAILED', 'from must be earlier than to.', {
+      issues: [{ field: 'from', in: 'querystring', message: 'must be earlier than to', keyword: 'range' }],
+    });
+  }
+  const after = cursor ? decodeCursor(cursor, ['number', 'string']) : null;
   const rows = await repo.listAudit(
     ctx.db,
     companyId,
+    filter,
     after ? { at: after[0] as number, id: after[1] as string } : null,
-    query.limit + 1,
+    limit + 1,
   );
-  const { data, meta } = page(rows, query.limit, (row) => [Number(row.at), row.id], urlFor);
+  const { data, meta } = page(rows, limit, (row) => [Number(row.at), row.id], urlFor);
   return { data: data.map(auditView), meta };
 }
 
@@ -63,11 +78,11 @@ function auditView(row: repo.AuditRow) {
 }
 
 /** Who acted, as the audit log names them: a console user by email, an API key by id. */
-export function auditActorOf(principal: { keyId: string; keyName: string }): {
-  actor: string;
-  source: 'console' | 'api';
-} {
+export function auditActorOf(principal: { keyId: string; keyName: string }): AuditBy {
   return principal.keyId.startsWith('user:')
     ? { actor: `user:${principal.keyName}`, source: 'console' }
     : { actor: `key:${principal.keyId}`, source: 'api' };
 }
+
+/** The operator (its API or CLI) as the audit log names it. */
+export const OPERATOR: AuditBy = { actor: 'operator', source: 'operator' };

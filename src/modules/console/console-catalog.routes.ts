@@ -13,6 +13,7 @@ import { sellerScope } from '../sandbox/sandbox.service.js';
 import { ConsoleProductList, consoleAnswer, consoleData } from './console.schemas.js';
 import { CONSOLE_API } from './console-auth.routes.js';
 import { requireSession } from './console-http.js';
+import { withPublisherAndSkus } from './console-product-rows.js';
 import { principalOfSession } from './sessions.service.js';
 
 const open = { config: { auth: 'none' } } as const;
@@ -46,7 +47,10 @@ export function registerConsoleCatalogRoutes(app: TypedApp, ctx: AppContext): vo
       const rows = query.statusExcludesAll ? [] : await listProducts(ctx, scope, query.list);
       const result = page(rows, query.list.limit, (r) => r.cursorKey, nextPageUrl(request.url));
       return {
-        data: result.data.map(({ cursorKey: _key, ...row }) => row),
+        data: await withPublisherAndSkus(
+          ctx,
+          result.data.map(({ cursorKey: _key, ...row }) => row),
+        ),
         meta: { ...result.meta, localePreference: query.list.chain },
       };
     },

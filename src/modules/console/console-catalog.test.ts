@@ -21,11 +21,29 @@ describe('console catalog and allocations', () => {
     const hot = fromConsole.body.data.find((row: { hotDrop: boolean }) => row.hotDrop);
     if (hot) expect(hot.hotDropState).toMatchObject({ liveReservations: 0 });
 
+    // The catalog page's rows: the API's products, each with its publisher's name and SKU codes.
     const products = await consoleCall(t, dev, 'GET', '/products?limit=100');
-    expect(products.body.data).toEqual((await api(dev.seller.auth, '/products?limit=100')).body.data);
+    const apiProducts = (await api(dev.seller.auth, '/products?limit=100')).body.data as { id: string }[];
+    expect(
+      products.body.data.map(
+        ({ publisherCompanyName: _name, skuCodes: _codes, ...row }: Record<string, unknown>) => row,
+      ),
+    ).toEqual(apiProducts);
     const productId = products.body.data[0].id as string;
     const detail = await consoleCall(t, dev, 'GET', `/products/${productId}`);
     expect(detail.body).toEqual((await api(dev.seller.auth, `/products/${productId}`)).body);
+    const publisher = await t.ctx.db
+      .selectFrom('companies')
+      .select('name')
+      .where('id', '=', detail.body.data.publisherCompanyId)
+      .executeTakeFirstOrThrow();
+    expect(products.body.data[0]).toMatchObject({
+      publisherCompanyName: publisher.name,
+      skuCodes: detail.body.data.skus
+        .filter((sku: { delisted: boolean }) => !sku.delisted)
+        .map((sku: { code: string }) => sku.code)
+        .sort(),
+    });
     expect((await consoleCall(t, dev, 'GET', '/partners')).body).toEqual(
       (await api(dev.seller.auth, '/partners')).body,
     );

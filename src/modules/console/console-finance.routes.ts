@@ -11,7 +11,7 @@ import { ApiSalesQuery, apiSalesPage, StatementsResponse } from '../finance/fina
 import { ActivityEntrySchema, InvoiceSchema, Month, SaleLineSchema } from '../finance/finance.schemas.js';
 import { getInvoice, listInvoices } from '../finance/invoices.service.js';
 import { ReportSchema } from '../finance/reports.routes.js';
-import { reportStatus, startReport } from '../finance/reports.service.js';
+import { reportCsv, reportStatus, startReport } from '../finance/reports.service.js';
 import { statements } from '../finance/statements.service.js';
 import { sellerScope } from '../sandbox/sandbox.service.js';
 import { consoleAnswer, consoleData } from './console.schemas.js';
@@ -118,6 +118,26 @@ export function registerConsoleFinanceRoutes(app: TypedApp, ctx: AppContext): vo
     `${base}/reports/:reportId`,
     { ...secretAnswer, schema: { ...consoleData(ReportSchema), params: Type.Object({ reportId: Uuid }) } },
     async (request) => ({ data: await reportStatus(ctx, await scopeOf(request), request.params.reportId) }),
+  );
+
+  /** The report's CSV uncompressed, for a spreadsheet that does not open gzip (the API link serves gzip). */
+  app.get(
+    `${base}/reports/:reportId/csv`,
+    {
+      ...open,
+      schema: {
+        ...consoleAnswer(Type.String({ description: 'The activity CSV, uncompressed (text/csv).' })),
+        params: Type.Object({ reportId: Uuid }),
+      },
+    },
+    async (request, reply) => {
+      const { reportId } = request.params;
+      const csv = await reportCsv(ctx, await scopeOf(request), reportId);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="activity-${reportId}.csv"`)
+        .send(csv.toString('utf8'));
+    },
   );
 
   app.get(

@@ -79,6 +79,26 @@ describe('console finance', () => {
     const csv = gunzipSync(artifact.rawPayload).toString('utf8');
     const direct = await sellerGet(t, owner.seller, '/activity?format=csv&kinds=sale');
     expect(csv).toBe(direct.raw);
+
+    // The same file uncompressed, for the session's company only.
+    const plain = await consoleCall(t, owner, 'GET', `/finance/reports/${report.reportId}/csv`);
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(plain.headers['content-disposition']).toBe(
+      `attachment; filename="activity-${report.reportId}.csv"`,
+    );
+    expect(plain.raw).toBe(csv);
+    const stranger = await consoleUser(t, 'owner');
+    expectApiError(
+      await consoleCall(t, stranger, 'GET', `/finance/reports/${report.reportId}/csv`),
+      404,
+      'NOT_FOUND',
+    );
+    expectApiError(
+      await consoleCall(t, owner, 'GET', '/finance/reports/not-a-uuid/csv'),
+      422,
+      'VALIDATION_FAILED',
+    );
   });
 
   it('opens finance to owners and finance only; finance cannot create keys; tenancy holds', async () => {

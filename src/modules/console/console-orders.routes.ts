@@ -19,6 +19,7 @@ import { cancelPreorder } from '../checkout/preorders/cancel.service.js';
 import { cancelReservation } from '../checkout/reservations/lifecycle.service.js';
 import { reservationsUnderReference } from '../checkout/reservations/reservations.repo.js';
 import { sellerScope } from '../sandbox/sandbox.service.js';
+import { auditActorOf } from './audit.service.js';
 import {
   consoleAnswer,
   consoleData,
@@ -45,14 +46,18 @@ async function actorOf(ctx: AppContext, request: FastifyRequest, needs: SessionN
   const session = await requireSession(ctx, request, needs);
   const principal = principalOfSession(session);
   const scope = await sellerScope(ctx, principal);
-  return { session, actor: { ...scope, apiKeyId: principal.keyId } as SellerActor };
+  return {
+    session,
+    actor: { ...scope, apiKeyId: principal.keyId } as SellerActor,
+    by: auditActorOf(principal),
+  };
 }
 
 async function orderOf(ctx: AppContext, request: FastifyRequest, id: string, needs: SessionNeeds = {}) {
-  const { session, actor } = await actorOf(ctx, request, needs);
+  const { session, actor, by } = await actorOf(ctx, request, needs);
   const order = await findOrder(ctx.db, actor.sellerId, actor.environment, id);
   if (!order) throw fail('NOT_FOUND', `No order ${id}.`);
-  return { session, order, actor: inNamespaceOf(actor, order) };
+  return { session, order, by, actor: inNamespaceOf(actor, order) };
 }
 
 const inNamespaceOf = (actor: SellerActor, order: OrderRow): SellerActor =>
@@ -127,8 +132,8 @@ export function registerConsoleOrderRoutes(app: TypedApp, ctx: AppContext): void
     `${base}/:id/refunds`,
     { ...open, schema: { ...consoleData(RefundSchema), params: Params, body: RefundBody } },
     async (request) => {
-      const { actor, order } = await orderOf(ctx, request, request.params.id, refund);
-      return { data: (await createRefund(ctx, actor, request.body, order.id)).view };
+      const { actor, by, order } = await orderOf(ctx, request, request.params.id, refund);
+      return { data: (await createRefund(ctx, actor, by, request.body, order.id)).view };
     },
   );
 
@@ -136,8 +141,8 @@ export function registerConsoleOrderRoutes(app: TypedApp, ctx: AppContext): void
     `${base}/:id/returns`,
     { ...open, schema: { ...consoleData(ReturnSchema), params: Params, body: ReturnBody } },
     async (request) => {
-      const { actor, order } = await orderOf(ctx, request, request.params.id, manage);
-      return { data: await returnKeys(ctx, actor, request.body, order.id) };
+      const { actor, by, order } = await orderOf(ctx, request, request.params.id, manage);
+      return { data: await returnKeys(ctx, actor, by, request.body, order.id) };
     },
   );
 
@@ -158,8 +163,8 @@ export function registerConsoleOrderRoutes(app: TypedApp, ctx: AppContext): void
       },
     },
     async (request) => {
-      const { actor, order } = await orderOf(ctx, request, request.params.id, manage);
-      return { data: await replaceKey(ctx, actor, request.body, order.id) };
+      const { actor, by, order } = await orderOf(ctx, request, request.params.id, manage);
+      return { data: await replaceKey(ctx, actor, by, request.body, order.id) };
     },
   );
 

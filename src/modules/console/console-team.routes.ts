@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { nextPageUrl } from '../../http/pagination.js';
-import { Uuid } from '../../http/schemas.js';
+import { DateTime, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
+import { instantOf } from '../../lib/clock.js';
 import { setCompanyTotpRequirement } from './account.service.js';
 import { listAudit } from './audit.service.js';
 import {
@@ -115,6 +116,10 @@ export function registerConsoleTeamRoutes(app: TypedApp, ctx: AppContext): void 
         ...consoleAnswer(AuditPage),
         querystring: Type.Object(
           {
+            actor: Type.Optional(Type.String({ minLength: 1, maxLength: 320 })),
+            action: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '^[a-z0-9_.]+$' })),
+            from: Type.Optional(DateTime),
+            to: Type.Optional(DateTime),
             cursor: Type.Optional(Type.String({ maxLength: 200 })),
             limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
           },
@@ -124,8 +129,9 @@ export function registerConsoleTeamRoutes(app: TypedApp, ctx: AppContext): void 
     },
     async (request) => {
       const session = await requireSession(ctx, request, { capability: 'audit:read' });
-      const { cursor, limit = 50 } = request.query;
-      return listAudit(ctx, session.companyId, { cursor, limit }, nextPageUrl(request.url));
+      const { from, to, limit = 50, ...rest } = request.query;
+      const span = { from: from ? instantOf(from) : undefined, to: to ? instantOf(to) : undefined };
+      return listAudit(ctx, session.companyId, { ...rest, ...span, limit }, nextPageUrl(request.url));
     },
   );
 }

@@ -125,7 +125,7 @@ export const AuditPage = Type.Object({
       id: Type.String(),
       at: DateTime,
       actor: Type.String(),
-      source: OneOf(['api', 'console', 'cli'] as const),
+      source: OneOf(['api', 'console', 'cli', 'operator'] as const),
       action: Type.String(),
       target: Nullable(Type.String()),
       detail: Type.Record(Type.String(), Type.Unknown()),

@@ -77,7 +77,7 @@ export interface ConsoleAuditTable {
   at: number;
   /** `user:<email>`, `key:<id>` or `operator`. */
   actor: string;
-  source: 'console' | 'api' | 'cli';
+  source: 'console' | 'api' | 'cli' | 'operator';
   action: string;
   target: string | null;
   /** JSON object with the change's particulars; never a secret. */

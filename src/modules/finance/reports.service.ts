@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
-import { createGzip } from 'node:zlib';
+import { createGzip, gunzipSync } from 'node:zlib';
 import { type AppContext, runInBackground } from '../../context.js';
 import { fail } from '../../http/errors.js';
 import { downloadSignature } from '../../http/signed-download.js';
@@ -130,6 +130,18 @@ export async function reportStatus(ctx: AppContext, scope: SellerRows, id: strin
       : null,
     error: row.error,
   };
+}
+
+/**
+ * The company's ready report as plain CSV (the console's uncompressed download): another
+ * company's report, or one without its file yet, is 404 (as the signed link answers); one past
+ * its TTL 410.
+ */
+export async function reportCsv(ctx: AppContext, scope: SellerRows, id: string): Promise<Buffer> {
+  const status = await reportStatus(ctx, scope, id);
+  const row = status.status === 'ready' ? await repo.findReportArtifact(ctx.db, id) : undefined;
+  if (!row?.artifact) throw fail('NOT_FOUND', `Report ${id} is ${status.status}: no CSV yet.`);
+  return gunzipSync(row.artifact);
 }
 
 /** The artifact behind a signed link: a forged or stale link is 403, a report past its TTL 410. */

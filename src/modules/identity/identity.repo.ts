@@ -12,6 +12,12 @@ export function findCompany(ex: Executor, id: string): Promise<CompanyRow | unde
   return ex.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The names of the given companies (a list of products names each one's publisher). */
+export function companyNames(ex: Executor, ids: readonly string[]): Promise<{ id: string; name: string }[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return ex.selectFrom('companies').select(['id', 'name']).where('id', 'in', ids).execute();
+}
+
 export async function countSellers(ex: Executor): Promise<number> {
   const row = await ex
     .selectFrom('companies')

@@ -1,4 +1,5 @@
-import { useId } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { formatAxisTime, formatNumber } from '../../format';
 import './chart.css';
 
 /** One named series of numbers, one value per category (null where there is no value). */
@@ -17,12 +18,19 @@ export interface ChartProps {
   series: ChartSeries[];
   xLabel: string;
   yLabel: string;
+  /**
+   * A time axis: the instant (ms) of each category. Points then stand where their time is, so a
+   * burst of changes and a quiet week look like what they were; the axis is labelled by time.
+   */
+  times?: number[];
   /** How a value is written on the axis, in tooltips and in the data table (e.g. money). */
   formatValue?: (value: number) => string;
   height?: number;
 }
 
-const WIDTH = 960;
+/** The drawing's width before the figure is measured (and where ResizeObserver is missing). */
+const DEFAULT_WIDTH = 960;
+const MIN_WIDTH = 280;
 const MARGIN = { top: 12, right: 16, bottom: 48, left: 84 };
 /** Up to eight series are told apart by colour and, for lines, by marker shape. */
 const MARKERS = ['circle', 'square', 'diamond', 'triangle'] as const;
@@ -41,6 +49,40 @@ export function niceTicks(min: number, max: number, count = 5): number[] {
   }
   if (ticks[ticks.length - 1]! < high) ticks.push(ticks[ticks.length - 1]! + step);
   return ticks;
+}
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const TIME_STEPS = [
+  SECOND,
+  5 * SECOND,
+  15 * SECOND,
+  30 * SECOND,
+  MINUTE,
+  5 * MINUTE,
+  15 * MINUTE,
+  HOUR,
+  3 * HOUR,
+  6 * HOUR,
+  12 * HOUR,
+  DAY,
+  2 * DAY,
+  7 * DAY,
+];
+
+/**
+ * Round instants (whole seconds, minutes, hours or UTC days) across first..last, about `count`
+ * of them; the two ends themselves where fewer than two round instants fall between them.
+ */
+export function timeTicks(first: number, last: number, count = 6): { ticks: number[]; step: number } {
+  const span = Math.max(last - first, SECOND);
+  const step = TIME_STEPS.find((s) => s >= span / count) ?? Math.ceil(span / count / (30 * DAY)) * 30 * DAY;
+  const ticks: number[] = [];
+  for (let tick = Math.ceil(first / step) * step; tick <= last; tick += step) ticks.push(tick);
+  if (ticks.length >= 2) return { ticks, step };
+  return { ticks: first === last ? [first] : [first, last], step };
 }
 
 function Marker({ shape, x, y, className }: { shape: string; x: number; y: number; className: string }) {
@@ -67,30 +109,54 @@ export function Chart({
   series,
   xLabel,
   yLabel,
-  formatValue = (value) => value.toLocaleString(),
+  times,
+  formatValue = formatNumber,
   height = 260,
 }: ChartProps) {
   const id = useId();
+  // The drawing is as wide as its figure, so its text stays legible on a phone.
+  const figure = useRef<HTMLElement>(null);
+  const [width, setWidth] = useState(DEFAULT_WIDTH);
+  useEffect(() => {
+    const element = figure.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(([entry]) => {
+      if (entry) setWidth(Math.max(MIN_WIDTH, Math.round(entry.contentRect.width)));
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
   const values = series.flatMap((s) => s.values.filter((v): v is number => v !== null));
   const ticks = niceTicks(values.length ? Math.min(...values) : 0, values.length ? Math.max(...values) : 0);
   const low = ticks[0]!;
   const high = ticks[ticks.length - 1]!;
-  const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
+  const plotWidth = width - MARGIN.left - MARGIN.right;
   const plotHeight = height - MARGIN.top - MARGIN.bottom;
   const y = (value: number) => MARGIN.top + plotHeight - ((value - low) / (high - low)) * plotHeight;
   const band = plotWidth / Math.max(categories.length, 1);
-  const center = (index: number) => MARGIN.left + band * index + band / 2;
+  const first = times?.[0] ?? 0;
+  const spanMs = Math.max((times?.[times.length - 1] ?? 0) - first, 1);
+  const xOfTime = (ms: number) => MARGIN.left + ((ms - first) / spanMs) * plotWidth;
+  const center = (index: number) => (times ? xOfTime(times[index]!) : MARGIN.left + band * index + band / 2);
+  const timeAxis =
+    times && times.length > 0
+      ? timeTicks(first, first + spanMs, Math.max(2, Math.floor(plotWidth / 110)))
+      : null;
   const barWidth = Math.max(2, Math.min(28, (band * 0.8) / Math.max(series.length, 1)));
-  const labelEvery = Math.max(1, Math.ceil(categories.length / 12));
+  // About one category label per 80 px, at most twelve.
+  const labels = Math.min(12, Math.max(2, Math.floor(plotWidth / 80)));
+  const labelEvery = Math.max(1, Math.ceil(categories.length / labels));
+  // A point is its position: two changes in the same second share a label, never a key.
+  const keyOf = (index: number) => `${index}:${categories[index]}`;
   const summary =
     categories.length === 0
       ? 'No data.'
       : `${series.map((s) => s.name).join(', ')} for ${categories.length} ${xLabel.toLowerCase()} values, from ${categories[0]} to ${categories[categories.length - 1]}; the figures are in the table that follows.`;
 
   return (
-    <figure className="chart">
+    <figure className="chart" ref={figure}>
       <svg
-        viewBox={`0 0 ${WIDTH} ${height}`}
+        viewBox={`0 0 ${width} ${height}`}
         role="img"
         aria-labelledby={`${id}-title`}
         aria-describedby={`${id}-desc`}
@@ -103,7 +169,7 @@ export function Chart({
             <line
               className="chart-grid"
               x1={MARGIN.left}
-              x2={WIDTH - MARGIN.right}
+              x2={width - MARGIN.right}
               y1={y(tick)}
               y2={y(tick)}
             />
@@ -118,9 +184,21 @@ export function Chart({
             </text>
           </g>
         ))}
-        <line className="chart-axis" x1={MARGIN.left} x2={WIDTH - MARGIN.right} y1={y(0)} y2={y(0)} />
+        <line className="chart-axis" x1={MARGIN.left} x2={width - MARGIN.right} y1={y(0)} y2={y(0)} />
+        {timeAxis?.ticks.map((tick) => (
+          <text
+            key={tick}
+            className="chart-tick"
+            x={xOfTime(tick)}
+            y={height - MARGIN.bottom + 16}
+            // A label at the right end of the axis ends there rather than running off the drawing.
+            textAnchor={xOfTime(tick) > width - MARGIN.right - 40 ? 'end' : 'middle'}
+          >
+            {formatAxisTime(tick, timeAxis.step)}
+          </text>
+        ))}
         {categories.map((category, index) =>
-          index % labelEvery === 0 ? (
+          !timeAxis && index % labelEvery === 0 ? (
             <text
               key={category}
               className="chart-tick"
@@ -155,7 +233,7 @@ export function Chart({
                 {s.values.map((value, index) =>
                   value === null ? null : (
                     <Marker
-                      key={categories[index]}
+                      key={keyOf(index)}
                       shape={MARKERS[seriesIndex % MARKERS.length]!}
                       x={center(index)}
                       y={y(value)}
@@ -174,7 +252,7 @@ export function Chart({
                 const top = Math.min(y(value), y(0));
                 return (
                   <rect
-                    key={categories[index]}
+                    key={keyOf(index)}
                     className={`chart-bar ${colour}`}
                     x={left}
                     y={top}
@@ -231,7 +309,7 @@ export function Chart({
             </thead>
             <tbody>
               {categories.map((category, index) => (
-                <tr key={category}>
+                <tr key={keyOf(index)}>
                   <th scope="row">{category}</th>
                   {series.map((s) => (
                     <td key={s.name}>{s.values[index] === null ? '—' : formatValue(s.values[index]!)}</td>

@@ -4,8 +4,11 @@ import { type RowOf, useKeysetList } from '../keyset';
 
 export type AuditRow = RowOf<'/audit'>;
 
-/** The company's audit log, newest first. */
-export function useAuditLog() {
+/** The company's audit log, newest first, narrowed by `filters` (actor, action, from, to). */
+export function useAuditLog(filters: URLSearchParams) {
   const { environment } = useSession();
-  return useKeysetList(consoleKeys.audit.list(environment), '/audit', { moreLabel: 'Older entries' });
+  return useKeysetList(consoleKeys.audit.list(environment, filters.toString()), '/audit', {
+    moreLabel: 'Older entries',
+    query: filters,
+  });
 }

@@ -8,6 +8,7 @@ import {
   useRefreshRecoveryCodes,
   useRegenerateRecoveryCodes,
 } from '../../data/account/queries';
+import { formatNumber } from '../../format';
 import { RecoveryCodes } from './RecoveryCodes';
 
 /** Six digits are the app's code; anything else is taken for a recovery code. */
@@ -53,7 +54,7 @@ export function SecondFactorCard() {
       <p data-testid="recovery-codes-left">
         {count === undefined || count === null
           ? 'Recovery codes: …'
-          : `${count} of your recovery codes ${count === 1 ? 'is' : 'are'} left.`}
+          : `${formatNumber(count)} of your recovery codes ${count === 1 ? 'is' : 'are'} left.`}
         {count === 0
           ? ' Make a new set now: without them a lost phone needs an owner to reset your second factor.'
           : ''}

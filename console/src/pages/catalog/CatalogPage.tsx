@@ -1,8 +1,9 @@
 import { Link, useSearchParams } from 'react-router';
 import { type Column, DataTable } from '../../components/DataTable';
 import { type Filter, FilterForm, queryOf } from '../../components/FilterForm';
-import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import { ErrorNotice, PageHeader } from '../../components/ui';
 import { useKeysetList } from '../../components/useKeysetList';
+import { formatDate, formatMoney } from '../../format';
 import { CatalogNav } from './CatalogNav';
 import type { ProductRow } from './types';
 
@@ -23,6 +24,27 @@ const columns = (locale: string | null): Column<ProductRow>[] => [
     ),
   },
   { header: 'Publisher', cell: (row) => row.publisherCompanyName ?? '—' },
+  {
+    header: 'SKUs',
+    className: 'small',
+    cell: (row) =>
+      row.skuCodes && row.skuCodes.length > 0 ? (
+        <ul className="stack-list">
+          {row.skuCodes.map((code) => (
+            <li key={code} className="mono nowrap">
+              {code}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        '—'
+      ),
+  },
+  {
+    header: 'Price from',
+    className: 'num nowrap',
+    cell: (row) => formatMoney(row.listPriceFromCents, 'USD'),
+  },
   { header: 'Status', cell: (row) => <span className="pill">{row.status}</span> },
   { header: 'Launch', cell: (row) => row.launchPhase?.replaceAll('_', ' ') ?? '—' },
   { header: 'Platforms', cell: (row) => (row.platforms ?? []).map((p) => p.code).join(', ') || '—' },
@@ -48,6 +70,7 @@ export function CatalogPage() {
         empty="No product matches."
         caption="Products"
         more={products.more}
+        stackOnPhones
       />
     </>
   );

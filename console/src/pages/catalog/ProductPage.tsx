@@ -3,9 +3,9 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { call } from '../../api/client';
 import { DataTable } from '../../components/DataTable';
 import { useSession } from '../../components/session';
-import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import { ErrorNotice, PageHeader } from '../../components/ui';
+import { formatDate, formatMoney } from '../../format';
 import { CatalogNav } from './CatalogNav';
-import { money } from './sentences';
 import type { ProductDetail, Sku } from './types';
 
 interface ReleaseRow {
@@ -27,7 +27,7 @@ export function ProductPage() {
   const releaseName = new Map(data?.releases.map((r) => [r.id, r.name]));
   return (
     <>
-      <PageHeader title={data?.name ?? 'Product'} description={data?.publisherCompanyName} />
+      <PageHeader title={data?.name ?? 'Product'} description={data?.publisherCompanyName ?? undefined} />
       <CatalogNav />
       <ErrorNotice error={product.error} />
       {data ? (
@@ -80,14 +80,14 @@ export function ProductPage() {
               {
                 header: 'List price',
                 className: 'num',
-                cell: (row) => money(row.listPriceCents, row.currencyCode),
+                cell: (row) => formatMoney(row.listPriceCents, row.currencyCode),
               },
               {
                 header: 'Suggested retail',
                 className: 'num',
                 cell: (row) =>
                   row.srpMinCents !== null && row.srpMaxCents !== null
-                    ? `${money(row.srpMinCents, row.currencyCode)} – ${money(row.srpMaxCents, row.currencyCode)}`
+                    ? `${formatMoney(row.srpMinCents, row.currencyCode)} – ${formatMoney(row.srpMaxCents, row.currencyCode)}`
                     : '—',
               },
             ]}

@@ -2,7 +2,7 @@ import { useParams } from 'react-router';
 import { Chart } from '../../components/charts/Chart';
 import { ErrorNotice, PageHeader } from '../../components/ui';
 import { type AllocationFigures, useStock } from '../../data/catalog/queries';
-import { countOf, formatDate } from '../../format';
+import { countOf, formatTime } from '../../format';
 import { CatalogNav } from './CatalogNav';
 import { blockerSentence, nothingNowSentence } from './sentences';
 
@@ -56,7 +56,8 @@ export function StockPage() {
               <Chart
                 title={`Keys left on the allocation of ${a.skuCode}`}
                 kind="line"
-                categories={data.history.map((point) => formatDate(point.at))}
+                categories={data.history.map((point) => formatTime(point.at))}
+                times={data.history.map((point) => Date.parse(point.at))}
                 series={[{ name: 'Keys left', values: data.history.map((point) => point.remaining) }]}
                 xLabel="Time"
                 yLabel="Keys left"

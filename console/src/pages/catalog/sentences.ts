@@ -29,6 +29,3 @@ export function nothingNowSentence(figures: AllocationFigures): string {
   if (figures.keysInStock === 0) return 'No keys in stock: the publisher has to add keys.';
   return 'The keys left are promised to checkout holds and pre-orders.';
 }
-
-export const money = (cents: number, currency: string) =>
-  (cents / 100).toLocaleString(undefined, { style: 'currency', currency });

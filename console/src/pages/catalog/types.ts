@@ -3,8 +3,12 @@ export interface ProductRow {
   name: string;
   slug: string;
   status: string;
-  publisherCompanyName?: string;
+  publisherCompanyName?: string | null;
   publisherCompanyId?: string;
+  /** The list's SKU codes (the catalog page's rows carry them). */
+  skuCodes?: string[];
+  /** The lowest US list price in USD cents, or null where no US price is set. */
+  listPriceFromCents?: number | null;
   platforms?: { code: string }[];
   launchPhase?: string;
   updatedAt?: string;

@@ -1,9 +1,9 @@
 import { useSearchParams } from 'react-router';
 import { type Column, DataTable } from '../../components/DataTable';
 import { FilterForm, queryOf } from '../../components/FilterForm';
-import { formatMoney } from '../../components/money';
-import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import { ErrorNotice, PageHeader } from '../../components/ui';
 import { type ActivityEntry, useActivity, useReport, useStartReport } from '../../data/finance/queries';
+import { countOf, formatDate, formatMoney, formatNumber } from '../../format';
 import { FinanceNav } from './FinanceNav';
 
 const FILTERS = [
@@ -20,7 +20,7 @@ const columns: Column<ActivityEntry>[] = [
   { header: 'Kind', cell: (e) => e.kind },
   { header: 'Order reference', className: 'mono small', cell: (e) => e.orderReference },
   { header: 'SKU', className: 'mono small', cell: (e) => e.skuCode },
-  { header: 'Quantity', className: 'num', cell: (e) => e.quantity },
+  { header: 'Quantity', className: 'num', cell: (e) => formatNumber(e.quantity) },
   { header: 'Counterparty', cell: (e) => e.counterparty.name ?? e.counterparty.companyId },
   {
     header: 'Signed sale',
@@ -51,9 +51,14 @@ function CsvExport({ filters }: { filters: URLSearchParams }) {
         {status?.status === 'failed' ? `The report failed: ${status.error}` : null}
       </span>
       {status?.downloadUrl ? (
-        <a className="button primary" href={status.downloadUrl} download>
-          Download CSV ({status.rows} rows, gzip)
-        </a>
+        <>
+          <a className="button primary" href={`/console/api/finance/reports/${status.reportId}/csv`} download>
+            Download CSV ({countOf(status.rows ?? 0, 'row')})
+          </a>
+          <a className="button secondary" href={status.downloadUrl} download>
+            Download compressed (.csv.gz)
+          </a>
+        </>
       ) : null}
       <ErrorNotice error={start.error ?? report.error} />
     </div>
@@ -82,6 +87,7 @@ export function ActivityPage() {
         loaded={activity.loaded}
         empty="No entry matches."
         caption="Activity"
+        stackOnPhones
         more={activity.more}
       />
     </>

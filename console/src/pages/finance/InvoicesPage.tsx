@@ -1,11 +1,11 @@
 import { type Column, DataTable } from '../../components/DataTable';
-import { formatMoney } from '../../components/money';
-import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import { ErrorNotice, PageHeader } from '../../components/ui';
 import { type Invoice, useInvoices } from '../../data/finance/queries';
+import { formatDate, formatMoney, formatMonth } from '../../format';
 import { FinanceNav } from './FinanceNav';
 
 const columns: Column<Invoice>[] = [
-  { header: 'Month', className: 'nowrap strong', cell: (i) => i.period },
+  { header: 'Month', className: 'nowrap strong', cell: (i) => formatMonth(i.period) },
   { header: 'Issued', className: 'nowrap', cell: (i) => formatDate(i.createdAt) },
   {
     header: 'Net sales',
@@ -19,7 +19,7 @@ const columns: Column<Invoice>[] = [
         .map((w) => formatMoney(w.amountCents, w.currencyCode))
         .join(', ') || '—',
   },
-  { header: 'Invoice id', className: 'mono small', cell: (i) => i.invoiceId },
+  { header: 'Invoice id', cell: (i) => <span className="mono small id-text">{i.invoiceId}</span> },
 ];
 
 /** Invoices of closed months: each the frozen statement of its month. */
@@ -37,6 +37,7 @@ export function InvoicesPage() {
         loaded={Boolean(invoices.data)}
         empty="No closed month yet."
         caption="Invoices"
+        stackOnPhones
       />
     </>
   );

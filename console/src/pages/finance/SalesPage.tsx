@@ -1,9 +1,9 @@
 import { Link, useSearchParams } from 'react-router';
 import { type Column, DataTable } from '../../components/DataTable';
 import { FilterForm, queryOf } from '../../components/FilterForm';
-import { formatMoney } from '../../components/money';
-import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import { ErrorNotice, PageHeader } from '../../components/ui';
 import { type SaleLine, useApiSales } from '../../data/finance/queries';
+import { formatDate, formatMoney, formatNumber } from '../../format';
 import { FinanceNav } from './FinanceNav';
 
 const FILTERS = [
@@ -26,7 +26,7 @@ const columns: Column<SaleLine>[] = [
     ),
   },
   { header: 'SKU', className: 'mono small', cell: (l) => l.skuCode },
-  { header: 'Quantity', className: 'num', cell: (l) => l.quantity },
+  { header: 'Quantity', className: 'num', cell: (l) => formatNumber(l.quantity) },
   { header: 'Sale', className: 'num nowrap', cell: (l) => formatMoney(l.salePriceCents, l.currencyCode) },
   {
     header: 'Wholesale',
@@ -53,6 +53,7 @@ export function SalesPage() {
         loaded={sales.loaded}
         empty="No sale line matches."
         caption="API sales"
+        stackOnPhones
         more={sales.more}
       />
     </>

@@ -1,24 +1,36 @@
 import { useState } from 'react';
 import { Chart } from '../../components/charts/Chart';
 import { type Column, DataTable } from '../../components/DataTable';
-import { formatMoney } from '../../components/money';
 import { ErrorNotice, PageHeader } from '../../components/ui';
 import { type StatementLine, useStatements } from '../../data/finance/queries';
+import { formatMoney, formatMonth, formatNumber } from '../../format';
 import { FinanceNav } from './FinanceNav';
 
 const columnsOf = (currency: string): Column<StatementLine>[] => [
-  { header: 'Month', className: 'nowrap', cell: (l) => l.period },
+  { header: 'Month', className: 'nowrap', cell: (l) => formatMonth(l.period) },
   { header: 'Gross', className: 'num nowrap', cell: (l) => formatMoney(l.grossSalesCents, currency) },
   { header: 'Refunded', className: 'num nowrap', cell: (l) => formatMoney(l.refundedCents, currency) },
   { header: 'Reinstated', className: 'num nowrap', cell: (l) => formatMoney(l.reinstatedCents, currency) },
   { header: 'Net', className: 'num nowrap strong', cell: (l) => formatMoney(l.netSalesCents, currency) },
-  { header: 'Keys sold / reversed', className: 'num', cell: (l) => `${l.keysSold} / ${l.keysReversed}` },
+  {
+    header: 'Keys sold / reversed',
+    className: 'num nowrap',
+    cell: (l) => `${formatNumber(l.keysSold)} / ${formatNumber(l.keysReversed)}`,
+  },
   {
     header: 'Wholesale owed',
     className: 'nowrap',
     cell: (l) => l.wholesaleOwed.map((w) => formatMoney(w.amountCents, w.currencyCode)).join(', ') || '—',
   },
-  { header: 'Invoice', className: 'mono small', cell: (l) => l.invoiceId ?? 'open month' },
+  {
+    header: 'Invoice',
+    cell: (l) =>
+      l.invoiceId ? (
+        <span className="mono small id-text">{l.invoiceId}</span>
+      ) : (
+        <span className="muted">open month</span>
+      ),
+  },
 ];
 
 /** Per month and sale currency: gross, refunded, reinstated and net sales, as GET /finance/statements. */
@@ -51,7 +63,7 @@ export function StatementsPage() {
             <h2 id={`statement-${currency}`}>Sales in {currency}</h2>
             <Chart
               title={`Gross, refunded, reinstated and net sales in ${currency} per month`}
-              categories={rows.map((r) => r.period)}
+              categories={rows.map((r) => formatMonth(r.period))}
               series={[
                 { name: 'Gross', values: rows.map((r) => r.grossSalesCents) },
                 { name: 'Refunded', values: rows.map((r) => r.refundedCents) },
@@ -69,6 +81,7 @@ export function StatementsPage() {
               loaded
               empty="No months."
               caption={`Statement lines in ${currency}`}
+              stackOnPhones
             />
           </section>
         );

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { FieldError, invalidProps } from '../../components/FieldError';
 import { formErrorsOf, sentenceOf } from '../../components/field-errors';
 import { useAllowlistCheck } from '../../data/keys/queries';
+import { countOf } from '../../format';
 
 /** How a form that sends an allowlist names it: the API calls it `allowedIps` or `allowed_ips`. */
 export const ALLOWLIST_FIELD = { label: 'Allowed IPs', sentAs: ['allowedIps', 'allowed_ips'] } as const;
@@ -57,7 +58,7 @@ export function AllowlistEditor({
         <FieldError id={errorId} messages={messages} />
         {messages.length === 0 && entries.length > 0 && check.data ? (
           <small className="ok-text">
-            {check.data.normalized.length} entr{check.data.normalized.length === 1 ? 'y' : 'ies'} accepted.
+            {countOf(check.data.normalized.length, { one: 'entry', other: 'entries' })} accepted.
           </small>
         ) : null}
       </div>

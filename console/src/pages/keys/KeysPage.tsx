@@ -2,8 +2,9 @@ import { useState } from 'react';
 import { FormErrorNotice } from '../../components/FieldError';
 import { formErrorsOf } from '../../components/field-errors';
 import { can, useSession } from '../../components/session';
-import { Dialog, EmptyState, ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import { Dialog, EmptyState, ErrorNotice, PageHeader } from '../../components/ui';
 import { type ApiKey, type SecretOnce, useApiKeys, useKeyAction } from '../../data/keys/queries';
+import { countOf, formatDate } from '../../format';
 import { ALLOWLIST_FIELD, AllowlistEditor, parseEntries } from './AllowlistEditor';
 import { CreateKeyDialog } from './CreateKeyDialog';
 import { SecretReveal } from './SecretReveal';
@@ -70,7 +71,7 @@ export function KeysPage() {
         </EmptyState>
       ) : null}
       {list.length > 0 ? (
-        <div className="card table-card">
+        <div className="card table-card stack-on-phones">
           <table>
             <thead>
               <tr>
@@ -87,26 +88,26 @@ export function KeysPage() {
             <tbody>
               {list.map((key) => (
                 <tr key={key.id}>
-                  <td>
+                  <td data-label="Name">
                     <div className="strong">{key.name}</div>
                     <div className="muted small mono">{key.id}</div>
                   </td>
-                  <td>
+                  <td data-label="Prefix">
                     <code>{key.keyHint}…</code>
                   </td>
-                  <td>
-                    <span title={key.scopes.join('\n')}>{key.scopes.length} scopes</span>
+                  <td data-label="Scopes">
+                    <span title={key.scopes.join('\n')}>{countOf(key.scopes.length, 'scope')}</span>
                   </td>
-                  <td>
+                  <td data-label="Allowed IPs">
                     {key.allowedIps?.length ? key.allowedIps.join(', ') : <span className="muted">any</span>}
                   </td>
-                  <td>{formatDate(key.createdAt)}</td>
-                  <td>{formatDate(key.expiresAt)}</td>
-                  <td>
+                  <td data-label="Created">{formatDate(key.createdAt)}</td>
+                  <td data-label="Expires">{formatDate(key.expiresAt)}</td>
+                  <td data-label="Last used">
                     {key.lastUsedAt ? formatDate(key.lastUsedAt) : <span className="muted">never</span>}
                   </td>
                   {writable ? (
-                    <td className="row-actions">
+                    <td data-label="Actions" className="row-actions">
                       <button
                         type="button"
                         className="button ghost small"

@@ -70,6 +70,7 @@ export function NoticesPage() {
       <ErrorNotice error={notices.error ?? mark.error ?? markAll.error} />
       <DataTable
         caption="Notices"
+        stackOnPhones
         columns={columns}
         rows={rows}
         rowKey={(row) => row.id}

@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import type { Role } from '../../api/client';
 import { type Column, DataTable } from '../../components/DataTable';
 import { can, useSession } from '../../components/session';
-import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import { ErrorNotice, PageHeader } from '../../components/ui';
 import {
   type TeamChange,
   type TeamInvite,
@@ -14,6 +14,7 @@ import {
   useTeam,
   useTeamChange,
 } from '../../data/team/queries';
+import { formatDate } from '../../format';
 import { SettingsNav } from '../settings/SettingsNav';
 import { InviteDialog } from './InviteDialog';
 import { ROLE_DUTIES, ROLES } from './role-duties';

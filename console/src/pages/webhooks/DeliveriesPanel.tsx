@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Dialog, ErrorNotice, formatDate, OkNotice, TableHead } from '../../components/ui';
+import { Dialog, ErrorNotice, OkNotice, TableHead } from '../../components/ui';
 import {
   type Endpoint,
   type ReplayPreview,
@@ -8,6 +8,7 @@ import {
   useReplayPreview,
   useResend,
 } from '../../data/webhooks/queries';
+import { countOf, formatNumber, formatTime } from '../../format';
 import { extraError, outcome } from './outcome';
 
 /**
@@ -44,7 +45,7 @@ export function DeliveriesPanel({
     setNotice(
       replayed.replayed === 0
         ? 'Nothing to replay: every event since then was delivered or is still being tried.'
-        : `${replayed.replayed} event${replayed.replayed === 1 ? '' : 's'} queued again${replayed.more ? '; replay again for the rest' : ''}.`,
+        : `${countOf(replayed.replayed, 'event')} queued again${replayed.more ? '; replay again for the rest' : ''}.`,
     );
   });
   const sinceIso = () => new Date(since).toISOString();
@@ -84,15 +85,11 @@ export function DeliveriesPanel({
         <Dialog
           open
           onOpenChange={(open) => (open ? undefined : setPreview(null))}
-          title={
-            preview.count === 0
-              ? 'Nothing to replay'
-              : `Replay ${preview.count} event${preview.count === 1 ? '' : 's'}?`
-          }
+          title={preview.count === 0 ? 'Nothing to replay' : `Replay ${countOf(preview.count, 'event')}?`}
           description={
             preview.count === 0
               ? 'Every event since then was delivered or is still being tried.'
-              : `${preview.count} event${preview.count === 1 ? '' : 's'} since ${formatDate(preview.from)} failed or never reached ${endpoint.url}; they are queued again, oldest first${preview.count > preview.perCall ? `, ${preview.perCall} per replay` : ''}. Events from before the endpoint existed are never replayed.`
+              : `${countOf(preview.count, 'event')} since ${formatTime(preview.from)} failed or never reached ${endpoint.url}; they are queued again, oldest first${preview.count > preview.perCall ? `, ${formatNumber(preview.perCall)} per replay` : ''}. Events from before the endpoint existed are never replayed.`
           }
         >
           <ErrorNotice error={replay.error} />
@@ -107,8 +104,7 @@ export function DeliveriesPanel({
                 onClick={() => replay.mutate(sinceIso())}
                 disabled={replay.isPending}
               >
-                Replay {Math.min(preview.count, preview.perCall)} event
-                {Math.min(preview.count, preview.perCall) === 1 ? '' : 's'}
+                Replay {countOf(Math.min(preview.count, preview.perCall), 'event')}
               </button>
             ) : null}
           </div>
@@ -162,7 +158,7 @@ export function DeliveriesPanel({
             ) : null}
             {log.rows.map((row) => (
               <tr key={`${row.eventId}-${row.attempt}-${row.attemptedAt}`}>
-                <td>{formatDate(row.attemptedAt)}</td>
+                <td className="nowrap">{formatTime(row.attemptedAt)}</td>
                 <td>
                   <code>{row.eventType}</code>
                   <div>
@@ -188,7 +184,7 @@ export function DeliveriesPanel({
                   ) : null}
                 </td>
                 <td className="nowrap">{row.durationMs} ms</td>
-                <td>{formatDate(row.nextRetryAt)}</td>
+                <td className="nowrap">{formatTime(row.nextRetryAt)}</td>
                 {writable ? (
                   <td>
                     <div className="row-actions">

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { ErrorNotice, formatDate, OkNotice, TableHead } from '../../components/ui';
+import { ErrorNotice, OkNotice, TableHead } from '../../components/ui';
 import {
   type Attempt,
   type EventDeliveries,
@@ -7,6 +7,7 @@ import {
   useEventDeliveries,
   useResend,
 } from '../../data/webhooks/queries';
+import { formatTime } from '../../format';
 import { DELIVERY_PILL, extraError, outcome } from './outcome';
 
 type EndpointOfEvent = EventDeliveries['endpoints'][number];
@@ -61,8 +62,8 @@ export function EventPanel({
           <p className="muted small mono">{eventId}</p>
           {data ? (
             <p className="muted small">
-              Created {formatDate(data.createdAt)}
-              {data.publishedAt ? `, published ${formatDate(data.publishedAt)}` : ', not published yet'}
+              Created {formatTime(data.createdAt)}
+              {data.publishedAt ? `, published ${formatTime(data.publishedAt)}` : ', not published yet'}
             </p>
           ) : null}
         </div>
@@ -132,15 +133,15 @@ export function EventPanel({
                                   ) : null}
                                 </td>
                                 <td className="nowrap">{attempt.durationMs} ms</td>
-                                <td>{formatDate(attempt.attemptedAt)}</td>
-                                <td>{formatDate(attempt.nextRetryAt)}</td>
+                                <td className="nowrap">{formatTime(attempt.attemptedAt)}</td>
+                                <td className="nowrap">{formatTime(attempt.nextRetryAt)}</td>
                               </>
                             ) : (
                               <>
                                 <td colSpan={4} className="muted">
                                   Queued, not tried yet
                                 </td>
-                                <td>{formatDate(delivery.nextAttemptAt)}</td>
+                                <td className="nowrap">{formatTime(delivery.nextAttemptAt)}</td>
                               </>
                             )}
                           </>

@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { can, useSession } from '../../components/session';
-import { Dialog, EmptyState, ErrorNotice, formatDate, OkNotice, PageHeader } from '../../components/ui';
+import { Dialog, EmptyState, ErrorNotice, OkNotice, PageHeader } from '../../components/ui';
 import {
   type Endpoint,
   useEndpointStep,
   useSaveEndpoint,
   useWebhookEndpoints,
 } from '../../data/webhooks/queries';
+import { countOf, formatDate } from '../../format';
 import { SecretReveal } from '../keys/SecretReveal';
 import { DeliveriesPanel } from './DeliveriesPanel';
 import { EndpointDialog } from './EndpointDialog';
@@ -99,7 +100,7 @@ export function WebhooksPage() {
         </EmptyState>
       ) : null}
       {list.length > 0 ? (
-        <div className="card table-card">
+        <div className="card table-card stack-on-phones">
           <table>
             <thead>
               <tr>
@@ -113,22 +114,22 @@ export function WebhooksPage() {
             <tbody>
               {list.map((endpoint) => (
                 <tr key={endpoint.id}>
-                  <td>
+                  <td data-label="URL">
                     <div className="strong mono">{endpoint.url}</div>
                     {endpoint.description ? <div className="muted small">{endpoint.description}</div> : null}
                   </td>
-                  <td>
+                  <td data-label="Events">
                     {endpoint.eventTypes.includes('*') ? (
                       <span>every type</span>
                     ) : (
                       <span title={endpoint.eventTypes.join('\n')}>
                         {endpoint.eventTypes.length === 1
                           ? endpoint.eventTypes[0]
-                          : `${endpoint.eventTypes.length} types`}
+                          : countOf(endpoint.eventTypes.length, 'type')}
                       </span>
                     )}
                   </td>
-                  <td>
+                  <td data-label="Status">
                     {endpoint.disabledBy === 'seller' ? (
                       <span className="pill pill-todo">paused</span>
                     ) : (
@@ -137,8 +138,10 @@ export function WebhooksPage() {
                       </span>
                     )}
                   </td>
-                  <td className="nowrap">{formatDate(endpoint.createdAt)}</td>
-                  <td>
+                  <td data-label="Created" className="nowrap">
+                    {formatDate(endpoint.createdAt)}
+                  </td>
+                  <td data-label="Actions">
                     <div className="row-actions">
                       <button
                         type="button"
