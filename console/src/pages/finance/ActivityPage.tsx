@@ -6,6 +6,7 @@ import { FilterForm, queryOf } from '../../components/FilterForm';
 import { formatMoney } from '../../components/money';
 import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
 import { useKeysetList } from '../../components/useKeysetList';
+import { OrderReferenceLink } from '../orders/OrderReferenceLink';
 import { FinanceNav } from './FinanceNav';
 import type { ActivityEntry } from './types';
 
@@ -21,7 +22,11 @@ const FILTERS = [
 const columns: Column<ActivityEntry>[] = [
   { header: 'When', className: 'nowrap', cell: (e) => formatDate(e.createdAt) },
   { header: 'Kind', cell: (e) => e.kind },
-  { header: 'Order reference', className: 'mono small', cell: (e) => e.orderReference },
+  {
+    header: 'Order reference',
+    className: 'small',
+    cell: (e) => <OrderReferenceLink reference={e.orderReference} />,
+  },
   { header: 'SKU', className: 'mono small', cell: (e) => e.skuCode },
   { header: 'Quantity', className: 'num', cell: (e) => e.quantity },
   { header: 'Counterparty', cell: (e) => e.counterparty.name ?? e.counterparty.companyId },

@@ -1,9 +1,10 @@
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { type Column, DataTable } from '../../components/DataTable';
 import { FilterForm, queryOf } from '../../components/FilterForm';
 import { formatMoney } from '../../components/money';
 import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
 import { useKeysetList } from '../../components/useKeysetList';
+import { OrderReferenceLink } from '../orders/OrderReferenceLink';
 import type { SaleLine } from '../orders/types';
 import { FinanceNav } from './FinanceNav';
 
@@ -20,11 +21,7 @@ const columns: Column<SaleLine>[] = [
   { header: 'Entry', cell: (l) => l.entryType },
   {
     header: 'Order reference',
-    cell: (l) => (
-      <Link className="mono" to={`/orders?orderReference=${encodeURIComponent(l.orderReference)}`}>
-        {l.orderReference}
-      </Link>
-    ),
+    cell: (l) => <OrderReferenceLink reference={l.orderReference} />,
   },
   { header: 'SKU', className: 'mono small', cell: (l) => l.skuCode },
   { header: 'Quantity', className: 'num', cell: (l) => l.quantity },

@@ -1,6 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { type ApiKey, call, type SecretOnce } from '../../api/client';
+import { useEnvironmentLink } from '../../components/EnvironmentInAddress';
 import { can, useSession } from '../../components/session';
 import { Dialog, EmptyState, ErrorNotice, formatDate, PageHeader } from '../../components/ui';
 import { AllowlistEditor, parseEntries } from './AllowlistEditor';
@@ -61,6 +63,9 @@ export function KeysPage() {
     },
   });
   const writable = can(session, 'keys:write');
+  // Production keys need the company's production access: said before any form, not as its error.
+  const awaitingAccess = session.environment === 'production' && !session.company.productionAccess;
+  const link = useEnvironmentLink();
   const list = keys.data?.data ?? [];
   const grantable = new Set(keys.data?.meta.grantableScopes ?? []);
   // Rotating or rolling hands out the key's scopes again: only offered within the role's own.
@@ -71,7 +76,7 @@ export function KeysPage() {
         title="API keys"
         description={`Keys of the ${session.environment} environment. Only the prefix of a secret is ever shown again.`}
         actions={
-          writable && keys.data ? (
+          writable && keys.data && !awaitingAccess ? (
             <CreateKeyDialog
               environment={session.environment}
               grantable={keys.data.meta.grantableScopes}
@@ -84,6 +89,13 @@ export function KeysPage() {
           ) : null
         }
       />
+      {writable && awaitingAccess ? (
+        <div className="notice" role="status">
+          <strong>Production keys need production access for your company.</strong> The platform grants it
+          after review; until then, build and test with sandbox keys.{' '}
+          <Link to={link('/settings')}>See where your company stands in Settings</Link>.
+        </div>
+      ) : null}
       <ErrorNotice error={keys.error} />
       {keys.data && list.length === 0 ? (
         <EmptyState title={`No ${session.environment} keys yet`}>

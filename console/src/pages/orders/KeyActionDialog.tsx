@@ -1,7 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { call } from '../../api/client';
+import { formatMoney } from '../../components/money';
 import { Dialog, ErrorNotice } from '../../components/ui';
+import type { OrderAggregate } from './types';
 
 export type KeyAction = 'refund' | 'chargeback' | 'return' | 'replace';
 
@@ -39,26 +41,33 @@ function requestOf(action: KeyAction, form: Form) {
   };
 }
 
+/** What the picked keys were sold for: the order's unit price per key. */
+function amountOf(order: OrderAggregate, keys: number): string {
+  if (order.unitPriceCents === null) return 'No price recorded for this order';
+  const total = formatMoney(order.unitPriceCents * keys, order.currencyCode);
+  return `${total} (${keys} × ${formatMoney(order.unitPriceCents, order.currencyCode)})`;
+}
+
 /** One dialog for the key actions of an order page: pick keys, give the reference or reason, confirm. */
 export function KeyActionDialog({
   action,
-  orderId,
+  order,
   keyIds,
   onClose,
 }: {
   action: KeyAction;
-  orderId: string;
+  order: OrderAggregate;
   keyIds: string[];
   onClose: () => void;
 }) {
   const queryClient = useQueryClient();
-  const { register, handleSubmit, formState } = useForm<Form>({
+  const { register, handleSubmit, formState, watch } = useForm<Form>({
     defaultValues: { keyIds: action === 'replace' ? keyIds.slice(0, 1) : [], reference: '', reason: '' },
   });
   const act = useMutation({
     mutationFn: (form: Form) => {
       const { path, body } = requestOf(action, form);
-      return call('POST', `/orders/${orderId}/${path}`, body);
+      return call('POST', `/orders/${order.id}/${path}`, body);
     },
     onSuccess: async () => {
       await queryClient.invalidateQueries();
@@ -101,6 +110,12 @@ export function KeyActionDialog({
             ) : null}
           </label>
         ) : null}
+        {action === 'replace' ? null : (
+          <p className="field" aria-live="polite">
+            <span>{action === 'return' ? 'Amount, where the refund policy moves money' : 'Amount'}</span>
+            <strong>{amountOf(order, [watch('keyIds')].flat().filter(Boolean).length)}</strong>
+          </p>
+        )}
         <label className="field">
           <span>{action === 'return' ? 'Reason' : 'Reason (optional)'}</span>
           <input
