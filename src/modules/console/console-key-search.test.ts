@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { order } from '../../../test/after-sale.js';
-import { post } from '../../../test/checkout.js';
+import { checkoutUrl } from '../../../test/checkout.js';
 import { type ConsoleUser, consoleCall, consoleUser } from '../../../test/console.js';
 import type { TestSeller } from '../../../test/factories.js';
 import { useTestApp } from '../../../test/harness.js';
 import { productionOrder, productionScenario } from '../../../test/production.js';
-import { expectApiError } from '../../../test/route-contract.js';
+import { call, expectApiError } from '../../../test/route-contract.js';
 
 const t = useTestApp();
 
@@ -15,7 +15,12 @@ const search = (user: ConsoleUser, code: string) =>
 /** A production SKU of a fresh seller with imported keys, one of them sold; its owner in production. */
 async function soldInProduction() {
   const s = await productionScenario(t, { keyCount: 3 });
-  const placed = await post(t, s.seller, '/orders', productionOrder(s));
+  const placed = await call(t, {
+    method: 'POST',
+    url: checkoutUrl('/orders'),
+    headers: s.seller.auth,
+    payload: productionOrder(s),
+  });
   expect(placed.status, JSON.stringify(placed.body)).toBe(200);
   const [code] = placed.body.data.keys as string[];
   const owner = await consoleUser(t, 'owner', { company: { id: s.sellerId } } as TestSeller);
@@ -74,7 +79,7 @@ describe('console: the order of a key code', () => {
     expectApiError(page, 404, 'NOT_FOUND');
     expect(page.body.details).toEqual({ otherEnvironment: 'production' });
     await consoleCall(t, owner, 'PUT', '/environment', { environment: 'production' });
-    expect((await consoleCall(t, owner, 'GET', `/orders/${readableId}`)).body.data.order.orderId).toBe(
+    expect((await consoleCall(t, owner, 'GET', `/orders/${readableId}`)).body.data.order.id).toBe(
       placed.orderId,
     );
   });
