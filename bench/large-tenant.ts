@@ -183,7 +183,11 @@ function requestOf(path: string, i: number, total: number, world: CheckoutWorld,
       payload: { code: keyCodeOf((i * 7919) % total) },
     };
   if (path.startsWith('console:'))
-    return { method: 'GET' as const, url: `/console/api${path.slice('console:'.length)}`, headers: { cookie } };
+    return {
+      method: 'GET' as const,
+      url: `/console/api${path.slice('console:'.length)}`,
+      headers: { cookie },
+    };
   const headers = { authorization: `Bearer ${world.token}`, 'x-forwarded-for': '8.8.8.8' };
   return { method: 'GET' as const, url: `/api/seller/v1${path}`, headers };
 }

@@ -24,7 +24,9 @@ async function soldInProduction() {
   expect(placed.status, JSON.stringify(placed.body)).toBe(200);
   const [code] = placed.body.data.keys as string[];
   const owner = await consoleUser(t, 'owner', { company: { id: s.sellerId } } as TestSeller);
-  expect((await consoleCall(t, owner, 'PUT', '/environment', { environment: 'production' })).status).toBe(200);
+  expect((await consoleCall(t, owner, 'PUT', '/environment', { environment: 'production' })).status).toBe(
+    200,
+  );
   return { s, owner, code: code!, order: placed.body.data as { orderId: string; orderReference: string } };
 }
 

@@ -20,7 +20,8 @@ function candidatesOf(code: string): string[] {
  * companies answer the same NOT_FOUND; a key sold in the company's other environment says so.
  */
 export async function orderOfKeyCode(ctx: AppContext, actor: SellerActor, code: string) {
-  if (!ctx.secrets) throw fail('SERVICE_UNAVAILABLE', 'SDAPI_MASTER_KEY is not configured; keys cannot be read.');
+  if (!ctx.secrets)
+    throw fail('SERVICE_UNAVAILABLE', 'SDAPI_MASTER_KEY is not configured; keys cannot be read.');
   const fingerprints = candidatesOf(code).map((text) => ctx.secrets!.fingerprint(text));
   const rows = await ctx.db
     .selectFrom('game_keys')
@@ -48,9 +49,13 @@ export async function orderOfKeyCode(ctx: AppContext, actor: SellerActor, code: 
   // Only this company's keys reached here: naming its order in the other environment leaks nothing.
   const elsewhere = ranked[0];
   throw elsewhere
-    ? fail('NOT_FOUND', `No order of this environment holds that key; one in ${elsewhere.environment} does.`, {
-        otherEnvironment: elsewhere.environment,
-        readableId: elsewhere.readable_id,
-      })
+    ? fail(
+        'NOT_FOUND',
+        `No order of this environment holds that key; one in ${elsewhere.environment} does.`,
+        {
+          otherEnvironment: elsewhere.environment,
+          readableId: elsewhere.readable_id,
+        },
+      )
     : fail('NOT_FOUND', 'No order of your company holds that key.');
 }

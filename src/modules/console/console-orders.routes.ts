@@ -54,7 +54,9 @@ async function notHere(ctx: AppContext, actor: SellerActor, id: string) {
   const other = actor.environment === 'sandbox' ? 'production' : 'sandbox';
   const elsewhere = await findOrder(ctx.db, actor.sellerId, other, id);
   return elsewhere
-    ? fail('NOT_FOUND', `No order ${id} in ${actor.environment}; it is in ${other}.`, { otherEnvironment: other })
+    ? fail('NOT_FOUND', `No order ${id} in ${actor.environment}; it is in ${other}.`, {
+        otherEnvironment: other,
+      })
     : fail('NOT_FOUND', `No order ${id}.`);
 }
 

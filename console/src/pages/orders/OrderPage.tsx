@@ -73,13 +73,19 @@ function NotHere({ id, error }: { id: string; error: unknown }) {
   const other = error instanceof ConsoleError ? error.body.details?.otherEnvironment : undefined;
   if (other !== 'sandbox' && other !== 'production') return <ErrorNotice error={error} />;
   return (
-    <div className="notice" role="status">
-      <strong>This order is in {other}, not in the environment you are viewing.</strong>{' '}
-      <Link to={inEnvironment(`/orders/${encodeURIComponent(id)}`, other as Environment)}>
-        Open it in {other}
-      </Link>
-      .
-    </div>
+    <>
+      <PageHeader
+        title={`Order ${id}`}
+        description="Orders are shown in the environment they were placed in."
+      />
+      <div className="notice" role="status">
+        <strong>This order is in {other}, not in the environment you are viewing.</strong>{' '}
+        <Link to={inEnvironment(`/orders/${encodeURIComponent(id)}`, other as Environment)}>
+          Open it in {other}
+        </Link>
+        .
+      </div>
+    </>
   );
 }
 
@@ -221,6 +227,7 @@ export function OrderPage() {
         loaded
         empty="None."
         caption="Refunds and returns"
+        stackOnPhones
       />
       {data.saleLines ? (
         <>
@@ -232,6 +239,7 @@ export function OrderPage() {
             loaded
             empty="None."
             caption="Sale lines"
+            stackOnPhones
           />
         </>
       ) : null}
@@ -243,6 +251,7 @@ export function OrderPage() {
         loaded
         empty="No event names this order."
         caption="Events"
+        stackOnPhones
       />
       {action ? (
         <KeyActionDialog

@@ -136,6 +136,7 @@ export function OrdersPage() {
         loaded={orders.loaded}
         empty="No order matches."
         caption="Orders"
+        stackOnPhones
         more={orders.more}
       />
     </>

@@ -16,7 +16,8 @@ export function stateOf(order: OrderAggregate, afterSale: AfterSale): string {
   if (parts.length > 0) return capitalised(parts.join(' · '));
   if (order.delivery === 'preorder') return 'Pre-order, awaiting keys';
   if (order.keyIds.length === 0) return 'No keys';
-  if (order.deferredReveal && !order.revealedAt) return `${countOf(order.keyIds.length, 'key')} held, not revealed`;
+  if (order.deferredReveal && !order.revealedAt)
+    return `${countOf(order.keyIds.length, 'key')} held, not revealed`;
   return `${countOf(order.keyIds.length, 'key')} delivered`;
 }
 
