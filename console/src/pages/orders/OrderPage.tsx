@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { ConsoleError, call, type Environment } from '../../api/client';
 import { type Column, DataTable } from '../../components/DataTable';
+import { inEnvironment, useEnvironmentLink } from '../../components/EnvironmentInAddress';
 import { formatMoney } from '../../components/money';
 import { can, useSession } from '../../components/session';
-import { ConsoleError, call, type Environment } from '../../api/client';
-import { inEnvironment, useEnvironmentLink } from '../../components/EnvironmentInAddress';
 import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
 import { type KeyAction, KeyActionDialog } from './KeyActionDialog';
 import { adjustmentLabel, stateOf, totalOf } from './order-state';
