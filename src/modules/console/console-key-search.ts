@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import type { SellerActor } from '../checkout/line/quote.service.js';
 
@@ -14,6 +15,35 @@ function candidatesOf(code: string): string[] {
 }
 
 /**
+ * Keys of these fingerprints sold to the seller's orders (either environment), with their order:
+ * the unique fingerprint index first, then those orders by id. Two reads rather than a join, so
+ * that no planner starts from the seller's orders (a million of them) instead of the key.
+ */
+export async function soldKeysByFingerprint(ex: Executor, sellerId: string, fingerprints: string[]) {
+  const keys = await ex
+    .selectFrom('game_keys')
+    .select(['fingerprint', 'id', 'order_id'])
+    .where('fingerprint', 'in', fingerprints)
+    .where('order_id', 'is not', null)
+    .execute();
+  if (keys.length === 0) return [];
+  const orders = await ex
+    .selectFrom('orders')
+    .select(['id', 'readable_id', 'order_reference', 'environment'])
+    .where(
+      'id',
+      'in',
+      keys.map((key) => key.order_id!),
+    )
+    .where('seller_company_id', '=', sellerId)
+    .execute();
+  return keys.flatMap((key) => {
+    const order = orders.find((o) => o.id === key.order_id);
+    return order ? [{ ...order, fingerprint: key.fingerprint, keyId: key.id }] : [];
+  });
+}
+
+/**
  * The order of the caller's company that holds a key, found by the key's keyed fingerprint (the
  * same HMAC under a master-key-derived key that import writes for every stored key), so the code
  * is never stored, compared in the clear or written anywhere. Unknown codes and keys of other
@@ -23,20 +53,7 @@ export async function orderOfKeyCode(ctx: AppContext, actor: SellerActor, code: 
   if (!ctx.secrets)
     throw fail('SERVICE_UNAVAILABLE', 'SDAPI_MASTER_KEY is not configured; keys cannot be read.');
   const fingerprints = candidatesOf(code).map((text) => ctx.secrets!.fingerprint(text));
-  const rows = await ctx.db
-    .selectFrom('game_keys')
-    .innerJoin('orders', 'orders.id', 'game_keys.order_id')
-    .select([
-      'game_keys.fingerprint',
-      'game_keys.id as keyId',
-      'orders.id',
-      'orders.readable_id',
-      'orders.order_reference',
-      'orders.environment',
-    ])
-    .where('game_keys.fingerprint', 'in', fingerprints)
-    .where('orders.seller_company_id', '=', actor.sellerId)
-    .execute();
+  const rows = await soldKeysByFingerprint(ctx.db, actor.sellerId, fingerprints);
   const ranked = fingerprints.flatMap((f) => rows.filter((row) => row.fingerprint === f));
   const here = ranked.find((row) => row.environment === actor.environment);
   if (here)

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
+import type { Executor } from '../../db/database.js';
 
 /** What happened to an order's keys after the sale, counted per key. */
 export interface AfterSale {
@@ -13,6 +14,25 @@ const none = (): AfterSale => ({ refunded: 0, chargedBack: 0, returned: 0, repla
 
 const FIELD = { refund: 'refunded', chargeback: 'chargedBack', return: 'returned' } as const;
 
+/** Keys refunds, chargebacks and returns took back, per order and cause (reinstated ones not). */
+export const keysTakenBackPerOrder = (ex: Executor, orderIds: string[]) =>
+  ex
+    .selectFrom('refund_keys')
+    .select(['order_id', 'cause', sql<number>`count(*)`.as('keys')])
+    .where('order_id', 'in', orderIds)
+    .where('reinstated_at', 'is', null)
+    .groupBy(['order_id', 'cause'])
+    .execute();
+
+/** Keys swapped for new ones, per order. */
+export const keysReplacedPerOrder = (ex: Executor, orderIds: string[]) =>
+  ex
+    .selectFrom('key_replacements')
+    .select(['order_id', sql<number>`count(*)`.as('keys')])
+    .where('order_id', 'in', orderIds)
+    .groupBy('order_id')
+    .execute();
+
 /**
  * Per order id: keys refunded, charged back (a won dispute reinstates the key and no longer
  * counts), returned, and replaced, in two grouped reads for a whole page of orders.
@@ -21,19 +41,8 @@ export async function afterSaleOf(ctx: AppContext, orderIds: string[]): Promise<
   const states = new Map(orderIds.map((id) => [id, none()]));
   if (orderIds.length === 0) return states;
   const [taken, replaced] = await Promise.all([
-    ctx.db
-      .selectFrom('refund_keys')
-      .select(['order_id', 'cause', sql<number>`count(*)`.as('keys')])
-      .where('order_id', 'in', orderIds)
-      .where('reinstated_at', 'is', null)
-      .groupBy(['order_id', 'cause'])
-      .execute(),
-    ctx.db
-      .selectFrom('key_replacements')
-      .select(['order_id', sql<number>`count(*)`.as('keys')])
-      .where('order_id', 'in', orderIds)
-      .groupBy('order_id')
-      .execute(),
+    keysTakenBackPerOrder(ctx.db, orderIds),
+    keysReplacedPerOrder(ctx.db, orderIds),
   ]);
   for (const row of taken) {
     const state = states.get(row.order_id);
