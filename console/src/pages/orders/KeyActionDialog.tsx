@@ -44,6 +44,7 @@ function requestOf(action: KeyAction, form: Form) {
 /** What the picked keys were sold for: the order's unit price per key. */
 function amountOf(order: OrderAggregate, keys: number): string {
   if (order.unitPriceCents === null) return 'No price recorded for this order';
+  if (keys === 0) return 'Pick the keys to see the amount';
   const total = formatMoney(order.unitPriceCents * keys, order.currencyCode);
   return `${total} (${keys} × ${formatMoney(order.unitPriceCents, order.currencyCode)})`;
 }
