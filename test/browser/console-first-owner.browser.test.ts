@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +18,7 @@ import { sandboxOrder, sellerApi, until } from './console-journey.js';
  * on the order page, a failing call found in the request log by its request id, a refund from
  * the order page, sign-in again with the recovery code, and the order found by its key code.
  * Then the environment in the address (a shared link opens the right one) and, at 390x844, the
- * orders pages. axe-core checks every page; the key code is in no page, and in no line the
+ * orders pages. axe-core finds no violation of any impact on any page; the key code is in no page, and in no line the
  * server logged.
  */
 const run = promisify(execFile);
@@ -27,6 +29,22 @@ const PHONE = { width: 390, height: 844 };
 /** The browser's errors but the 404s the orders pages answer on purpose (no such order, unknown code). */
 const unexpected = (errors: string[]) =>
   errors.filter((error) => !/status of 404 .*\/console\/api\/orders\//.test(error));
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's violations of any impact (the shared check fails on serious and critical ones only). */
+async function expectNoAxeViolation(page: Page, name: string) {
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    // biome-ignore lint/suspicious/noExplicitAny: axe is a global the evaluated script defines
+    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map(
+      (v: { id: string; nodes: { target: string[] }[] }) =>
+        `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`,
+    );
+  });
+  expect(violations, `${name}: ${violations.join('\n')}`).toEqual([]);
+}
 
 /** Nothing wider than the window: the page never scrolls sideways. */
 async function expectNoSidewaysScroll(page: Page) {
@@ -96,6 +114,7 @@ describe.skipIf(BROWSER_SKIPPED)('a fresh owner from the start banner, in a brow
     const { page } = opened;
     const check = async (name: string) => {
       await opened.check(`first-owner-${name}`);
+      await expectNoAxeViolation(page, name);
       await expectNoSidewaysScroll(page);
     };
     try {
@@ -254,6 +273,7 @@ describe.skipIf(BROWSER_SKIPPED)('a fresh owner from the start banner, in a brow
     const { page } = opened;
     const check = async (name: string) => {
       await opened.check(`first-owner-phone-${name}`);
+      await expectNoAxeViolation(page, name);
       await expectNoSidewaysScroll(page);
     };
     try {
