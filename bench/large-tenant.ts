@@ -2,7 +2,7 @@
 // 1,000,000 on SQLite, 200,000 on PostgreSQL with DATABASE_URL), each with its sale line, activity
 // entry and sold key, every twentieth refunded, written straight through the repositories in
 // large transactions, beside 60,000 keys in stock (imported). Reports p50/p95 of every seller list and
-// aggregate read, and of the console's list pages (signed-in session), at 1,000 orders and at full size (sequential, in this process), then on SQLite
+// aggregate read, and of the console's list pages and key-code search (signed-in session), at 1,000 orders and at full size (sequential, in this process), then on SQLite
 // POST /orders p99 alone and while ten clients (in a process of their own) read statements and stream the activity CSV.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -99,13 +99,24 @@ async function grow(
           created_at: at,
         });
         await insertSoldKeys(trx, [
-          { ...key, id: uuidv7(at), order_id: id, fingerprint: `big-${i}`, sold_at: at, created_at: at },
+          {
+            ...key,
+            id: uuidv7(at),
+            order_id: id,
+            // The real keyed fingerprint of the code, so that the search by key code finds it.
+            fingerprint: ctx.secrets!.fingerprint(keyCodeOf(i)),
+            sold_at: at,
+            created_at: at,
+          },
         ]);
         if (i % 20 === 19) await recordReversal(trx, line, 1, 'refund', at + placed.refundAfter);
       }
     });
   }
 }
+
+/** The code of the key sold with grown order `i`. */
+const keyCodeOf = (i: number) => `BIG-KEY-${i.toString(36).toUpperCase().padStart(9, '0')}`;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const spread = (values: number[]) => {
@@ -145,10 +156,12 @@ function reads(world: CheckoutWorld, total: number, now: number): [string, strin
     ['console GET /finance/api-sales', 'console:/finance/api-sales?limit=50'],
     ['console GET /finance/activity', 'console:/finance/activity?limit=50'],
     ['console GET /finance/statements (month)', `console:/finance/statements?from=${month}&to=${month}`],
+    // Support's search by the key code a buyer sent: a different code of the tenant's each call.
+    ['console POST /orders/by-key-code', 'key-code:'],
   ];
 }
 
-/** An owner of the bench seller signed in to the console, on production data: the session cookie. */
+/** An owner of the bench seller signed in to the console, on production data: cookie and CSRF token. */
 async function consoleSession(ctx: AppContext, app: App, world: CheckoutWorld) {
   const invite = await inviteUser(ctx, {
     companyId: world.sellerId,
@@ -171,7 +184,29 @@ async function consoleSession(ctx: AppContext, app: App, world: CheckoutWorld) {
     payload: { environment: 'production' },
   });
   if (switched.statusCode !== 200) throw new Error(`console session: ${switched.body.slice(0, 200)}`);
-  return cookie;
+  return { cookie, csrf: session.json().data.csrfToken as string };
+}
+
+type ConsoleSession = Awaited<ReturnType<typeof consoleSession>>;
+
+/** The request a read of `reads` makes, call `i` of it. */
+function requestOf(path: string, i: number, total: number, world: CheckoutWorld, signedIn: ConsoleSession) {
+  const { cookie, csrf } = signedIn;
+  if (path === 'key-code:')
+    return {
+      method: 'POST' as const,
+      url: '/console/api/orders/by-key-code',
+      headers: { cookie, 'x-csrf-token': csrf },
+      payload: { code: keyCodeOf((i * 7919) % total) },
+    };
+  if (path.startsWith('console:'))
+    return {
+      method: 'GET' as const,
+      url: `/console/api${path.slice('console:'.length)}`,
+      headers: { cookie },
+    };
+  const headers = { authorization: `Bearer ${world.token}`, 'x-forwarded-for': '8.8.8.8' };
+  return { method: 'GET' as const, url: `/api/seller/v1${path}`, headers };
 }
 
 async function measureReads(
@@ -180,18 +215,15 @@ async function measureReads(
   total: number,
   now: number,
   reps: number,
-  cookie: string,
+  signedIn: ConsoleSession,
 ) {
-  const headers = { authorization: `Bearer ${world.token}`, 'x-forwarded-for': '8.8.8.8' };
   const out: Record<string, { p50: number; p95: number }> = {};
   for (const [name, path] of reads(world, total, now)) {
     const times: number[] = [];
-    const request = path.startsWith('console:')
-      ? { url: `/console/api${path.slice('console:'.length)}`, headers: { cookie } }
-      : { url: `/api/seller/v1${path}`, headers };
     for (let i = 0; i < reps + WARM_UP; i++) {
+      const request = requestOf(path, i, total, world, signedIn);
       const started = performance.now();
-      const res = await app.inject({ method: 'GET', ...request });
+      const res = await app.inject(request);
       if (res.statusCode !== 200)
         throw new Error(`${name} answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
       if (i >= WARM_UP) times.push(performance.now() - started);
@@ -335,9 +367,9 @@ export async function benchLargeTenant(engine = 'sqlite') {
     await grow(ctx, world, 0, small, placed);
     if (isPostgres(ctx.db)) await sql`analyze`.execute(ctx.db);
     // Twice: the first pass also pays for what the key import left behind (checkpoints, GC).
-    const cookie = await consoleSession(ctx, app, world);
-    await measureReads(app, world, small, now, reps, cookie);
-    const atSmall = await measureReads(app, world, small, now, reps, cookie);
+    const signedIn = await consoleSession(ctx, app, world);
+    await measureReads(app, world, small, now, reps, signedIn);
+    const atSmall = await measureReads(app, world, small, now, reps, signedIn);
     const started = performance.now();
     await grow(ctx, world, small, total, placed);
     result.fixtureSeconds = Number(((performance.now() - started) / 1000).toFixed(1));
@@ -347,7 +379,7 @@ export async function benchLargeTenant(engine = 'sqlite') {
     const runs = Math.max(1, Number(process.env.LARGE_TENANT_RUNS ?? 1));
     const atFull: Awaited<ReturnType<typeof measureReads>>[] = [];
     for (let run = 0; run < runs; run++)
-      atFull.push(await measureReads(app, world, total, now, reps, cookie));
+      atFull.push(await measureReads(app, world, total, now, reps, signedIn));
     result.reads = Object.fromEntries(
       Object.keys(atFull[0]!).map((name) => {
         const p95s = atFull.map((r) => r[name]!.p95);

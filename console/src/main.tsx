@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
 import { ConsoleError } from './api/client';
 import { catalogUsageSettingsRoutes } from './catalog-usage-settings-routes';
+import { EnvironmentInAddress } from './components/EnvironmentInAddress';
 import { Layout } from './components/Layout';
 import { AccountPage } from './pages/account/AccountPage';
 import { AuditPage } from './pages/audit/AuditPage';
@@ -46,7 +47,11 @@ const router = createBrowserRouter(
     { path: '/invite', element: <InvitePage /> },
     {
       path: '/',
-      element: <Layout />,
+      element: (
+        <EnvironmentInAddress>
+          <Layout />
+        </EnvironmentInAddress>
+      ),
       children: [
         { index: true, element: <HomePage /> },
         { path: 'keys', element: <KeysPage /> },

@@ -29,6 +29,8 @@ import {
   reservationOfOrder,
   reservationsUnderReference,
 } from '../modules/checkout/reservations/reservations.repo.js';
+import { soldKeysByFingerprint } from '../modules/console/console-key-search.js';
+import { keysReplacedPerOrder, keysTakenBackPerOrder } from '../modules/console/console-order-state.js';
 import { listActivity } from '../modules/finance/activity.repo.js';
 import { keptSaleTotals, keysPerDay } from '../modules/finance/kept-totals.repo.js';
 import { listSaleLines, saleTotals } from '../modules/finance/sales-read.repo.js';
@@ -145,6 +147,24 @@ const READS: SellerRead[] = [
     run: (db) => reservationsUnderReference(db, S, 'ref-1', 20),
     index: 'reservations_seller_reference',
     seeks: 'order_reference',
+  },
+  {
+    name: 'console POST /orders/by-key-code (the key of a fingerprint, with its order)',
+    run: (db) => soldKeysByFingerprint(db, S.sellerId, ['fp-1', 'fp-2']),
+    index: postgres ? 'game_keys_fingerprint_key' : 'sqlite_autoindex_game_keys_2',
+    seeks: 'fingerprint',
+  },
+  {
+    name: 'console GET /orders (keys taken back per order of the page)',
+    run: (db) => keysTakenBackPerOrder(db, ['ord-1', 'ord-2']),
+    index: postgres ? 'refund_keys_pk' : 'sqlite_autoindex_refund_keys_1',
+    seeks: 'order_id',
+  },
+  {
+    name: 'console GET /orders (keys replaced per order of the page)',
+    run: (db) => keysReplacedPerOrder(db, ['ord-1', 'ord-2']),
+    index: 'key_replacements_order',
+    seeks: 'order_id',
   },
   {
     name: 'GET /finance/api-sales?orderReference=',

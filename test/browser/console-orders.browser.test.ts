@@ -94,7 +94,7 @@ describe.skipIf(BROWSER_SKIPPED)('console orders and finance in a browser', () =
     const seeded = await sdapi('seed', 'demo');
     companyId = seeded.sellerCompanyId;
     apiKey = seeded.productionKey;
-    opened = await openConsoleBrowser(base, { downloads: true });
+    opened = await openConsoleBrowser(base, { downloads: true, viewport: { width: 1280, height: 800 } });
     page = opened.page;
   }, 180_000);
   afterAll(async () => {
@@ -148,7 +148,8 @@ describe.skipIf(BROWSER_SKIPPED)('console orders and finance in a browser', () =
     await page.getByRole('dialog').getByRole('button', { name: 'Refund keys' }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
     await page.getByRole('cell', { name: 'refund.completed' }).first().waitFor();
-    await page.getByRole('cell', { name: /refund \(refund\)/ }).waitFor();
+    await page.getByRole('cell', { name: 'Refund', exact: true }).waitFor();
+    await page.getByText('Refunded 1 of 2').waitFor();
     await opened.check('order-refunded');
 
     await page.getByRole('link', { name: 'Finance' }).click();

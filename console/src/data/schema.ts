@@ -1613,6 +1613,12 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
+                                afterSale: {
+                                    chargedBack: number;
+                                    refunded: number;
+                                    replaced: number;
+                                    returned: number;
+                                };
                                 allocationId: string;
                                 checkoutHoldId: string | null;
                                 contractDate: string;
@@ -1691,6 +1697,12 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
+                                afterSale: {
+                                    chargedBack: number;
+                                    refunded: number;
+                                    replaced: number;
+                                    returned: number;
+                                };
                                 bulkLine: boolean;
                                 events: {
                                     /** Format: date-time */
@@ -1716,7 +1728,9 @@ export interface paths {
                                 } | null;
                                 keys: {
                                     id: string;
+                                    replacedBy: string | null;
                                     state: string;
+                                    takenBackBy: ("refund" | "chargeback" | "return") | null;
                                 }[];
                                 order: {
                                     allocationId: string;
@@ -2096,6 +2110,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/api/orders/by-key-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        code: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                keyId: string;
+                                orderId: string;
+                                orderReference: string;
+                                readableId: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/api/orders/reservations": {
         parameters: {
             query?: never;
@@ -2349,8 +2411,10 @@ export interface paths {
                                     wholesaleFromCents: number | null;
                                 };
                                 publisherCompanyId: string;
+                                publisherCompanyName: string | null;
                                 regions: unknown[];
                                 shortDescription: string;
+                                skuCodes: string[];
                                 slug: string;
                                 /** @description legacy rollup: always active for visible products */
                                 status: string;

@@ -8,17 +8,41 @@ import { getOrder } from '../checkout/orders/order-reads.service.js';
 import type { OrderRow } from '../checkout/orders/orders.repo.js';
 import { reservationOfOrder } from '../checkout/reservations/reservations.repo.js';
 import { listApiSales } from '../finance/api-sales.service.js';
+import { afterSaleOf } from './console-order-state.js';
 
 const PAGE = 100;
 
-/** Key ids and states only: the ciphertext never leaves the database for a console read. */
-const keysOf = (ctx: AppContext, orderId: string) =>
-  ctx.db
-    .selectFrom('game_keys')
-    .select(['id', 'state'])
-    .where('order_id', '=', orderId)
-    .orderBy('id')
-    .execute();
+/**
+ * Key ids and states only (the ciphertext never leaves the database for a console read), each
+ * with what took it back (refund, chargeback, return) and the key that replaced it, if any.
+ */
+async function keysOf(ctx: AppContext, orderId: string) {
+  const [keys, taken, replacements] = await Promise.all([
+    ctx.db
+      .selectFrom('game_keys')
+      .select(['id', 'state'])
+      .where('order_id', '=', orderId)
+      .orderBy('id')
+      .execute(),
+    ctx.db
+      .selectFrom('refund_keys')
+      .select(['key_id', 'cause'])
+      .where('order_id', '=', orderId)
+      .where('reinstated_at', 'is', null)
+      .execute(),
+    ctx.db
+      .selectFrom('key_replacements')
+      .select(['replaced_key_id', 'key_id'])
+      .where('order_id', '=', orderId)
+      .execute(),
+  ]);
+  return keys.map((key) => ({
+    id: key.id,
+    state: key.state,
+    takenBackBy: taken.find((t) => t.key_id === key.id)?.cause ?? null,
+    replacedBy: replacements.find((r) => r.replaced_key_id === key.id)?.key_id ?? null,
+  }));
+}
 
 async function holdOf(ctx: AppContext, order: OrderRow) {
   if (!order.hold_id) return null;
@@ -110,7 +134,7 @@ export async function orderDetail(
   withFinance: boolean,
 ) {
   const scope = { sellerId: actor.sellerId, environment: actor.environment };
-  const [aggregate, keys, hold, reservation, refunds, sales, events] = await Promise.all([
+  const [aggregate, keys, hold, reservation, refunds, sales, events, states] = await Promise.all([
     getOrder(ctx, actor, order.id),
     keysOf(ctx, order.id),
     holdOf(ctx, order),
@@ -120,12 +144,14 @@ export async function orderDetail(
       ? listApiSales(ctx, { ...scope, orderReference: order.order_reference, limit: PAGE }, (c) => c)
       : null,
     eventsOf(ctx, order),
+    afterSaleOf(ctx, [order.id]),
   ]);
   return {
     order: aggregate,
     /** Written as a line of POST /orders/bulk (orders before migration 0033 read as single). */
     bulkLine: order.bulk_line === 1,
     keys,
+    afterSale: states.get(order.id)!,
     hold,
     reservation,
     refunds: refunds.slice(0, PAGE).map(refundView),

@@ -21,6 +21,7 @@ import { reservationsUnderReference } from '../checkout/reservations/reservation
 import { sellerScope } from '../sandbox/sandbox.service.js';
 import { auditActorOf } from './audit.service.js';
 import {
+  ConsoleOrderRow,
   consoleAnswer,
   consoleData,
   OrderDetailSchema,
@@ -28,7 +29,9 @@ import {
 } from './console.schemas.js';
 import { CONSOLE_API } from './console-auth.routes.js';
 import { requireSession, type SessionNeeds, secretAnswer } from './console-http.js';
+import { orderOfKeyCode } from './console-key-search.js';
 import { orderDetail } from './console-order-detail.js';
+import { afterSaleOf } from './console-order-state.js';
 import { can } from './roles.js';
 import { principalOfSession } from './sessions.service.js';
 
@@ -56,8 +59,19 @@ async function actorOf(ctx: AppContext, request: FastifyRequest, needs: SessionN
 async function orderOf(ctx: AppContext, request: FastifyRequest, id: string, needs: SessionNeeds = {}) {
   const { session, actor, by } = await actorOf(ctx, request, needs);
   const order = await findOrder(ctx.db, actor.sellerId, actor.environment, id);
-  if (!order) throw fail('NOT_FOUND', `No order ${id}.`);
+  if (!order) throw await notHere(ctx, actor, id);
   return { session, order, by, actor: inNamespaceOf(actor, order) };
+}
+
+/** NOT_FOUND, naming the company's other environment when the order is there (a link shared across). */
+async function notHere(ctx: AppContext, actor: SellerActor, id: string) {
+  const other = actor.environment === 'sandbox' ? 'production' : 'sandbox';
+  const elsewhere = await findOrder(ctx.db, actor.sellerId, other, id);
+  return elsewhere
+    ? fail('NOT_FOUND', `No order ${id} in ${actor.environment}; it is in ${other}.`, {
+        otherEnvironment: other,
+      })
+    : fail('NOT_FOUND', `No order ${id}.`);
 }
 
 const inNamespaceOf = (actor: SellerActor, order: OrderRow): SellerActor =>
@@ -72,7 +86,7 @@ export function registerConsoleOrderRoutes(app: TypedApp, ctx: AppContext): void
     {
       ...open,
       schema: {
-        ...consoleAnswer(Type.Object({ data: Type.Array(OrderAggregate), meta: PageMeta })),
+        ...consoleAnswer(Type.Object({ data: Type.Array(ConsoleOrderRow), meta: PageMeta })),
         querystring: Type.Object(
           {
             orderReference: Type.Optional(OrderReference),
@@ -90,7 +104,38 @@ export function registerConsoleOrderRoutes(app: TypedApp, ctx: AppContext): void
     async (request) => {
       const { actor } = await actorOf(ctx, request);
       const { kind, ...q } = request.query;
-      return orderListPage(ctx, actor, { ...q, origin: kind }, nextPageUrl(request.url));
+      const page = await orderListPage(ctx, actor, { ...q, origin: kind }, nextPageUrl(request.url));
+      const states = await afterSaleOf(
+        ctx,
+        page.data.map((order) => order.id),
+      );
+      return { ...page, data: page.data.map((order) => ({ ...order, afterSale: states.get(order.id)! })) };
+    },
+  );
+
+  /** The order holding a key a buyer quotes; the code travels in the body, never in a logged URL. */
+  app.post(
+    `${base}/by-key-code`,
+    {
+      ...open,
+      schema: {
+        ...consoleData(
+          Type.Object({
+            orderId: Type.String(),
+            readableId: Type.String(),
+            orderReference: Type.String(),
+            keyId: Type.String(),
+          }),
+        ),
+        body: Type.Object(
+          { code: Type.String({ minLength: 1, maxLength: 300 }) },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request) => {
+      const { actor } = await actorOf(ctx, request);
+      return { data: await orderOfKeyCode(ctx, actor, request.body.code) };
     },
   );
 

@@ -10,6 +10,9 @@ import { sweepReservations } from '../checkout/reservations/lifecycle.service.js
 
 const t = useTestApp();
 
+/** A console order row as the seller API answers it: the console adds what happened after the sale. */
+const withoutAfterSale = ({ afterSale: _, ...order }: Record<string, unknown>) => order;
+
 const api = (auth: Record<string, string>, path: string) =>
   call(t, { method: 'GET', url: `/api/seller/v1${path}`, headers: auth });
 
@@ -29,7 +32,7 @@ describe('console orders', () => {
       second.orderReference,
     ]);
     const apiPage = await api(seller.auth, '/orders?limit=1');
-    expect(all.body.data).toEqual(apiPage.body.data);
+    expect(all.body.data.map(withoutAfterSale)).toEqual(apiPage.body.data);
     const next = await consoleCall(t, dev, 'GET', `/orders?limit=1&cursor=${all.body.meta.nextCursor}`);
     expect(next.body.data.map((o: { orderReference: string }) => o.orderReference)).toEqual([
       first.orderReference,
@@ -83,7 +86,7 @@ describe('console orders', () => {
 
     const all = await consoleCall(t, dev, 'GET', '/orders');
     expect(all.body.data).toHaveLength(4);
-    expect(all.body.data).toEqual((await api(seller.auth, '/orders')).body.data);
+    expect(all.body.data.map(withoutAfterSale)).toEqual((await api(seller.auth, '/orders')).body.data);
     expect(Object.keys(all.body.data[0])).not.toContain('bulkLine');
 
     const line = strict.body.data.items[0].data as { orderId: string };
@@ -139,7 +142,7 @@ describe('console orders', () => {
       'GET',
       `/orders?kind=reservation&orderReference=${orderReference}`,
     );
-    expect(found.body.data).toEqual(
+    expect(found.body.data.map(withoutAfterSale)).toEqual(
       (await api(seller.auth, `/orders?orderReference=${orderReference}`)).body.data,
     );
     expect(found.body.data[0]).toMatchObject({ id: orderId, quantity: 2 });
@@ -263,8 +266,11 @@ describe('console orders', () => {
     const detail = page.body.data;
     expect(detail.order).toEqual((await api(owner.seller.auth, `/orders/${placed.orderId}`)).body.data);
     expect(detail.keys).toEqual(
-      placed.keyIds.map((id) => ({ id, state: 'sold' })).sort((a, b) => a.id.localeCompare(b.id)),
+      placed.keyIds
+        .map((id) => ({ id, state: 'sold', takenBackBy: null, replacedBy: null }))
+        .sort((a, b) => a.id.localeCompare(b.id)),
     );
+    expect(detail.afterSale).toEqual({ refunded: 0, chargedBack: 0, returned: 0, replaced: 0 });
     expect(detail.events.map((e: { eventType: string }) => e.eventType)).toContain('order.fulfilled');
     expect(detail.saleLines).toHaveLength(1);
     expect(detail.refunds).toEqual([]);
@@ -277,7 +283,14 @@ describe('console orders', () => {
     expect(refunded.status, JSON.stringify(refunded.body)).toBe(200);
     const after = (await consoleCall(t, owner, 'GET', `/orders/${placed.orderId}`)).body.data;
     expect(after.refunds.map((r: { refundId: string }) => r.refundId)).toEqual([refunded.body.data.refundId]);
-    expect(after.keys.find((k: { id: string }) => k.id === placed.keyIds[0]).state).not.toBe('sold');
+    expect(after.keys.find((k: { id: string }) => k.id === placed.keyIds[0])).toMatchObject({
+      state: 'quarantined',
+      takenBackBy: 'refund',
+    });
+    expect(after.afterSale).toEqual({ refunded: 1, chargedBack: 0, returned: 0, replaced: 0 });
+    // The list says the same: refunded 1 of 2.
+    const listed = await consoleCall(t, owner, 'GET', `/orders?orderReference=${placed.orderReference}`);
+    expect(listed.body.data[0].afterSale).toEqual({ refunded: 1, chargedBack: 0, returned: 0, replaced: 0 });
     expect(after.events.map((e: { eventType: string }) => e.eventType)).toContain('refund.completed');
     expect(after.saleLines.map((l: { entryType: string }) => l.entryType).sort()).toEqual([
       'sale',
@@ -352,6 +365,22 @@ describe('console orders', () => {
       reason: 'buyer changed mind',
     });
     expect(returned.status, JSON.stringify(returned.body)).toBe(200);
+    const replaced = await consoleCall(t, developer, 'POST', `/orders/${placed.orderId}/replacements`, {
+      keyId: placed.keyIds[2],
+      reason: 'does not redeem',
+    });
+    expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
+    const detail = (await consoleCall(t, viewer, 'GET', `/orders/${placed.orderId}`)).body.data;
+    expect(detail.afterSale).toEqual({ refunded: 0, chargedBack: 1, returned: 1, replaced: 1 });
+    const byKey = Object.fromEntries(
+      detail.keys.map((k: { id: string; takenBackBy: string | null; replacedBy: string | null }) => [
+        k.id,
+        [k.takenBackBy, k.replacedBy],
+      ]),
+    );
+    expect(byKey[placed.keyIds[0]!]).toEqual(['chargeback', null]);
+    expect(byKey[placed.keyIds[1]!]).toEqual(['return', null]);
+    expect(byKey[placed.keyIds[2]!]).toEqual([null, replaced.body.data.keyId]);
     expectApiError(
       await consoleCall(t, developer, 'POST', `/orders/${placed.orderId}/cancel`),
       409,

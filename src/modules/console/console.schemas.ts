@@ -217,7 +217,12 @@ export const UsagePage = Type.Object({
 });
 
 export const ConsoleProductList = Type.Object({
-  data: Type.Array(ProductListItem),
+  data: Type.Array(
+    Type.Composite([
+      ProductListItem,
+      Type.Object({ publisherCompanyName: Nullable(Type.String()), skuCodes: Type.Array(Type.String()) }),
+    ]),
+  ),
   meta: Type.Composite([PageMeta, Type.Object({ localePreference: Type.Array(Type.String()) })]),
 });
 
@@ -300,10 +305,29 @@ export const ReservationUnderReference = Type.Object({
   expiresAt: DateTime,
 });
 
+/** What happened to an order's keys after the sale, counted per key. */
+export const AfterSaleSchema = Type.Object({
+  refunded: Type.Integer(),
+  chargedBack: Type.Integer(),
+  returned: Type.Integer(),
+  replaced: Type.Integer(),
+});
+
+/** A row of the console's order list: the API's order and what happened to its keys since. */
+export const ConsoleOrderRow = Type.Composite([OrderAggregate, Type.Object({ afterSale: AfterSaleSchema })]);
+
 export const OrderDetailSchema = Type.Object({
   order: OrderAggregate,
   bulkLine: Type.Boolean(),
-  keys: Type.Array(Type.Object({ id: Type.String(), state: Type.String() })),
+  keys: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      state: Type.String(),
+      takenBackBy: Nullable(OneOf(['refund', 'chargeback', 'return'] as const)),
+      replacedBy: Nullable(Type.String()),
+    }),
+  ),
+  afterSale: AfterSaleSchema,
   hold: Nullable(
     Type.Object({
       id: Type.String(),

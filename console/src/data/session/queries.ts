@@ -1,5 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { type Environment, setCsrfToken } from '../../api/client';
+import type { Session } from '../../components/session';
 import { type Body, request } from '../api';
 import { consoleKeys } from '../keys';
 
@@ -82,4 +84,26 @@ export function useAcceptInvite(token: string, onAccepted: () => void) {
       onAccepted();
     },
   });
+}
+
+/**
+ * Switches the session to the environment a shared link names, keeping every other cached
+ * answer out of date (they belonged to the other environment); resolves to the environment now on.
+ */
+export function useFollowLinkEnvironment() {
+  const queryClient = useQueryClient();
+  // One function for the component's life: the effect that calls it runs again when it changes.
+  return useCallback(
+    async (environment: Environment): Promise<Environment> => {
+      const { data } = await request('put', '/environment', { body: { environment } });
+      queryClient.setQueryData(consoleKeys.session.all, (old: Session | undefined) =>
+        old ? { ...old, environment: data.environment } : old,
+      );
+      await queryClient.invalidateQueries({
+        predicate: (q) => q.queryKey[0] !== consoleKeys.session.all[0],
+      });
+      return data.environment;
+    },
+    [queryClient],
+  );
 }

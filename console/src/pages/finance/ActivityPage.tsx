@@ -4,6 +4,7 @@ import { FilterForm, queryOf } from '../../components/FilterForm';
 import { ErrorNotice, PageHeader } from '../../components/ui';
 import { type ActivityEntry, useActivity, useReport, useStartReport } from '../../data/finance/queries';
 import { countOf, formatDate, formatMoney, formatNumber } from '../../format';
+import { OrderReferenceLink } from '../orders/OrderReferenceLink';
 import { FinanceNav } from './FinanceNav';
 
 const FILTERS = [
@@ -18,7 +19,11 @@ const FILTERS = [
 const columns: Column<ActivityEntry>[] = [
   { header: 'When', className: 'nowrap', cell: (e) => formatDate(e.createdAt) },
   { header: 'Kind', cell: (e) => e.kind },
-  { header: 'Order reference', className: 'mono small', cell: (e) => e.orderReference },
+  {
+    header: 'Order reference',
+    className: 'small',
+    cell: (e) => <OrderReferenceLink reference={e.orderReference} />,
+  },
   { header: 'SKU', className: 'mono small', cell: (e) => e.skuCode },
   { header: 'Quantity', className: 'num', cell: (e) => formatNumber(e.quantity) },
   { header: 'Counterparty', cell: (e) => e.counterparty.name ?? e.counterparty.companyId },

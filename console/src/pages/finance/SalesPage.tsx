@@ -1,9 +1,10 @@
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { type Column, DataTable } from '../../components/DataTable';
 import { FilterForm, queryOf } from '../../components/FilterForm';
 import { ErrorNotice, PageHeader } from '../../components/ui';
 import { type SaleLine, useApiSales } from '../../data/finance/queries';
 import { formatDate, formatMoney, formatNumber } from '../../format';
+import { OrderReferenceLink } from '../orders/OrderReferenceLink';
 import { FinanceNav } from './FinanceNav';
 
 const FILTERS = [
@@ -19,11 +20,7 @@ const columns: Column<SaleLine>[] = [
   { header: 'Entry', cell: (l) => l.entryType },
   {
     header: 'Order reference',
-    cell: (l) => (
-      <Link className="mono" to={`/orders?orderReference=${encodeURIComponent(l.orderReference)}`}>
-        {l.orderReference}
-      </Link>
-    ),
+    cell: (l) => <OrderReferenceLink reference={l.orderReference} />,
   },
   { header: 'SKU', className: 'mono small', cell: (l) => l.skuCode },
   { header: 'Quantity', className: 'num', cell: (l) => formatNumber(l.quantity) },

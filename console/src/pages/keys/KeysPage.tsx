@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { Link } from 'react-router';
+import { useEnvironmentLink } from '../../components/EnvironmentInAddress';
 import { FormErrorNotice } from '../../components/FieldError';
 import { formErrorsOf } from '../../components/field-errors';
 import { can, useSession } from '../../components/session';
@@ -44,6 +46,9 @@ export function KeysPage() {
   });
   const allowlistErrors = formErrorsOf(act.error, { allowlist: ALLOWLIST_FIELD });
   const writable = can(session, 'keys:write');
+  // Production keys need the company's production access: said before any form, not as its error.
+  const awaitingAccess = session.environment === 'production' && !session.company.productionAccess;
+  const link = useEnvironmentLink();
   const list = keys.data?.data ?? [];
   const grantable = new Set(keys.data?.meta.grantableScopes ?? []);
   // Rotating or rolling hands out the key's scopes again: only offered within the role's own.
@@ -54,7 +59,7 @@ export function KeysPage() {
         title="API keys"
         description={`Keys of the ${session.environment} environment. Only the prefix of a secret is ever shown again.`}
         actions={
-          writable && keys.data ? (
+          writable && keys.data && !awaitingAccess ? (
             <CreateKeyDialog
               environment={session.environment}
               grantable={keys.data.meta.grantableScopes}
@@ -64,6 +69,13 @@ export function KeysPage() {
           ) : null
         }
       />
+      {writable && awaitingAccess ? (
+        <div className="notice" role="status">
+          <strong>Production keys need production access for your company.</strong> The platform grants it
+          after review; until then, build and test with sandbox keys.{' '}
+          <Link to={link('/settings')}>See where your company stands in Settings</Link>.
+        </div>
+      ) : null}
       <ErrorNotice error={keys.error} />
       {keys.data && list.length === 0 ? (
         <EmptyState title={`No ${session.environment} keys yet`}>

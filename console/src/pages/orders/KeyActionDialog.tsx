@@ -4,6 +4,8 @@ import { call } from '../../api/client';
 import { FieldError, FormErrorNotice, invalidProps } from '../../components/FieldError';
 import { formErrorsOf, messagesOf } from '../../components/field-errors';
 import { Dialog } from '../../components/ui';
+import { formatMoney } from '../../format';
+import type { OrderAggregate } from './types';
 
 export type KeyAction = 'refund' | 'chargeback' | 'return' | 'replace';
 
@@ -47,26 +49,34 @@ function requestOf(action: KeyAction, form: Form) {
   };
 }
 
+/** What the picked keys were sold for: the order's unit price per key. */
+function amountOf(order: OrderAggregate, keys: number): string {
+  if (order.unitPriceCents === null) return 'No price recorded for this order';
+  if (keys === 0) return 'Pick the keys to see the amount';
+  const total = formatMoney(order.unitPriceCents * keys, order.currencyCode);
+  return `${total} (${keys} × ${formatMoney(order.unitPriceCents, order.currencyCode)})`;
+}
+
 /** One dialog for the key actions of an order page: pick keys, give the reference or reason, confirm. */
 export function KeyActionDialog({
   action,
-  orderId,
+  order,
   keyIds,
   onClose,
 }: {
   action: KeyAction;
-  orderId: string;
+  order: OrderAggregate;
   keyIds: string[];
   onClose: () => void;
 }) {
   const queryClient = useQueryClient();
-  const { register, handleSubmit, formState } = useForm<Form>({
+  const { register, handleSubmit, formState, watch } = useForm<Form>({
     defaultValues: { keyIds: action === 'replace' ? keyIds.slice(0, 1) : [], reference: '', reason: '' },
   });
   const act = useMutation({
     mutationFn: (form: Form) => {
       const { path, body } = requestOf(action, form);
-      return call('POST', `/orders/${orderId}/${path}`, body);
+      return call('POST', `/orders/${order.id}/${path}`, body);
     },
     onSuccess: async () => {
       await queryClient.invalidateQueries();
@@ -113,6 +123,12 @@ export function KeyActionDialog({
             <FieldError id="key-action-reference-error" messages={referenceErrors} />
           </label>
         ) : null}
+        {action === 'replace' ? null : (
+          <p className="field" aria-live="polite">
+            <span>{action === 'return' ? 'Amount, where the refund policy moves money' : 'Amount'}</span>
+            <strong>{amountOf(order, [watch('keyIds')].flat().filter(Boolean).length)}</strong>
+          </p>
+        )}
         <label className="field">
           <span>{action === 'return' ? 'Reason' : 'Reason (optional)'}</span>
           <input

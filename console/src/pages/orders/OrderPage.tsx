@@ -1,17 +1,24 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { call } from '../../api/client';
+import { ConsoleError, call, type Environment } from '../../api/client';
 import { type Column, DataTable } from '../../components/DataTable';
+import { inEnvironment, useEnvironmentLink } from '../../components/EnvironmentInAddress';
 import { formatMoney } from '../../components/money';
 import { can, useSession } from '../../components/session';
 import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
 import { type KeyAction, KeyActionDialog } from './KeyActionDialog';
+import { adjustmentLabel, stateOf, totalOf } from './order-state';
 import type { OrderDetail, Refund, SaleLine } from './types';
 
 const refundColumns: Column<Refund>[] = [
   { header: 'When', className: 'nowrap', cell: (r) => formatDate(r.createdAt) },
-  { header: 'Type', cell: (r) => `${r.adjustmentType} (${r.source})${r.reinstatedAt ? ', reinstated' : ''}` },
+  { header: 'Type', cell: (r) => `${adjustmentLabel(r)}${r.reinstatedAt ? ', reinstated' : ''}` },
+  {
+    header: 'Reference',
+    className: 'mono small',
+    cell: (r) => r.refundReference ?? r.chargebackReference ?? '—',
+  },
   { header: 'Keys', className: 'mono small', cell: (r) => r.keyIds.join(', ') },
   {
     header: 'Amount',
@@ -45,7 +52,7 @@ const eventColumns: Column<EventRow>[] = [
         ? 'none (no endpoint subscribed)'
         : e.deliveries.map((d) => (
             <div key={d.endpointId} className="small">
-              <Link to="/webhooks">{d.status}</Link> after {d.attempts} attempt{d.attempts === 1 ? '' : 's'}
+              <WebhooksLink>{d.status}</WebhooksLink> after {d.attempts} attempt{d.attempts === 1 ? '' : 's'}
               {d.lastStatusCode ? ` · HTTP ${d.lastStatusCode}` : ''}
               {d.lastError ? ` · ${d.lastError}` : ''}
             </div>
@@ -53,6 +60,34 @@ const eventColumns: Column<EventRow>[] = [
   },
   { header: 'Event id', className: 'mono small', cell: (e) => e.eventId },
 ];
+
+const TAKEN_BACK = { refund: 'refunded', chargeback: 'charged back', return: 'returned' } as const;
+
+function WebhooksLink({ children }: { children: ReactNode }) {
+  const link = useEnvironmentLink();
+  return <Link to={link('/webhooks')}>{children}</Link>;
+}
+
+/** Why the order is not shown: absent, or in the company's other environment (a link shared across). */
+function NotHere({ id, error }: { id: string; error: unknown }) {
+  const other = error instanceof ConsoleError ? error.body.details?.otherEnvironment : undefined;
+  if (other !== 'sandbox' && other !== 'production') return <ErrorNotice error={error} />;
+  return (
+    <>
+      <PageHeader
+        title={`Order ${id}`}
+        description="Orders are shown in the environment they were placed in."
+      />
+      <div className="notice" role="status">
+        <strong>This order is in {other}, not in the environment you are viewing.</strong>{' '}
+        <Link to={inEnvironment(`/orders/${encodeURIComponent(id)}`, other as Environment)}>
+          Open it in {other}
+        </Link>
+        .
+      </div>
+    </>
+  );
+}
 
 function Facts({ detail }: { detail: OrderDetail }) {
   const { order, hold, reservation, bulkLine } = detail;
@@ -76,10 +111,15 @@ function Facts({ detail }: { detail: OrderDetail }) {
       <dd className="mono">{order.skuCode}</dd>
       <dt>Quantity</dt>
       <dd>{order.quantity}</dd>
-      <dt>Unit price</dt>
+      <dt>State</dt>
+      <dd>{stateOf(order, detail.afterSale)}</dd>
+      <dt>Amount</dt>
       <dd>
-        {formatMoney(order.unitPriceCents, order.currencyCode)}{' '}
-        {order.countryCode ? `in ${order.countryCode}` : ''}
+        {formatMoney(totalOf(order), order.currencyCode)}
+        {order.unitPriceCents !== null
+          ? ` (${order.quantity} × ${formatMoney(order.unitPriceCents, order.currencyCode)})`
+          : ''}
+        {order.countryCode ? ` in ${order.countryCode}` : ''}
       </dd>
       <dt>Reveal</dt>
       <dd>{reveal}</dd>
@@ -101,6 +141,7 @@ export function OrderPage() {
   const session = useSession();
   const queryClient = useQueryClient();
   const [action, setAction] = useState<KeyAction | null>(null);
+  const link = useEnvironmentLink();
   const detail = useQuery({
     queryKey: ['order', session.environment, id],
     queryFn: () => call<{ data: OrderDetail }>('GET', `/orders/${encodeURIComponent(id)}`),
@@ -111,7 +152,11 @@ export function OrderPage() {
   });
   const data = detail.data?.data;
   if (!data)
-    return detail.error ? <ErrorNotice error={detail.error} /> : <p aria-busy="true">Loading the order…</p>;
+    return detail.error ? (
+      <NotHere id={id} error={detail.error} />
+    ) : (
+      <p aria-busy="true">Loading the order…</p>
+    );
   const soldKeys = data.keys.filter((k) => k.state === 'sold').map((k) => k.id);
   const actions: [KeyAction, string, boolean][] = [
     ['refund', 'Refund keys', can(session, 'orders:refund')],
@@ -133,7 +178,7 @@ export function OrderPage() {
         }
       />
       <p>
-        <Link to="/orders">← All orders</Link>
+        <Link to={link('/orders')}>← All orders</Link>
       </p>
       <ErrorNotice error={cancel.error} />
       <Facts detail={data} />
@@ -162,6 +207,13 @@ export function OrderPage() {
             {data.keys.map((k) => (
               <li key={k.id}>
                 <span className="mono small">{k.id}</span> <span className="pill">{k.state}</span>
+                {k.takenBackBy ? ` ${TAKEN_BACK[k.takenBackBy]}` : ''}
+                {k.replacedBy ? (
+                  <>
+                    {' '}
+                    replaced by <span className="mono small">{k.replacedBy}</span>
+                  </>
+                ) : null}
               </li>
             ))}
           </ul>
@@ -175,6 +227,7 @@ export function OrderPage() {
         loaded
         empty="None."
         caption="Refunds and returns"
+        stackOnPhones
       />
       {data.saleLines ? (
         <>
@@ -186,6 +239,7 @@ export function OrderPage() {
             loaded
             empty="None."
             caption="Sale lines"
+            stackOnPhones
           />
         </>
       ) : null}
@@ -197,11 +251,12 @@ export function OrderPage() {
         loaded
         empty="No event names this order."
         caption="Events"
+        stackOnPhones
       />
       {action ? (
         <KeyActionDialog
           action={action}
-          orderId={data.order.id}
+          order={data.order}
           keyIds={soldKeys}
           onClose={() => setAction(null)}
         />

@@ -2,12 +2,15 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { call } from '../../api/client';
 import { type Column, DataTable } from '../../components/DataTable';
+import { useEnvironmentLink } from '../../components/EnvironmentInAddress';
 import { type Filter, FilterForm, queryOf } from '../../components/FilterForm';
 import { formatMoney } from '../../components/money';
 import { can, useSession } from '../../components/session';
 import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
 import { useKeysetList } from '../../components/useKeysetList';
-import type { OrderAggregate } from './types';
+import { KeyCodeSearch } from './KeyCodeSearch';
+import { stateOf, totalOf } from './order-state';
+import type { OrderRow } from './types';
 
 const FILTERS: Filter[] = [
   { name: 'orderReference', label: 'Order reference' },
@@ -28,20 +31,35 @@ const FILTERS: Filter[] = [
   { name: 'to', label: 'To', type: 'datetime-local' },
 ];
 
-const columns: Column<OrderAggregate>[] = [
+function OrderLink({ order }: { order: OrderRow }) {
+  const link = useEnvironmentLink();
+  return (
+    <Link to={link(`/orders/${order.readableId}`)} className="mono">
+      {order.orderReference}
+    </Link>
+  );
+}
+
+const columns: Column<OrderRow>[] = [
   { header: 'Placed', className: 'nowrap', cell: (o) => formatDate(o.createdAt) },
-  {
-    header: 'Order reference',
-    cell: (o) => (
-      <Link to={`/orders/${o.readableId}`} className="mono">
-        {o.orderReference}
-      </Link>
-    ),
-  },
+  { header: 'Order reference', cell: (o) => <OrderLink order={o} /> },
   { header: 'SKU', className: 'mono small', cell: (o) => o.skuCode },
   { header: 'Kind', cell: (o) => `${o.kind} · ${o.delivery}` },
-  { header: 'Keys', className: 'num', cell: (o) => `${o.keyIds.length} / ${o.quantity}` },
-  { header: 'Unit price', className: 'nowrap', cell: (o) => formatMoney(o.unitPriceCents, o.currencyCode) },
+  { header: 'State', cell: (o) => stateOf(o, o.afterSale) },
+  {
+    header: 'Amount',
+    className: 'num nowrap',
+    cell: (o) => (
+      <>
+        {formatMoney(totalOf(o), o.currencyCode)}
+        {o.quantity > 1 && o.unitPriceCents !== null ? (
+          <div className="muted small">
+            {o.quantity} × {formatMoney(o.unitPriceCents, o.currencyCode)}
+          </div>
+        ) : null}
+      </>
+    ),
+  },
 ];
 
 interface Reservation {
@@ -99,7 +117,7 @@ function Reservations({ orderReference }: { orderReference: string }) {
 export function OrdersPage() {
   const [params] = useSearchParams();
   const query = queryOf(params, FILTERS);
-  const orders = useKeysetList<OrderAggregate>('orders', '/orders', query, 'Older orders');
+  const orders = useKeysetList<OrderRow>('orders', '/orders', query, 'Older orders');
   const reference = params.get('orderReference');
   return (
     <>
@@ -107,6 +125,7 @@ export function OrdersPage() {
         title="Orders"
         description="Orders, pulls and pre-orders of this environment, newest first. Keys are shown by id only."
       />
+      <KeyCodeSearch />
       <FilterForm filters={FILTERS} />
       {reference ? <Reservations orderReference={reference} /> : null}
       <ErrorNotice error={orders.error} />
@@ -117,6 +136,7 @@ export function OrdersPage() {
         loaded={orders.loaded}
         empty="No order matches."
         caption="Orders"
+        stackOnPhones
         more={orders.more}
       />
     </>

@@ -1,0 +1,78 @@
+import type { AppContext } from '../../context.js';
+import type { Executor } from '../../db/database.js';
+import { fail } from '../../http/errors.js';
+import type { SellerActor } from '../checkout/line/quote.service.js';
+
+/**
+ * The forms of a code a buyer sends that may be the stored key: as typed (trimmed), then in
+ * capitals, since key formats are usually upper case and people retype them in lower case. Keys
+ * are stored case-preserving, so the typed form is tried first.
+ */
+function candidatesOf(code: string): string[] {
+  const typed = code.trim();
+  const upper = typed.toUpperCase();
+  return upper === typed ? [typed] : [typed, upper];
+}
+
+/**
+ * Keys of these fingerprints sold to the seller's orders (either environment), with their order:
+ * the unique fingerprint index first, then those orders by id. Two reads rather than a join, so
+ * that no planner starts from the seller's orders (a million of them) instead of the key.
+ */
+export async function soldKeysByFingerprint(ex: Executor, sellerId: string, fingerprints: string[]) {
+  const keys = await ex
+    .selectFrom('game_keys')
+    .select(['fingerprint', 'id', 'order_id'])
+    .where('fingerprint', 'in', fingerprints)
+    .where('order_id', 'is not', null)
+    .execute();
+  if (keys.length === 0) return [];
+  const orders = await ex
+    .selectFrom('orders')
+    .select(['id', 'readable_id', 'order_reference', 'environment'])
+    .where(
+      'id',
+      'in',
+      keys.map((key) => key.order_id!),
+    )
+    .where('seller_company_id', '=', sellerId)
+    .execute();
+  return keys.flatMap((key) => {
+    const order = orders.find((o) => o.id === key.order_id);
+    return order ? [{ ...order, fingerprint: key.fingerprint, keyId: key.id }] : [];
+  });
+}
+
+/**
+ * The order of the caller's company that holds a key, found by the key's keyed fingerprint (the
+ * same HMAC under a master-key-derived key that import writes for every stored key), so the code
+ * is never stored, compared in the clear or written anywhere. Unknown codes and keys of other
+ * companies answer the same NOT_FOUND; a key sold in the company's other environment says so.
+ */
+export async function orderOfKeyCode(ctx: AppContext, actor: SellerActor, code: string) {
+  if (!ctx.secrets)
+    throw fail('SERVICE_UNAVAILABLE', 'SDAPI_MASTER_KEY is not configured; keys cannot be read.');
+  const fingerprints = candidatesOf(code).map((text) => ctx.secrets!.fingerprint(text));
+  const rows = await soldKeysByFingerprint(ctx.db, actor.sellerId, fingerprints);
+  const ranked = fingerprints.flatMap((f) => rows.filter((row) => row.fingerprint === f));
+  const here = ranked.find((row) => row.environment === actor.environment);
+  if (here)
+    return {
+      orderId: here.id,
+      readableId: here.readable_id,
+      orderReference: here.order_reference,
+      keyId: here.keyId,
+    };
+  // Only this company's keys reached here: naming its order in the other environment leaks nothing.
+  const elsewhere = ranked[0];
+  throw elsewhere
+    ? fail(
+        'NOT_FOUND',
+        `No order of this environment holds that key; one in ${elsewhere.environment} does.`,
+        {
+          otherEnvironment: elsewhere.environment,
+          readableId: elsewhere.readable_id,
+        },
+      )
+    : fail('NOT_FOUND', 'No order of your company holds that key.');
+}
