@@ -48,6 +48,7 @@ const SECRET_ROUTES = {
     // the console: CSRF token, TOTP secret, API key tokens, webhook secrets, invite links,
     // a replacement game key, a report's download link
     'GET /console/api/session',
+    'PUT /console/api/environment',
     'POST /console/api/totp/start',
     'POST /console/api/totp/confirm',
     'POST /console/api/totp/recovery-codes',

@@ -230,7 +230,8 @@ export function registerConsoleAuthRoutes(app: TypedApp, ctx: AppContext): void 
   app.put(
     `${CONSOLE_API}/environment`,
     {
-      ...open,
+      // The session it answers carries the CSRF token.
+      ...secretAnswer,
       schema: {
         ...consoleData(SessionSchema),
         body: Type.Object(
