@@ -83,7 +83,10 @@ export const consoleKeys = {
   },
   logs: {
     all: ['logs'] as const,
-    list: (environment: Environment, filters: string) => ['logs', environment, filters] as const,
+    list: (environment: Environment, filters: string) => ['logs', 'list', environment, filters] as const,
+    keys: (environment: Environment) => ['logs', 'keys', environment] as const,
+    request: (environment: Environment, requestId: string) =>
+      ['logs', 'request', environment, requestId] as const,
   },
   orders: {
     all: ['orders'] as const,

@@ -1,12 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { call } from '../../api/client';
 import { type Column, DataTable } from '../../components/DataTable';
 import { type Filter, FilterForm, queryOf } from '../../components/FilterForm';
-import { useSession } from '../../components/session';
 import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
-import { useKeysetList } from '../../components/useKeysetList';
-import { type LogKey, type LogRow, statusPill } from './log-types';
+import { type LogKey, type LogRow, useLoggedKeys, useRequestLogs } from '../../data/logs/queries';
+import { statusPill } from './status-pill';
 
 const filtersOf = (keys: readonly LogKey[]): Filter[] => [
   { name: 'requestId', label: 'Request id', placeholder: 'req_…', grow: true },
@@ -45,13 +42,9 @@ const columns: Column<LogRow>[] = [
 /** Every API request of the last 14 days in this environment; each opens on its own page. */
 export function LogsPage() {
   const [params] = useSearchParams();
-  const { environment } = useSession();
-  const keys = useQuery({
-    queryKey: ['logs', environment, 'keys'],
-    queryFn: () => call<{ data: LogKey[] }>('GET', '/request-logs/keys'),
-  });
-  const filters = filtersOf(keys.data?.data ?? []);
-  const logs = useKeysetList<LogRow>('logs', '/request-logs', queryOf(params, filters), 'Older requests');
+  const keys = useLoggedKeys();
+  const filters = filtersOf(keys.data ?? []);
+  const logs = useRequestLogs(queryOf(params, filters));
   return (
     <>
       <PageHeader

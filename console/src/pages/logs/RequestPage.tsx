@@ -1,9 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { ConsoleError, call } from '../../api/client';
+import { ConsoleError } from '../../api/client';
 import { useSession } from '../../components/session';
 import { CopyButton, ErrorNotice, formatDate, PageHeader } from '../../components/ui';
-import { type LogRow, statusPill } from './log-types';
+import { type LogRow, useRequestLogEntry } from '../../data/logs/queries';
+import { statusPill } from './status-pill';
 
 /** An error body's documentation link, when it carries one on this service's documentation. */
 function docUrlOf(error: Record<string, unknown>): string | null {
@@ -70,11 +70,7 @@ function ErrorBody({ error }: { error: Record<string, unknown> }) {
 export function RequestPage() {
   const { requestId = '' } = useParams();
   const { environment } = useSession();
-  const entry = useQuery({
-    queryKey: ['logs', environment, 'request', requestId],
-    queryFn: () => call<{ data: LogRow }>('GET', `/request-logs/${encodeURIComponent(requestId)}`),
-    retry: false,
-  });
+  const entry = useRequestLogEntry(requestId);
   const back = (
     <Link to="/logs" className="button ghost">
       Back to the request log
@@ -91,7 +87,7 @@ export function RequestPage() {
       </>
     );
   }
-  const row = entry.data?.data;
+  const row = entry.data;
   return (
     <>
       <PageHeader title="Request" actions={back} />
