@@ -91,5 +91,8 @@ export const consoleKeys = {
   orders: {
     all: ['orders'] as const,
     list: (environment: Environment, filters: string) => ['orders', 'list', environment, filters] as const,
+    detail: (environment: Environment, id: string) => ['orders', 'detail', environment, id] as const,
+    reservations: (environment: Environment, orderReference: string) =>
+      ['orders', 'reservations', environment, orderReference] as const,
   },
 } as const;

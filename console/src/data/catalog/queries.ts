@@ -4,6 +4,9 @@ import { type Answer, type Body, request } from '../api';
 import { consoleKeys } from '../keys';
 import { type RowOf, useKeysetList } from '../keyset';
 
+/** A row of the catalog page: the product, its publisher's name and its SKU codes. */
+export type ProductRow = RowOf<'/products'>;
+export type ProductDetail = Answer<'/products/{productId}', 'get'>['data'];
 export type Partner = Answer<'/partners', 'get'>['data'][number];
 export type Stock = Answer<'/skus/{skuId}/stock', 'get'>['data'];
 export type Allocation = RowOf<'/allocations'>;
@@ -52,5 +55,29 @@ export function useRequestIncrease() {
     mutationFn: async (body: Body<'/allocations/requests', 'post'>) =>
       (await request('post', '/allocations/requests', { body })).data,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: consoleKeys.allocations.all }),
+  });
+}
+
+/** The products the publishers share with the company, filtered as the page's form says. */
+export function useProducts(filter: URLSearchParams) {
+  const { environment } = useSession();
+  return useKeysetList(consoleKeys.catalog.products(environment, filter.toString()), '/products', {
+    query: filter,
+    moreLabel: 'More products',
+  });
+}
+
+/** One product in the asked locale (or the company's preference). */
+export function useProduct(productId: string, locale: string | null) {
+  const { environment } = useSession();
+  return useQuery({
+    queryKey: consoleKeys.catalog.product(environment, productId, locale),
+    queryFn: async () =>
+      (
+        await request('get', '/products/{productId}', {
+          params: { productId },
+          query: locale ? { locale } : {},
+        })
+      ).data,
   });
 }

@@ -2,10 +2,9 @@ import { Link, useSearchParams } from 'react-router';
 import { type Column, DataTable } from '../../components/DataTable';
 import { type Filter, FilterForm, queryOf } from '../../components/FilterForm';
 import { ErrorNotice, PageHeader } from '../../components/ui';
-import { useKeysetList } from '../../components/useKeysetList';
+import { type ProductRow, useProducts } from '../../data/catalog/queries';
 import { formatDate, formatMoney } from '../../format';
 import { CatalogNav } from './CatalogNav';
-import type { ProductRow } from './types';
 
 const FILTERS: Filter[] = [
   { name: 'q', label: 'Search', placeholder: 'Name or slug', grow: true },
@@ -13,6 +12,13 @@ const FILTERS: Filter[] = [
   { name: 'partner', label: 'Publisher id' },
   { name: 'locale', label: 'Locale', placeholder: 'de-DE' },
 ];
+
+/** A platform as the publisher stored it: a code, or an object naming one. */
+const platformName = (platform: unknown): string => {
+  if (typeof platform === 'string') return platform;
+  const code = (platform as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : '';
+};
 
 const columns = (locale: string | null): Column<ProductRow>[] => [
   {
@@ -47,7 +53,7 @@ const columns = (locale: string | null): Column<ProductRow>[] => [
   },
   { header: 'Status', cell: (row) => <span className="pill">{row.status}</span> },
   { header: 'Launch', cell: (row) => row.launchPhase?.replaceAll('_', ' ') ?? '—' },
-  { header: 'Platforms', cell: (row) => (row.platforms ?? []).map((p) => p.code).join(', ') || '—' },
+  { header: 'Platforms', cell: (row) => row.platforms.map(platformName).join(', ') || '—' },
   { header: 'Updated', className: 'nowrap', cell: (row) => formatDate(row.updatedAt) },
 ];
 
@@ -55,7 +61,7 @@ const columns = (locale: string | null): Column<ProductRow>[] => [
 export function CatalogPage() {
   const [params] = useSearchParams();
   const query = queryOf(params, FILTERS);
-  const products = useKeysetList<ProductRow>('products', '/products', query, 'More products');
+  const products = useProducts(query);
   return (
     <>
       <PageHeader title="Catalog" description="Products the publishers share with your company." />

@@ -1,16 +1,15 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { call } from '../../api/client';
 import { DataTable } from '../../components/DataTable';
 import { useSession } from '../../components/session';
 import { ErrorNotice, PageHeader } from '../../components/ui';
+import { type ProductDetail, useProduct } from '../../data/catalog/queries';
 import { formatDate, formatMoney } from '../../format';
 import { CatalogNav } from './CatalogNav';
-import type { ProductDetail, Sku } from './types';
 
+type Release = NonNullable<ProductDetail['releases']>[number];
 interface ReleaseRow {
-  release: ProductDetail['releases'][number];
-  sku: Sku | null;
+  release: Release;
+  sku: Release['skus'][number] | null;
 }
 
 /** One product: its editions, releases with their SKUs, and the list price per country. */
@@ -18,28 +17,24 @@ export function ProductPage() {
   const session = useSession();
   const { productId = '' } = useParams();
   const locale = useSearchParams()[0].get('locale');
-  const product = useQuery({
-    queryKey: ['product', session.environment, productId, locale],
-    queryFn: () =>
-      call<{ data: ProductDetail }>('GET', `/products/${productId}${locale ? `?locale=${locale}` : ''}`),
-  });
-  const data = product.data?.data;
-  const releaseName = new Map(data?.releases.map((r) => [r.id, r.name]));
+  const product = useProduct(productId, locale);
+  const data = product.data;
+  const releaseName = new Map(data?.releases?.map((r) => [r.id, r.name]));
   return (
     <>
-      <PageHeader title={data?.name ?? 'Product'} description={data?.publisherCompanyName ?? undefined} />
+      <PageHeader title={data?.name ?? 'Product'} />
       <CatalogNav />
       <ErrorNotice error={product.error} />
       {data ? (
         <>
           <section className="card">
             <h2>Editions</h2>
-            <p>{data.editions.map((e) => e.name).join(', ') || 'No editions.'}</p>
+            <p>{(data.editions ?? []).map((e) => e.name).join(', ') || 'No editions.'}</p>
           </section>
           <h2>Releases and SKUs</h2>
           <DataTable
             caption="Releases"
-            rows={data.releases.flatMap((release) =>
+            rows={(data.releases ?? []).flatMap((release) =>
               release.skus.length
                 ? release.skus.map((sku): ReleaseRow => ({ release, sku }))
                 : [{ release, sku: null }],
@@ -70,7 +65,7 @@ export function ProductPage() {
           <h2>Prices per country</h2>
           <DataTable
             caption="Prices per country"
-            rows={data.pricing}
+            rows={data.pricing ?? []}
             rowKey={(row) => `${row.releaseId}:${row.countryCode}`}
             loaded
             empty="No country has a price yet."

@@ -1,11 +1,9 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
-import { call } from '../../api/client';
 import { FieldError, FormErrorNotice, invalidProps } from '../../components/FieldError';
 import { formErrorsOf, messagesOf } from '../../components/field-errors';
 import { Dialog } from '../../components/ui';
+import { type KeyActionRequest, type OrderAggregate, useKeyAction } from '../../data/orders/queries';
 import { formatMoney } from '../../format';
-import type { OrderAggregate } from './types';
 
 export type KeyAction = 'refund' | 'chargeback' | 'return' | 'replace';
 
@@ -37,15 +35,18 @@ interface Form {
   reason: string;
 }
 
-function requestOf(action: KeyAction, form: Form) {
+function requestOf(action: KeyAction, form: Form): KeyActionRequest {
   const reason = form.reason.trim() || undefined;
-  if (action === 'replace') return { path: 'replacements', body: { keyId: form.keyIds[0], reason } };
+  if (action === 'replace') return { kind: 'replacements', body: { keyId: form.keyIds[0] ?? '', reason } };
   if (action === 'return')
-    return { path: 'returns', body: { keyIds: form.keyIds, reason: form.reason.trim() } };
-  const referenceField = action === 'refund' ? 'refundReference' : 'chargebackReference';
+    return { kind: 'returns', body: { keyIds: form.keyIds, reason: form.reason.trim() } };
+  const reference = form.reference.trim();
   return {
-    path: 'refunds',
-    body: { type: action, [referenceField]: form.reference.trim(), keyIds: form.keyIds, reason },
+    kind: 'refunds',
+    body:
+      action === 'refund'
+        ? { type: 'refund', refundReference: reference, keyIds: form.keyIds, reason }
+        : { type: 'chargeback', chargebackReference: reference, keyIds: form.keyIds, reason },
   };
 }
 
@@ -69,20 +70,10 @@ export function KeyActionDialog({
   keyIds: string[];
   onClose: () => void;
 }) {
-  const queryClient = useQueryClient();
   const { register, handleSubmit, formState, watch } = useForm<Form>({
     defaultValues: { keyIds: action === 'replace' ? keyIds.slice(0, 1) : [], reference: '', reason: '' },
   });
-  const act = useMutation({
-    mutationFn: (form: Form) => {
-      const { path, body } = requestOf(action, form);
-      return call('POST', `/orders/${order.id}/${path}`, body);
-    },
-    onSuccess: async () => {
-      await queryClient.invalidateQueries();
-      onClose();
-    },
-  });
+  const act = useKeyAction(order.id, onClose);
   const needsReference = action === 'refund' || action === 'chargeback';
   const refused = formErrorsOf(act.error, FIELDS);
   const keyErrors = messagesOf(formState.errors.keyIds?.message, refused.of('keyIds'));
@@ -95,7 +86,7 @@ export function KeyActionDialog({
       title={TITLES[action]}
       description={DESCRIPTIONS[action]}
     >
-      <form onSubmit={handleSubmit((form) => act.mutate(form))}>
+      <form onSubmit={handleSubmit((form) => act.mutate(requestOf(action, form)))}>
         <fieldset
           className="field"
           {...(keyErrors.length > 0 ? { 'aria-describedby': 'key-action-keys-error' } : {})}

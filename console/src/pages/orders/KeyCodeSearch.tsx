@@ -1,10 +1,9 @@
-import { useMutation } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ConsoleError, call, type Environment } from '../../api/client';
+import { ConsoleError, type Environment } from '../../api/client';
 import { inEnvironment, useEnvironmentLink } from '../../components/EnvironmentInAddress';
 import { ErrorNotice } from '../../components/ui';
-import type { KeyCodeMatch } from './types';
+import { useFindByKeyCode } from '../../data/orders/queries';
 
 /** The company's other environment holds the key: said with a link, as the answer's details name it. */
 function elsewhereOf(error: unknown): { environment: Environment; readableId: string } | null {
@@ -22,10 +21,7 @@ export function KeyCodeSearch() {
   const link = useEnvironmentLink();
   const navigate = useNavigate();
   const field = useRef<HTMLInputElement>(null);
-  const search = useMutation({
-    mutationFn: (code: string) => call<{ data: KeyCodeMatch }>('POST', '/orders/by-key-code', { code }),
-    onSuccess: ({ data }) => navigate(link(`/orders/${data.readableId}`)),
-  });
+  const search = useFindByKeyCode((match) => navigate(link(`/orders/${match.readableId}`)));
   const elsewhere = elsewhereOf(search.error);
   return (
     <form

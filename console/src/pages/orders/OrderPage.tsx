@@ -1,15 +1,20 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { ConsoleError, call, type Environment } from '../../api/client';
+import { ConsoleError, type Environment } from '../../api/client';
 import { type Column, DataTable } from '../../components/DataTable';
 import { inEnvironment, useEnvironmentLink } from '../../components/EnvironmentInAddress';
 import { formatMoney } from '../../components/money';
 import { can, useSession } from '../../components/session';
 import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import {
+  type OrderDetail,
+  type Refund,
+  type SaleLine,
+  useCancelPreorder,
+  useOrder,
+} from '../../data/orders/queries';
 import { type KeyAction, KeyActionDialog } from './KeyActionDialog';
 import { adjustmentLabel, stateOf, totalOf } from './order-state';
-import type { OrderDetail, Refund, SaleLine } from './types';
 
 const refundColumns: Column<Refund>[] = [
   { header: 'When', className: 'nowrap', cell: (r) => formatDate(r.createdAt) },
@@ -139,18 +144,11 @@ function Facts({ detail }: { detail: OrderDetail }) {
 export function OrderPage() {
   const { id = '' } = useParams();
   const session = useSession();
-  const queryClient = useQueryClient();
   const [action, setAction] = useState<KeyAction | null>(null);
   const link = useEnvironmentLink();
-  const detail = useQuery({
-    queryKey: ['order', session.environment, id],
-    queryFn: () => call<{ data: OrderDetail }>('GET', `/orders/${encodeURIComponent(id)}`),
-  });
-  const cancel = useMutation({
-    mutationFn: () => call('POST', `/orders/${encodeURIComponent(id)}/cancel`),
-    onSuccess: () => queryClient.invalidateQueries(),
-  });
-  const data = detail.data?.data;
+  const detail = useOrder(id);
+  const cancel = useCancelPreorder(id);
+  const data = detail.data;
   if (!data)
     return detail.error ? (
       <NotHere id={id} error={detail.error} />

@@ -1,16 +1,18 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { call } from '../../api/client';
 import { type Column, DataTable } from '../../components/DataTable';
 import { useEnvironmentLink } from '../../components/EnvironmentInAddress';
 import { type Filter, FilterForm, queryOf } from '../../components/FilterForm';
 import { formatMoney } from '../../components/money';
 import { can, useSession } from '../../components/session';
 import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
-import { useKeysetList } from '../../components/useKeysetList';
+import {
+  type OrderRow,
+  useOrders,
+  useReleaseReservation,
+  useReservationsUnder,
+} from '../../data/orders/queries';
 import { KeyCodeSearch } from './KeyCodeSearch';
 import { stateOf, totalOf } from './order-state';
-import type { OrderRow } from './types';
 
 const FILTERS: Filter[] = [
   { name: 'orderReference', label: 'Order reference' },
@@ -62,31 +64,12 @@ const columns: Column<OrderRow>[] = [
   },
 ];
 
-interface Reservation {
-  reservationId: string;
-  skuCode: string;
-  quantity: number;
-  status: string;
-  expiresAt: string;
-}
-
 /** Live hot-drop reservations under a searched reference: they are not orders until committed. */
 function Reservations({ orderReference }: { orderReference: string }) {
   const session = useSession();
-  const queryClient = useQueryClient();
-  const list = useQuery({
-    queryKey: ['reservations', session.environment, orderReference],
-    queryFn: () =>
-      call<{ data: Reservation[] }>(
-        'GET',
-        `/orders/reservations?orderReference=${encodeURIComponent(orderReference)}`,
-      ),
-  });
-  const cancel = useMutation({
-    mutationFn: (id: string) => call('POST', `/orders/reservations/${id}/cancel`),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['reservations'] }),
-  });
-  const rows = list.data?.data ?? [];
+  const list = useReservationsUnder(orderReference);
+  const cancel = useReleaseReservation();
+  const rows = list.data ?? [];
   if (rows.length === 0) return null;
   return (
     <section className="card" aria-labelledby="reservations-title">
@@ -117,7 +100,7 @@ function Reservations({ orderReference }: { orderReference: string }) {
 export function OrdersPage() {
   const [params] = useSearchParams();
   const query = queryOf(params, FILTERS);
-  const orders = useKeysetList<OrderRow>('orders', '/orders', query, 'Older orders');
+  const orders = useOrders(query);
   const reference = params.get('orderReference');
   return (
     <>

@@ -1,5 +1,5 @@
+import type { AfterSale, OrderAggregate, Refund } from '../../data/orders/queries';
 import { countOf } from '../../format';
-import type { AfterSale, OrderAggregate, Refund } from './types';
 
 /**
  * An order's state in words: what happened to its keys after the sale ("refunded 1 of 2 ·
