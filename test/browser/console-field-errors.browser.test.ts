@@ -1,12 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SELLER_ID } from '../../src/modules/demo/demo.service.js';
 import { ADMIN_TOKEN, type CompiledServer, startCompiledServer } from '../compiled-server.js';
-import { ARTIFACTS, BROWSER_SKIPPED, type ConsoleBrowser, openConsoleBrowser } from './browser.js';
+import {
+  BROWSER_SKIPPED,
+  type ConsoleBrowser,
+  lookAtBothSizes,
+  openConsoleBrowser,
+  VIEWPORTS,
+} from './browser.js';
 import { operatorEnv, sellerApi } from './console-journey.js';
 
 /**
@@ -18,11 +21,6 @@ import { operatorEnv, sellerApi } from './console-journey.js';
  * violation of any impact, and no sideways scrolling of the page.
  */
 const PASSWORD = 'a long console passphrase';
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const VIEWPORTS = [
-  { name: 'wide', width: 1280, height: 800 },
-  { name: 'phone', width: 390, height: 844 },
-] as const;
 
 describe.skipIf(BROWSER_SKIPPED)('console field errors and the request page in a browser', () => {
   let server: CompiledServer;
@@ -49,30 +47,7 @@ describe.skipIf(BROWSER_SKIPPED)('console field errors and the request page in a
   });
 
   /** Both sizes: a screenshot each, no axe-core violation, nothing wider than the window. */
-  async function look(name: string) {
-    for (const viewport of VIEWPORTS) {
-      await page.setViewportSize(viewport);
-      await page.screenshot({
-        path: join(ARTIFACTS, `console-${name}-${viewport.name}.png`),
-        fullPage: true,
-      });
-      const overflow = await page.evaluate(
-        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-      );
-      expect(overflow, `${name} ${viewport.name} scrolls sideways`).toBeLessThanOrEqual(0);
-      await page.evaluate(AXE);
-      const violations = await page.evaluate(async () => {
-        // biome-ignore lint/suspicious/noExplicitAny: axe is a global the evaluated script defines
-        const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
-        return result.violations.map(
-          (v: { id: string; nodes: { target: string[] }[] }) =>
-            `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`,
-        );
-      });
-      expect(violations, `${name} ${viewport.name}: ${violations.join('\n')}`).toEqual([]);
-    }
-    await page.setViewportSize(VIEWPORTS[0]);
-  }
+  const look = (name: string) => lookAtBothSizes(page, name);
 
   /**
    * `sentence` is on the page exactly once, inside the same field as `field`, and `field` is
@@ -167,7 +142,8 @@ describe.skipIf(BROWSER_SKIPPED)('console field errors and the request page in a
     await row.waitFor();
     await look('request-log');
     await row.getByRole('link').click();
-    await page.waitForURL(`**/console/logs/${requestId}`);
+    // The address also names the environment (`?env=`).
+    await page.waitForURL((url) => url.pathname.endsWith(`/console/logs/${requestId}`));
     const body = page.getByTestId('error-body');
     await body.getByText('"VALIDATION_FAILED"').waitFor();
     await page.getByRole('link', { name: 'Documentation of VALIDATION_FAILED' }).waitFor();

@@ -160,7 +160,8 @@ describe.skipIf(BROWSER_SKIPPED)('console orders and finance in a browser', () =
       (l) => l.currencyCode === 'USD',
     )!;
     expect(usd.refundedCents).toBe(price);
-    const chartTable = await page.locator('figure table').first().innerText();
+    // The text as written, not as styled: the table's headers are shown in capitals.
+    const chartTable = (await page.locator('figure table').first().textContent()) ?? '';
     const month = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
     expect(chartTable).toContain(month.format(new Date(`${usd.period}-01T00:00:00Z`)));
     expect(chartTable).toContain((price / 100).toFixed(2));
@@ -178,13 +179,19 @@ describe.skipIf(BROWSER_SKIPPED)('console orders and finance in a browser', () =
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('cell', { name: 'refund', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Export these entries as CSV' }).click();
-    const link = page.getByRole('link', { name: /Download CSV/ });
-    await link.waitFor({ timeout: 30_000 });
+    const plain = page.getByRole('link', { name: /^Download CSV/ });
+    await plain.waitFor({ timeout: 30_000 });
     await opened.check('finance-activity');
-    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
-    const csv = gunzipSync(readFileSync((await download.path())!)).toString('utf8');
+    const downloaded = async (link: typeof plain) => {
+      const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+      return readFileSync((await download.path())!);
+    };
     const direct = await (await api('/activity?format=csv&kinds=sale,refund')).text();
+    // The same bytes uncompressed and compressed.
+    const csv = (await downloaded(plain)).toString('utf8');
     expect(csv).toBe(direct);
+    const compressed = page.getByRole('link', { name: 'Download compressed (.csv.gz)' });
+    expect(gunzipSync(await downloaded(compressed)).toString('utf8')).toBe(direct);
     expect(csv.split('\r\n').filter(Boolean)).toHaveLength(1 + 3);
 
     await page.getByRole('button', { name: 'Sign out' }).click();

@@ -134,6 +134,7 @@ describe.skipIf(BROWSER_SKIPPED)('every console page at a laptop and a phone siz
     // The catalog names each product's publisher, its SKUs and its price.
     await visit('/catalog', 'Catalog');
     const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: product.name }) });
+    await row.waitFor();
     const cells = await row.getByRole('cell').allTextContents();
     expect(cells[1]).not.toBe('—');
     expect(cells[2]).toContain(sku.code);

@@ -160,7 +160,8 @@ describe.skipIf(BROWSER_SKIPPED)('the seller console in a browser, on the compil
     await page.getByRole('row').filter({ hasText: refusal.requestId }).waitFor();
     await check('request-log');
     await page.getByRole('row').filter({ hasText: refusal.requestId }).getByRole('link').click();
-    await page.waitForURL(`**/console/logs/${refusal.requestId}`);
+    // The address also names the environment (`?env=`).
+    await page.waitForURL((url) => url.pathname.endsWith(`/console/logs/${refusal.requestId}`));
     await page.getByTestId('error-body').getByText(`"${refusal.code}"`).waitFor();
     await page.getByRole('link', { name: `Documentation of ${refusal.code}` }).waitFor();
     await check('request-detail');

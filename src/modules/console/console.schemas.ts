@@ -6,6 +6,7 @@ import { KeyItem } from '../api-keys/api-keys.routes.js';
 import { ProductListItem } from '../catalog/catalog.schemas.js';
 import { OrderAggregate } from '../checkout/orders/order-reads.routes.js';
 import { SaleLineSchema } from '../finance/finance.schemas.js';
+import { CompanySchema } from '../operator/companies.admin.js';
 import { Attempt, Endpoint } from '../webhooks/webhooks.routes.js';
 
 /**
@@ -141,18 +142,7 @@ export const ConsoleFootprint = Type.Object({
 });
 
 export const CompanySettingsSchema = Type.Object({
-  company: Type.Object({
-    id: Type.String(),
-    name: Type.String(),
-    kind: Type.String(),
-    country: Nullable(Type.String()),
-    productionAccess: Type.Boolean(),
-    apiAgreementSigned: Type.Boolean(),
-    checkoutHoldEnabled: Type.Boolean(),
-    keylessEnabled: Type.Boolean(),
-    preorderVerifiedAt: Nullable(DateTime),
-    createdAt: Nullable(DateTime),
-  }),
+  company: CompanySchema,
   footprint: ConsoleFootprint,
   footprintChecks: Type.Object({ sandbox: Type.Boolean(), production: Type.Boolean() }),
   requireTotp: Type.Boolean(),

@@ -10,7 +10,8 @@ import { adminErrors } from './admin-view.js';
 
 const admin = { auth: 'admin' } as const;
 
-const CompanySchema = Type.Object({
+/** A company as the operator and the console show it. */
+export const CompanySchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
   kind: Type.String(),
