@@ -396,7 +396,13 @@ describe('allocation increase requests: refusals', () => {
       const result = await post(headers, { grantId: grant.id, requestedQuantity: 1, [field]: -1 });
       expectApiError(result, 422, 'VALIDATION_FAILED');
       expect(result.body.details.issues).toEqual([
-        { field, in: 'body', message: expect.any(String), keyword: 'minimum' },
+        {
+          field,
+          in: 'body',
+          message: expect.any(String),
+          keyword: 'minimum',
+          params: { comparison: '>=', limit: 0 },
+        },
       ]);
     }
     expect(await storedRequests(grant.id)).toEqual([]);
