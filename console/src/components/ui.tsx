@@ -111,7 +111,6 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
 }
 
 /** Dates are written by the one formatting module; pages that import them from here still work. */
-export { formatDate } from '../format';
 
 export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
   return (

@@ -1,8 +1,9 @@
 import { Link, useSearchParams } from 'react-router';
 import { type Column, DataTable } from '../../components/DataTable';
 import { type Filter, FilterForm, queryOf } from '../../components/FilterForm';
-import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import { ErrorNotice, PageHeader } from '../../components/ui';
 import { type LogKey, type LogRow, useLoggedKeys, useRequestLogs } from '../../data/logs/queries';
+import { formatDate } from '../../format';
 import { statusPill } from './status-pill';
 
 const filtersOf = (keys: readonly LogKey[]): Filter[] => [

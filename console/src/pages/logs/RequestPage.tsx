@@ -1,8 +1,9 @@
 import { Link, useParams } from 'react-router';
 import { ConsoleError } from '../../api/client';
 import { useSession } from '../../components/session';
-import { CopyButton, ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import { CopyButton, ErrorNotice, PageHeader } from '../../components/ui';
 import { type LogRow, useRequestLogEntry } from '../../data/logs/queries';
+import { formatDate } from '../../format';
 import { statusPill } from './status-pill';
 
 /** An error body's documentation link, when it carries one on this service's documentation. */

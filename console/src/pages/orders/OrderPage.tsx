@@ -3,9 +3,8 @@ import { Link, useParams } from 'react-router';
 import { ConsoleError, type Environment } from '../../api/client';
 import { type Column, DataTable } from '../../components/DataTable';
 import { inEnvironment, useEnvironmentLink } from '../../components/EnvironmentInAddress';
-import { formatMoney } from '../../components/money';
 import { can, useSession } from '../../components/session';
-import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import { ErrorNotice, PageHeader } from '../../components/ui';
 import {
   type OrderDetail,
   type Refund,
@@ -13,6 +12,7 @@ import {
   useCancelPreorder,
   useOrder,
 } from '../../data/orders/queries';
+import { formatDate, formatMoney } from '../../format';
 import { type KeyAction, KeyActionDialog } from './KeyActionDialog';
 import { adjustmentLabel, stateOf, totalOf } from './order-state';
 

@@ -2,15 +2,15 @@ import { Link, useSearchParams } from 'react-router';
 import { type Column, DataTable } from '../../components/DataTable';
 import { useEnvironmentLink } from '../../components/EnvironmentInAddress';
 import { type Filter, FilterForm, queryOf } from '../../components/FilterForm';
-import { formatMoney } from '../../components/money';
 import { can, useSession } from '../../components/session';
-import { ErrorNotice, formatDate, PageHeader } from '../../components/ui';
+import { ErrorNotice, PageHeader } from '../../components/ui';
 import {
   type OrderRow,
   useOrders,
   useReleaseReservation,
   useReservationsUnder,
 } from '../../data/orders/queries';
+import { formatDate, formatMoney } from '../../format';
 import { KeyCodeSearch } from './KeyCodeSearch';
 import { stateOf, totalOf } from './order-state';
 
