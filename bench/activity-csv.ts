@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { createContext } from '../src/context.js';
+import { createContext } from '../src/create-context.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { uuidv7 } from '../src/lib/ids.js';
 import { mintKey } from '../src/modules/api-keys/api-keys.service.js';
@@ -61,19 +61,27 @@ export async function benchActivityCsv(count: number) {
   const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' });
   const ctx = await createContext({ ...config, masterKeyHex: '44'.repeat(32) });
   await migrateToLatest(ctx.db);
-  const seller = await createCompany(ctx, {
-    name: 'Bench Seller',
-    country: 'DE',
-    productionAccess: true,
-    apiAgreementSigned: true,
-  });
-  const publisher = await createCompany(ctx, { name: 'Bench Publisher', kind: 'publisher' });
-  const key = await mintKey(ctx, {
-    companyId: seller.id,
-    environment: 'production',
-    name: 'bench',
-    allowedIps: ['8.8.8.0/24'],
-  });
+  const seller = await createCompany(
+    ctx,
+    {
+      name: 'Bench Seller',
+      country: 'DE',
+      productionAccess: true,
+      apiAgreementSigned: true,
+    },
+    ctx.db,
+  );
+  const publisher = await createCompany(ctx, { name: 'Bench Publisher', kind: 'publisher' }, ctx.db);
+  const key = await mintKey(
+    ctx,
+    {
+      companyId: seller.id,
+      environment: 'production',
+      name: 'bench',
+      allowedIps: ['8.8.8.0/24'],
+    },
+    ctx.db,
+  );
   if (config.database.engine !== 'sqlite') throw new Error('this scenario runs on embedded SQLite');
   seedActivity(config.database.path, seller.id, publisher.id, count);
   const app = await buildApp(ctx);

@@ -8,10 +8,17 @@ import { readableId, uuidv7 } from '../src/lib/ids.js';
 import type { CheckoutWorld } from './checkout-world.js';
 
 /** The orders row of the baselines: every NOT NULL column, nothing the database does not need. */
-const ORDER_COLUMNS = `id, readable_id, seller_company_id, environment, api_key_id, reference_owner,
+export const ORDER_COLUMNS = `id, readable_id, seller_company_id, environment, api_key_id, reference_owner,
   order_reference, kind, delivery, sku_id, sku_code, product_id, allocation_id, publisher_company_id,
   quantity, pulled, unit_price_cents, currency_code, country_code, warnings, contract_date,
   revealed_at, created_at, updated_at`;
+
+/** The request log's row of a raw operation: every NOT NULL column. */
+export const LOG_COLUMNS = `request_id, company_id, environment, key_id, key_name, method, route, path,
+  status, duration_ms, contract_date, at`;
+
+/** An event id as the service makes them (`evt_` and a UUIDv7): the outbox is partitioned by its time. */
+export const rawEventId = (now: number) => `evt_${uuidv7(now).replaceAll('-', '')}`;
 
 /**
  * PostgreSQL, one statement per order: claim the oldest available key (through the claim
@@ -104,60 +111,88 @@ export function rawPostgresOrders(
   });
 }
 
-/**
- * SQLite, three prepared statements per order in one write transaction, at the project's
- * pragmas (WAL, synchronous=NORMAL): the conditional counter update, the claim, the order.
- * One connection, synchronous: SQLite has one writer, so concurrency adds nothing.
- */
-export function rawSqliteOrders(path: string, world: CheckoutWorld, seconds: number): number {
+/** A raw SQLite connection at the project's pragmas (WAL, `synchronous = NORMAL`, foreign keys on). */
+export function openRawSqlite(path: string): SqliteDatabase.Database {
   const db = new SqliteDatabase(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('cache_size = -16384');
   db.pragma('temp_store = MEMORY');
-  const counter = db.prepare(
-    `update allocations set quantity_pulled = quantity_pulled + 1
-     where id = ? and status = 'active' and quantity_limit - quantity_pulled >= 1`,
-  );
-  const claim = db.prepare(
-    `update game_keys set state = 'sold', order_id = ?, sold_at = ?
-     where id = (select id from game_keys where pool_id = ? and state = 'available'
-                 order by (id || '') limit 1)
-     returning id, ciphertext`,
-  );
-  const insert = db.prepare(
+  return db;
+}
+
+/**
+ * The minimal order's claim of the oldest available key and its order insert (`placeOrder`, the
+ * world's seller, SKU and grant), prepared on `db`.
+ */
+export function claimAndOrderStatements(db: SqliteDatabase.Database, world: CheckoutWorld) {
+  const order = db.prepare(
     `insert into orders (${ORDER_COLUMNS}) values (?, ?, ?, 'production', 'raw', ?, ?, 'order', 'keys',
       ?, ?, 'raw', ?, ?, 1, 1, 1999, 'USD', 'US', '[]', '2026-09-01', ?, ?, ?)`,
   );
-  const order = db.transaction((now: number) => {
-    if (counter.run(world.allocationId).changes !== 1) throw new Error('raw SQLite order: no headroom');
-    const id = uuidv7(now);
-    if (!claim.get(id, now, world.poolId)) throw new Error('raw SQLite order claimed nothing');
-    const readable = readableId('ord');
-    insert.run(
-      id,
-      readable,
-      world.sellerId,
-      world.sellerId,
-      readable,
-      world.skuId,
-      world.skuCode,
-      world.allocationId,
-      world.publisherId,
-      now,
-      now,
-      now,
-    );
-  });
+  return {
+    claim: db.prepare(
+      `update game_keys set state = 'sold', order_id = ?, sold_at = ?
+     where id = (select id from game_keys where pool_id = ? and state = 'available'
+                 order by (id || '') limit 1)
+     returning id, ciphertext`,
+    ),
+    placeOrder: (id: string, reference: string, now: number) =>
+      order.run(
+        id,
+        reference,
+        world.sellerId,
+        world.sellerId,
+        reference,
+        world.skuId,
+        world.skuCode,
+        world.allocationId,
+        world.publisherId,
+        now,
+        now,
+        now,
+      ),
+  };
+}
+
+/**
+ * Operations per second of `once` (one `IMMEDIATE` write transaction) looped for `seconds` on
+ * one connection, which it closes: SQLite has one writer, so concurrency adds nothing.
+ */
+export function rawSqliteLoop(
+  db: SqliteDatabase.Database,
+  seconds: number,
+  once: { immediate(now: number): void },
+): number {
   let done = 0;
   const started = performance.now();
   const until = started + seconds * 1000;
   while (performance.now() < until) {
-    order.immediate(Date.now());
+    once.immediate(Date.now());
     done++;
   }
   const rate = done / ((performance.now() - started) / 1000);
   db.close();
   return Math.round(rate);
+}
+
+/**
+ * SQLite, three prepared statements per order in one write transaction, at the project's
+ * pragmas: the conditional counter update, the claim, the order.
+ */
+export function rawSqliteOrders(path: string, world: CheckoutWorld, seconds: number): number {
+  const db = openRawSqlite(path);
+  const counter = db.prepare(
+    `update allocations set quantity_pulled = quantity_pulled + 1
+     where id = ? and status = 'active' and quantity_limit - quantity_pulled >= 1`,
+  );
+  const { claim, placeOrder } = claimAndOrderStatements(db, world);
+  const order = db.transaction((now: number) => {
+    if (counter.run(world.allocationId).changes !== 1) throw new Error('raw SQLite order: no headroom');
+    const id = uuidv7(now);
+    if (!claim.get(id, now, world.poolId)) throw new Error('raw SQLite order claimed nothing');
+    placeOrder(id, readableId('ord'), now);
+  });
+  return rawSqliteLoop(db, seconds, order);
 }

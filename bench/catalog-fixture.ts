@@ -7,12 +7,20 @@ import { connect } from '../src/modules/partners/partners.service.js';
  * written with bulk inserts (publisher-side events are not what these benchmarks measure).
  */
 export async function seedCatalog(ctx: AppContext, sellerId: string, count: number) {
-  const publisher = await createCompany(ctx, { name: 'Bench Publisher', kind: 'publisher', country: 'US' });
-  await connect(ctx, {
-    sellerCompanyId: sellerId,
-    publisherCompanyId: publisher.id,
-    catalogShareMode: 'whole_catalog',
-  });
+  const publisher = await createCompany(
+    ctx,
+    { name: 'Bench Publisher', kind: 'publisher', country: 'US' },
+    ctx.db,
+  );
+  await connect(
+    ctx,
+    {
+      sellerCompanyId: sellerId,
+      publisherCompanyId: publisher.id,
+      catalogShareMode: 'whole_catalog',
+    },
+    ctx.db,
+  );
   const base = ctx.clock.now() - count;
   for (let start = 0; start < count; start += 500) {
     const rows = Array.from({ length: Math.min(500, count - start) }, (_, j) => {

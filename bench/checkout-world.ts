@@ -35,13 +35,21 @@ export interface CheckoutWorld {
 }
 
 export async function buildCheckoutWorld(ctx: AppContext, keys: number): Promise<CheckoutWorld> {
-  const seller = await createCompany(ctx, {
-    name: 'Bench Shop',
-    country: 'US',
-    productionAccess: true,
-    apiAgreementSigned: true,
-  });
-  const publisher = await createCompany(ctx, { name: 'Bench Games', kind: 'publisher', country: 'US' });
+  const seller = await createCompany(
+    ctx,
+    {
+      name: 'Bench Shop',
+      country: 'US',
+      productionAccess: true,
+      apiAgreementSigned: true,
+    },
+    ctx.db,
+  );
+  const publisher = await createCompany(
+    ctx,
+    { name: 'Bench Games', kind: 'publisher', country: 'US' },
+    ctx.db,
+  );
   await replaceFootprint(ctx, seller.id, { countries: ['US'], currencies: ['USD'] });
   const { sku, poolId, allocationId } = await ctx.db.transaction().execute(async (trx) => {
     const connection = await connect(
@@ -79,12 +87,16 @@ export async function buildCheckoutWorld(ctx: AppContext, keys: number): Promise
   // What production's autovacuum does after a bulk import (this machine runs none): statistics,
   // and the visibility map that lets an index-only count skip the heap (the reserve refill's).
   if (isPostgres(ctx.db)) await sql`vacuum analyze game_keys`.execute(ctx.db);
-  const key = await mintKey(ctx, {
-    companyId: seller.id,
-    environment: 'production',
-    name: 'bench checkout',
-    allowedIps: ['8.8.8.0/24'],
-  });
+  const key = await mintKey(
+    ctx,
+    {
+      companyId: seller.id,
+      environment: 'production',
+      name: 'bench checkout',
+      allowedIps: ['8.8.8.0/24'],
+    },
+    ctx.db,
+  );
   return {
     sellerId: seller.id,
     skuId: sku.id,

@@ -6,11 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
-import { createContext } from '../src/context.js';
+import { createContext } from '../src/create-context.js';
 import { migrateToLatest, schemaOf } from '../src/db/migrate.js';
 import { randomBase32 } from '../src/lib/ids.js';
 import { rawPostgresOrders, rawSqliteOrders } from './baselines.js';
 import { BENCH_DECLARATION, buildCheckoutWorld } from './checkout-world.js';
+import { rawPostgresFullOrders, rawSqliteFullOrders } from './full-order-baselines.js';
 import { type Measurement, measure, type Server, startServer } from './lib.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -41,6 +42,8 @@ export interface CheckoutResult {
   engine: string;
   /** Orders per second of the raw baseline (bench/baselines.ts), measured in the same run. */
   raw: number;
+  /** Orders per second of the raw order with every write of a keyed order (bench/full-order-baselines.ts). */
+  rawFull: number;
   orders: Measurement;
   /** POST /orders with a fresh Idempotency-Key each: what POST /orders/commit, which requires one, compares with. */
   keyed: Measurement;
@@ -102,15 +105,20 @@ async function benchEngine(
   const world = await buildCheckoutWorld(ctx, 120_000);
   await ctx.close();
   let raw: number;
+  let rawFull: number;
   if (config.database.engine === 'postgres') {
     const connection = { url: config.database.url, schema: config.database.schema ?? 'public' };
     await rawPostgresOrders(connection, world, 1, CONNECTIONS);
     raw = await rawPostgresOrders(connection, world, SECONDS, CONNECTIONS);
+    await rawPostgresFullOrders(connection, world, 1, CONNECTIONS);
+    rawFull = await rawPostgresFullOrders(connection, world, SECONDS, CONNECTIONS);
   } else {
     rawSqliteOrders(config.database.path, world, 1);
     raw = rawSqliteOrders(config.database.path, world, SECONDS);
+    rawSqliteFullOrders(config.database.path, world, 1);
+    rawFull = rawSqliteFullOrders(config.database.path, world, SECONDS);
   }
-  return { engine, raw, orders, keyed, replay };
+  return { engine, raw, rawFull, orders, keyed, replay };
 }
 
 export async function benchCheckout(): Promise<CheckoutResult[]> {

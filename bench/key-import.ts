@@ -5,7 +5,7 @@ import { createReadStream, createWriteStream, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.js';
-import { createContext } from '../src/context.js';
+import { createContext } from '../src/create-context.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { createProduct } from '../src/modules/catalog/products.service.js';
 import { createRelease, createSku } from '../src/modules/catalog/releases.service.js';

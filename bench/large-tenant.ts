@@ -13,17 +13,18 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { type AppContext, createContext } from '../src/context.js';
+import type { AppContext } from '../src/context.js';
+import { createContext } from '../src/create-context.js';
 import { isPostgres } from '../src/db/dialect.js';
 import { migrateToLatest, schemaOf } from '../src/db/migrate.js';
 import type { GroupCommitAdapter } from '../src/db/sqlite-group-commit.js';
 import { uuidv7 } from '../src/lib/ids.js';
 import { insertOrder } from '../src/modules/checkout/orders/orders.repo.js';
-import { inviteUser } from '../src/modules/console/users.service.js';
 import { insertSaleWithActivity } from '../src/modules/finance/finance.repo.js';
 import { recordReversal } from '../src/modules/finance/reversals.service.js';
 import { insertSoldKeys } from '../src/modules/inventory/claims.repo.js';
 import { BENCH_DECLARATION, buildCheckoutWorld, type CheckoutWorld } from './checkout-world.js';
+import { type ConsoleSession, consoleSession } from './console-session.js';
 
 type App = Awaited<ReturnType<typeof buildApp>>;
 const HOUR_MS = 3_600_000;
@@ -160,34 +161,6 @@ function reads(world: CheckoutWorld, total: number, now: number): [string, strin
     ['console POST /orders/by-key-code', 'key-code:'],
   ];
 }
-
-/** An owner of the bench seller signed in to the console, on production data: cookie and CSRF token. */
-async function consoleSession(ctx: AppContext, app: App, world: CheckoutWorld) {
-  const invite = await inviteUser(ctx, {
-    companyId: world.sellerId,
-    email: 'bench-owner@example.com',
-    role: 'owner',
-    invitedBy: 'operator',
-    source: 'cli',
-  });
-  const accepted = await app.inject({
-    method: 'POST',
-    url: '/console/api/invites/accept',
-    payload: { token: invite.link.split('#')[1], password: 'a long bench passphrase' },
-  });
-  const cookie = String(accepted.headers['set-cookie']).split(';')[0]!;
-  const session = await app.inject({ method: 'GET', url: '/console/api/session', headers: { cookie } });
-  const switched = await app.inject({
-    method: 'PUT',
-    url: '/console/api/environment',
-    headers: { cookie, 'x-csrf-token': session.json().data.csrfToken },
-    payload: { environment: 'production' },
-  });
-  if (switched.statusCode !== 200) throw new Error(`console session: ${switched.body.slice(0, 200)}`);
-  return { cookie, csrf: session.json().data.csrfToken as string };
-}
-
-type ConsoleSession = Awaited<ReturnType<typeof consoleSession>>;
 
 /** The request a read of `reads` makes, call `i` of it. */
 function requestOf(path: string, i: number, total: number, world: CheckoutWorld, signedIn: ConsoleSession) {
@@ -367,7 +340,7 @@ export async function benchLargeTenant(engine = 'sqlite') {
     await grow(ctx, world, 0, small, placed);
     if (isPostgres(ctx.db)) await sql`analyze`.execute(ctx.db);
     // Twice: the first pass also pays for what the key import left behind (checkpoints, GC).
-    const signedIn = await consoleSession(ctx, app, world);
+    const signedIn = await consoleSession(ctx, app, world.sellerId);
     await measureReads(app, world, small, now, reps, signedIn);
     const atSmall = await measureReads(app, world, small, now, reps, signedIn);
     const started = performance.now();

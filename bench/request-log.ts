@@ -4,10 +4,8 @@
 // on PostgreSQL.
 
 import { dropPgSchema, freshPgSchema } from './checkout.js';
-import { BENCH_DECLARATION } from './checkout-world.js';
-import { type Load, measureSimultaneous, type Paired, startServer } from './lib.js';
-
-const CONNECTIONS = 32;
+import { measureSimultaneous, type Paired, startServer } from './lib.js';
+import { ordersOf } from './order-load.js';
 
 export interface RequestLogResult {
   engine: string;
@@ -19,30 +17,11 @@ async function benchEngine(engine: string, env: (log: 'on' | 'off') => Record<st
     await startServer('bench/servers/checkout.ts', env('on')),
     await startServer('bench/servers/checkout.ts', env('off')),
   ];
-  let n = 0;
-  const ordersOn = (server: typeof on): Load => ({
-    url: `${server.info.url}/api/seller/v1/orders`,
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${server.info.token}`,
-      'x-forwarded-for': '8.8.8.8',
-      'content-type': 'application/json',
-    },
-    bodyOf: () =>
-      JSON.stringify({
-        skuCode: server.info.skuCode,
-        quantity: 1,
-        orderReference: `bench-log-${process.pid}-${++n}`,
-        expectedUnitPriceCents: 1999,
-        integrationOrderContext: BENCH_DECLARATION,
-      }),
-    connections: CONNECTIONS,
-  });
   try {
     const paired = await measureSimultaneous(
-      ordersOn(off),
+      ordersOf(off, 'log-off'),
       `POST /orders with the request log and last-used on (${engine})`,
-      ordersOn(on),
+      ordersOf(on, 'log-on'),
     );
     return { engine, paired };
   } finally {

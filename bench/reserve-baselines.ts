@@ -2,16 +2,16 @@
 // reservation on one hot SKU, through the drivers alone (no HTTP, no rules, no query builder),
 // on the project's migrated schema: an admission counter plus one durable reservation row.
 //
-// Each also runs, for reference, with the contract's two other durable writes of a reservation in
+// Each also runs, for reference, with the contract's other durable writes of a reservation in
 // the same transaction (`contractWrites`): the stored reply of its Idempotency-Key (written once,
-// reply included, cheaper than any service can, which must claim the key before it knows the reply)
-// and its `order.reserved` outbox row. That rate over the raw baseline's is the most a service
+// reply included, cheaper than any service can, which must claim the key before it knows the reply),
+// its `order.reserved` outbox row and the request log's row. That rate over the raw baseline's is the most a service
 // keeping the contract could reach before HTTP, auth, JSON and its rules cost anything.
 import SqliteDatabase from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { uuidv7 } from '../src/lib/ids.js';
-import { type PgTarget, rawPgLoop } from './baselines.js';
+import { LOG_COLUMNS, type PgTarget, rawEventId, rawPgLoop, rawSqliteLoop } from './baselines.js';
 import type { CheckoutWorld } from './checkout-world.js';
 
 const SLOTS = 32;
@@ -57,7 +57,11 @@ function pgContract(reservation: string, k: number) {
     insert into ${RECORD_COLUMNS}
     values (${company}, 'production', ${key}, ${key}, ${now}, ${now}, 200, ${reply}, 'application/json', 1)
     on conflict do nothing returning 1
-  ), ${reservation}
+  ), ${reservation}, logged as (
+    insert into request_log (${LOG_COLUMNS})
+    select ${key}, ${company}, 'production', 'raw', 'raw', 'POST', '/orders/reserve',
+      '/api/seller/v1/orders/reserve', 200, 1, '2026-09-01', ${now} from r
+  )
   insert into ${OUTBOX_COLUMNS}
   select ${eventId}, ${company}, 'production', 'order.reserved', 1, ${payload}, ${now}::bigint * 1000, ${now}, null
   where exists (select 1 from r)`;
@@ -67,7 +71,7 @@ const contractValues = (world: CheckoutWorld, key: string, now: number) => [
   key,
   now,
   SEALED_REPLY,
-  uuidv7(now),
+  rawEventId(now),
   EVENT_PAYLOAD,
 ];
 
@@ -181,22 +185,19 @@ export function rawSqliteReserves(
   const event = db.prepare(
     `insert into ${OUTBOX_COLUMNS} values (?, ?, 'production', 'order.reserved', 1, ?, ?, ?, null)`,
   );
+  const log = db.prepare(
+    `insert into request_log (${LOG_COLUMNS}) values (?, ?, 'production', 'raw', 'raw', 'POST',
+      '/orders/reserve', '/api/seller/v1/orders/reserve', 200, 1, '2026-09-01', ?)`,
+  );
   const reserve = db.transaction((now: number) => {
     const id = uuidv7(now);
     if (contractWrites && record.run(world.sellerId, id, id, now, now, SEALED_REPLY).changes !== 1)
       throw new Error('raw SQLite: key already stored');
     if (counter.run(world.allocationId, 100_000_000).changes !== 1) throw new Error('raw SQLite: no slot');
     insert.run(id, world.sellerId, world.allocationId, world.skuCode, id, now + 60_000, now, now);
-    if (contractWrites) event.run(uuidv7(now), world.sellerId, EVENT_PAYLOAD, now * 1000, now);
+    if (!contractWrites) return;
+    event.run(rawEventId(now), world.sellerId, EVENT_PAYLOAD, now * 1000, now);
+    log.run(id, world.sellerId, now);
   });
-  let done = 0;
-  const started = performance.now();
-  const until = started + seconds * 1000;
-  while (performance.now() < until) {
-    reserve.immediate(Date.now());
-    done++;
-  }
-  const rate = done / ((performance.now() - started) / 1000);
-  db.close();
-  return Math.round(rate);
+  return rawSqliteLoop(db, seconds, reserve);
 }

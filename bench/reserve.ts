@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DatabaseConfig, loadConfig } from '../src/config.js';
-import { createContext } from '../src/context.js';
+import { createContext } from '../src/create-context.js';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest, schemaOf } from '../src/db/migrate.js';
 import { dropPgSchema, freshPgSchema } from './checkout.js';
@@ -210,15 +210,19 @@ export async function benchReserve(): Promise<ReserveResult[]> {
   return results;
 }
 
-/** Reserve at least 0.4 of its engine's raw baseline, p99 under 50 ms, nothing oversold. */
+/**
+ * Reserve at least 0.4 of its engine's raw baseline (on PostgreSQL also 0.5 of the raw one with the
+ * contract's writes), p99 under 50 ms, nothing oversold.
+ */
 export function reportReserve(results: ReserveResult[]) {
   console.table(
     results.flatMap((r) => {
       const ratio = r.reserve.requestsPerSecond / r.raw;
+      const full = r.reserve.requestsPerSecond / r.rawWithContract;
       return [
         { scenario: `${r.rawName} (${r.label})`, 'per s': r.raw, 'p50 / p99 ms': '', ratio: '1.00', aim: '' },
         {
-          scenario: `the same + stored reply + order.reserved row (${r.label})`,
+          scenario: `the same + stored reply + order.reserved row + request log row (${r.label})`,
           'per s': r.rawWithContract,
           'p50 / p99 ms': '',
           ratio: `${(r.rawWithContract / r.raw).toFixed(2)} of raw`,
@@ -228,9 +232,12 @@ export function reportReserve(results: ReserveResult[]) {
           scenario: r.reserve.name,
           'per s': r.reserve.requestsPerSecond,
           'p50 / p99 ms': `${r.reserve.p50Ms} / ${r.reserve.p99Ms}`,
-          ratio: `${ratio.toFixed(2)} of raw`,
+          ratio: `${ratio.toFixed(2)} of raw, ${full.toFixed(2)} of full`,
           aim: [
             `>= 0.40 ${ratio >= 0.4 ? 'met' : 'MISSED'}`,
+            ...(r.label.startsWith('PostgreSQL')
+              ? [`of full >= 0.50 ${full >= 0.5 ? 'met' : 'MISSED'}`]
+              : []),
             `p99 < 50 ms ${r.reserve.p99Ms < 50 ? 'met' : 'MISSED'}`,
             `oversold ${r.oversold} of ${r.reserved} reserved ${r.oversold === 0 ? 'met' : 'MISSED'}`,
             `non-2xx ${r.reserve.non2xx}`,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { loadConfig } from '../src/config.js';
-import { createContext } from '../src/context.js';
+import { createContext } from '../src/create-context.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { snapshotMeta, snapshotStream } from '../src/modules/catalog/snapshot.service.js';
 import { createCompany } from '../src/modules/identity/identity.service.js';
@@ -19,7 +19,7 @@ export async function benchSnapshot(count: number) {
     masterKeyHex: '33'.repeat(32),
   });
   await migrateToLatest(ctx.db);
-  const seller = await createCompany(ctx, { name: 'Bench Seller', country: 'DE' });
+  const seller = await createCompany(ctx, { name: 'Bench Seller', country: 'DE' }, ctx.db);
   await seedCatalog(ctx, seller.id, count);
   const scope = { sellerId: seller.id, environment: 'production' };
 

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.js';
-import { createContext } from '../src/context.js';
+import { createContext } from '../src/create-context.js';
 import { migrateToLatest, schemaOf } from '../src/db/migrate.js';
 import { listenForWakeups } from '../src/jobs/pg-wakeups.js';
 import { JobRunner } from '../src/jobs/runner.js';
@@ -24,31 +24,52 @@ const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 2500);
 const ENDPOINTS = 4;
 const LATENCY_SAMPLES = 200;
 
-function receiver() {
+/**
+ * A local webhook receiver. `delayMs` holds each answer that long (a slow receiver); `fails`
+ * picks events whose first delivery is answered 500, and `retried` keeps when (epoch ms) each of
+ * them arrived again.
+ */
+export function receiver(options: { delayMs?: number; fails?: (id: string) => boolean } = {}) {
   const arrivals = new Map<string, number>();
+  const failed = new Set<string>();
+  const retried = new Map<string, number>();
   let count = 0;
   const server = createServer((req, res) => {
     const id = String(req.headers['x-service-event-id']);
     req.resume();
     req.on('end', () => {
       count += 1;
-      if (!arrivals.has(id)) arrivals.set(id, performance.now());
-      res.writeHead(204).end();
+      if (failed.has(id) && !retried.has(id)) retried.set(id, Date.now());
+      const first = !arrivals.has(id);
+      if (first) arrivals.set(id, performance.now());
+      const fail = first && options.fails?.(id) === true;
+      if (fail) failed.add(id);
+      const answer = () => res.writeHead(fail ? 500 : 204).end();
+      if (options.delayMs) setTimeout(answer, options.delayMs);
+      else answer();
     });
   });
-  return new Promise<{ url: string; arrivals: Map<string, number>; count: () => number; close(): void }>(
-    (resolve) =>
-      server.listen(0, '127.0.0.1', () =>
-        resolve({
-          url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-          arrivals,
-          count: () => count,
-          close: () => {
-            server.closeAllConnections();
-            server.close();
-          },
-        }),
-      ),
+  return new Promise<{
+    url: string;
+    arrivals: Map<string, number>;
+    retried: Map<string, number>;
+    failed: Set<string>;
+    count: () => number;
+    close(): void;
+  }>((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+        arrivals,
+        retried,
+        failed,
+        count: () => count,
+        close: () => {
+          server.closeAllConnections();
+          server.close();
+        },
+      }),
+    ),
   );
 }
 
@@ -119,10 +140,13 @@ async function benchEngine(engine: string, env: Record<string, string>) {
   };
   const ctx = await createContext(config);
   await migrateToLatest(ctx.db, schemaOf(config));
-  const company = await createCompany(ctx, { name: 'Bench Seller', country: 'DE' });
-  const principal = { companyId: company.id, environment: 'production' } as Parameters<
-    typeof createEndpoint
-  >[1];
+  const company = await createCompany(ctx, { name: 'Bench Seller', country: 'DE' }, ctx.db);
+  const principal = {
+    companyId: company.id,
+    environment: 'production',
+    keyId: 'bench-webhooks',
+    keyName: 'bench webhooks',
+  } as Parameters<typeof createEndpoint>[1];
   const rx = await receiver();
   for (let i = 0; i < ENDPOINTS; i++) await createEndpoint(ctx, principal, { url: `${rx.url}?e=${i}` });
   const recipient = [{ companyId: company.id, environment: 'production' }];

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { buildAdminApp } from '../dist/admin-app.js';
 import { buildApp } from '../dist/app.js';
 import { databaseConfigFrom, loadConfig } from '../dist/config.js';
-import { createContext } from '../dist/context.js';
+import { createContext } from '../dist/create-context.js';
 import { openDatabase } from '../dist/db/database.js';
 import { migrateToLatest, schemaOf } from '../dist/db/migrate.js';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type App, buildApp } from '../src/app.js';
 import { databaseConfigFrom, loadConfig } from '../src/config.js';
-import { createContext } from '../src/context.js';
+import { createContext } from '../src/create-context.js';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest, schemaOf } from '../src/db/migrate.js';
 

@@ -5,6 +5,7 @@ import type { AppContext } from './context.js';
 import { createListenerApp, SELLER_PREFIX } from './http/listeners.js';
 import { openApiOptions } from './http/openapi/document.js';
 import { registerVersionRedirect } from './http/redirect.js';
+import { installWriteMarks } from './http/write-marks.js';
 import { registerAfterSaleRoutes } from './modules/after-sale/after-sale.routes.js';
 import { registerReplacementRoutes } from './modules/after-sale/replacements.routes.js';
 import { registerAllocationRoutes } from './modules/allocations/allocations.routes.js';
@@ -45,6 +46,7 @@ export type App = FastifyInstance;
  */
 export async function buildApp(ctx: AppContext): Promise<App> {
   const app = createListenerApp(ctx, 'seller');
+  installWriteMarks(app, ctx);
   const usage = installUsageCounting(app, ctx);
   const requestLog = installRequestLog(app, ctx, SELLER_PREFIX);
 

@@ -12,8 +12,12 @@ export async function createDemoSellerIfEmpty(
   ctx: AppContext,
 ): Promise<{ token: string; companyId: string } | null> {
   if (!(await isEmptyInstallation(ctx))) return null;
-  const company = await createCompany(ctx, { name: DEMO_SELLER_NAME, country: 'US' });
-  const key = await mintKey(ctx, { companyId: company.id, environment: 'sandbox', name: 'demo sandbox key' });
+  const company = await createCompany(ctx, { name: DEMO_SELLER_NAME, country: 'US' }, ctx.db);
+  const key = await mintKey(
+    ctx,
+    { companyId: company.id, environment: 'sandbox', name: 'demo sandbox key' },
+    ctx.db,
+  );
   return { token: key.key, companyId: company.id };
 }
 

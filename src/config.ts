@@ -11,6 +11,10 @@ const EnvSchema = Type.Object({
   SDAPI_SHUTDOWN_SECONDS: Type.Integer({ minimum: 1, maximum: 600, default: 25 }),
   DATABASE_URL: Type.Optional(Type.String()),
   DATABASE_SCHEMA: Type.Optional(Type.String({ pattern: '^[a-z_][a-z0-9_]{0,62}$' })),
+  DATABASE_DIRECT_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  DATABASE_POOLER: Type.Union([Type.Literal('none'), Type.Literal('transaction')], { default: 'none' }),
+  DATABASE_REPLICA_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  DATABASE_REPLICA_MAX_LAG_MS: Type.Integer({ minimum: 0, maximum: 3_600_000, default: 5000 }),
   DATA_DIR: Type.String({ default: './data' }),
   /** Read by loadEnvFile before this schema; listed so the README's table and the schema agree. */
   SDAPI_ENV_FILE: Type.Optional(Type.String()),
@@ -42,7 +46,24 @@ export const ENV_VARIABLES = Object.keys(EnvSchema.properties) as (keyof Env)[];
 
 export type DatabaseConfig =
   | { engine: 'sqlite'; path: string }
-  | { engine: 'postgres'; url: string; schema?: string };
+  | { engine: 'postgres'; url: string; schema?: string; pooling?: Pooling };
+
+/**
+ * PostgreSQL behind a transaction pooler (PgBouncer `pool_mode = transaction`): `url` reaches
+ * the pooler, `directUrl` the server itself, for what needs a session (LISTEN, migrations and
+ * their lock, the pre-order walker's lock). docs/operations.md, "Running behind PgBouncer".
+ */
+export interface Pooling {
+  pooler: 'none' | 'transaction';
+  directUrl?: string;
+}
+
+/** A streaming replica for heavy seller reads (db/replica.ts); PostgreSQL only. */
+export interface ReplicaConfig {
+  url: string;
+  /** Beyond this replay lag (or when it does not answer) reads go to the primary. */
+  maxLagMs: number;
+}
 
 export interface Config {
   port: number;
@@ -53,6 +74,7 @@ export interface Config {
   /** How long SIGTERM waits for in-flight requests and background work before forcing the exit. */
   shutdownSeconds: number;
   database: DatabaseConfig;
+  replica?: ReplicaConfig;
   dataDir: string;
   redisUrl?: string;
   adminToken?: string;
@@ -92,11 +114,25 @@ export function databaseConfigFrom(
   url: string | undefined,
   dataDir: string,
   schema?: string,
+  pooling?: Pooling,
 ): DatabaseConfig {
+  const pooled = pooling && (pooling.pooler !== 'none' || pooling.directUrl);
+  if (!url?.startsWith('postgres') && pooled)
+    throw new Error('DATABASE_POOLER and DATABASE_DIRECT_URL apply to PostgreSQL only');
   if (!url) return { engine: 'sqlite', path: `${dataDir}/sdapi.sqlite` };
   if (url.startsWith('sqlite:')) return { engine: 'sqlite', path: url.slice('sqlite:'.length) };
+  if (pooling?.pooler === 'transaction' && schema)
+    throw new Error(
+      'DATABASE_SCHEMA cannot be used with DATABASE_POOLER=transaction (the pooler refuses the search_path start-up option): set the search_path on the role instead (ALTER ROLE … SET search_path) and unset DATABASE_SCHEMA',
+    );
+  // LISTEN, the migrator's lock and the pre-order walker's lock need a session of their own,
+  // which a transaction pooler does not keep: they must have the server's own address.
+  if (pooling?.pooler === 'transaction' && !pooling.directUrl)
+    throw new Error(
+      'DATABASE_POOLER=transaction needs DATABASE_DIRECT_URL: migrations, LISTEN and session locks cannot run through a transaction pooler',
+    );
   if (url.startsWith('postgres://') || url.startsWith('postgresql://'))
-    return { engine: 'postgres', url, schema };
+    return { engine: 'postgres', url, schema, ...(pooled ? { pooling } : {}) };
   throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got ${url.split(':')[0]}:)`);
 }
 
@@ -140,6 +176,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const env = raw as Env;
   const problem = devLoopbackProblem(env);
   if (problem) throw new Error(problem);
+  const database = databaseConfigFrom(env.DATABASE_URL, env.DATA_DIR, env.DATABASE_SCHEMA, {
+    pooler: env.DATABASE_POOLER,
+    directUrl: env.DATABASE_DIRECT_URL,
+  });
+  if (env.DATABASE_REPLICA_URL && database.engine !== 'postgres')
+    throw new Error('DATABASE_REPLICA_URL needs a PostgreSQL DATABASE_URL (a replica of it).');
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
   return {
     port: env.PORT,
@@ -147,7 +189,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     adminPort: env.ADMIN_PORT,
     adminHost: env.ADMIN_HOST,
     shutdownSeconds: env.SDAPI_SHUTDOWN_SECONDS,
-    database: databaseConfigFrom(env.DATABASE_URL, env.DATA_DIR, env.DATABASE_SCHEMA),
+    database,
+    replica: env.DATABASE_REPLICA_URL
+      ? { url: env.DATABASE_REPLICA_URL, maxLagMs: env.DATABASE_REPLICA_MAX_LAG_MS }
+      : undefined,
     dataDir: env.DATA_DIR,
     redisUrl: env.REDIS_URL,
     adminToken: env.SDAPI_ADMIN_TOKEN,

@@ -2,8 +2,8 @@ import { buildAdminApp } from './admin-app.js';
 import { buildApp } from './app.js';
 import { createDemoSellerIfEmpty, demoKeyBanner, findDemoSeller, startLines } from './bootstrap.js';
 import { loadConfig, loadEnvFile } from './config.js';
-import { createContext } from './context.js';
-import { migrateToLatest, schemaOf } from './db/migrate.js';
+import { createContext } from './create-context.js';
+import { migrateOnSession } from './db/migrate.js';
 import { withEmbeddedSecrets } from './embedded-secrets.js';
 import { startProcessJobs } from './jobs/process-jobs.js';
 import { seedSandboxCatalog } from './modules/sandbox/sandbox.service.js';
@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   const ctx = await createContext(config);
   // The GeoIP database loads at its first lookup: do it now, so a bad SDAPI_GEOIP_DB fails the start.
   ctx.geoIp.countryOf('192.0.2.1');
-  await migrateToLatest(ctx.db, schemaOf(config));
+  await migrateOnSession(ctx);
   let demo: Awaited<ReturnType<typeof createDemoSellerIfEmpty>> = null;
   if (config.seedOnStart) {
     await seedSandboxCatalog(ctx);

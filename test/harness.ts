@@ -4,10 +4,11 @@ import { afterAll, beforeAll } from 'vitest';
 import { buildAdminApp } from '../src/admin-app.js';
 import type { App } from '../src/app.js';
 import { ADMIN_PREFIX, buildApp, SELLER_PREFIX } from '../src/app.js';
-import { type Config, databaseConfigFrom, loadConfig } from '../src/config.js';
-import { type AppContext, createContext } from '../src/context.js';
+import { type Config, type DatabaseConfig, databaseConfigFrom, loadConfig } from '../src/config.js';
+import type { AppContext } from '../src/context.js';
+import { createContext } from '../src/create-context.js';
 import { type DbHandle, openDatabase } from '../src/db/database.js';
-import { migrateToLatest, schemaOf } from '../src/db/migrate.js';
+import { migrateOnSession } from '../src/db/migrate.js';
 import { randomBase32 } from '../src/lib/ids.js';
 import { observeConsoleResponses } from './console-response-check.js';
 import { observeOpenApi } from './openapi-observer.js';
@@ -17,6 +18,13 @@ export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 /** The engine under test: DATABASE_URL (postgres://...) or embedded SQLite in memory. */
 export const TEST_DATABASE_URL = process.env.DATABASE_URL;
 export const ENGINE = TEST_DATABASE_URL?.startsWith('postgres') ? 'postgres' : 'sqlite';
+/**
+ * A PgBouncer in transaction pooling in front of DATABASE_URL's server (scripts/with-pgbouncer.ts):
+ * each test file then gets a database of its own, which the app reaches through the pooler and
+ * migrates on DATABASE_URL's server directly (the pooler refuses the search_path start-up option
+ * a schema per file needs).
+ */
+const TEST_PGBOUNCER_URL = process.env.TEST_PGBOUNCER_URL;
 
 export interface TestApp {
   /**
@@ -52,6 +60,42 @@ async function createPgSchema(url: string): Promise<{ schema: string; drop(): Pr
   };
 }
 
+/** A fresh database for one test file on DATABASE_URL's server, reached through the pooler; dropped afterwards. */
+export async function createPooledDatabase(
+  url: string,
+  poolerUrl: string,
+  dataDir: string,
+): Promise<{ database: DatabaseConfig; drop(): Promise<void> }> {
+  const name = `t_${randomBase32(12)}`;
+  const onServer = async (statement: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(statement);
+    await client.end();
+  };
+  await onServer(`create database ${name}`);
+  const at = (base: string) => Object.assign(new URL(base), { pathname: `/${name}` }).href;
+  return {
+    database: databaseConfigFrom(at(poolerUrl), dataDir, undefined, {
+      pooler: 'transaction',
+      directUrl: at(url),
+    }),
+    // The pooler still holds server connections to it: they end with the database.
+    drop: () => onServer(`drop database if exists ${name} with (force)`),
+  };
+}
+
+/** The environment a server process needs to reach a test app's PostgreSQL database as the app does. */
+export function databaseEnvOf(database: DatabaseConfig): Record<string, string> {
+  if (database.engine !== 'postgres') throw new Error('server processes share a PostgreSQL database only');
+  return {
+    DATABASE_URL: database.url,
+    ...(database.schema ? { DATABASE_SCHEMA: database.schema } : {}),
+    ...(database.pooling ? { DATABASE_POOLER: database.pooling.pooler } : {}),
+    ...(database.pooling?.directUrl ? { DATABASE_DIRECT_URL: database.pooling.directUrl } : {}),
+  };
+}
+
 /** `extraRoutes` lets a test mount a probe route (before the app is sealed) to exercise shared hooks. */
 export async function createTestApp(
   overrides: Partial<Config> = {},
@@ -66,7 +110,11 @@ export async function createTestApp(
   let dropSchema = async () => {};
   let database = databaseConfigFrom('sqlite::memory:', base.dataDir);
   // `overrides.database` shares another app's database (two processes on one store): its owner drops it.
-  if (ENGINE === 'postgres' && TEST_DATABASE_URL && !overrides.database) {
+  if (ENGINE === 'postgres' && TEST_DATABASE_URL && TEST_PGBOUNCER_URL && !overrides.database) {
+    const created = await createPooledDatabase(TEST_DATABASE_URL, TEST_PGBOUNCER_URL, base.dataDir);
+    database = created.database;
+    dropSchema = created.drop;
+  } else if (ENGINE === 'postgres' && TEST_DATABASE_URL && !overrides.database) {
     const created = await createPgSchema(TEST_DATABASE_URL);
     database = databaseConfigFrom(TEST_DATABASE_URL, base.dataDir, created.schema);
     dropSchema = created.drop;
@@ -79,7 +127,7 @@ export async function createTestApp(
     ...overrides,
   };
   const handle = openDatabase(config.database);
-  await migrateToLatest(handle.db, schemaOf(config));
+  await migrateOnSession({ db: handle.db, config });
   const ctx = await createContext(config, handle);
   const sellerApp = await buildApp(ctx);
   extraRoutes?.(sellerApp);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp, SELLER_PREFIX } from '../src/app.js';
-import { createContext } from '../src/context.js';
+import { createContext } from '../src/create-context.js';
 import { openDatabase } from '../src/db/database.js';
 import { ENGINE, type TestApp } from './harness.js';
 import { observeOpenApi } from './openapi-observer.js';

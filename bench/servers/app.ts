@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { createContext } from '../../src/context.js';
+import { createContext } from '../../src/create-context.js';
 import { migrateToLatest, schemaOf } from '../../src/db/migrate.js';
 import { mintKey } from '../../src/modules/api-keys/api-keys.service.js';
 import { createCompany } from '../../src/modules/identity/identity.service.js';
@@ -19,18 +19,26 @@ const config = loadConfig({
 });
 const ctx = await createContext(config);
 await migrateToLatest(ctx.db, schemaOf(config));
-const company = await createCompany(ctx, {
-  name: 'Bench Seller',
-  country: 'DE',
-  productionAccess: true,
-  apiAgreementSigned: true,
-});
-const production = await mintKey(ctx, {
-  companyId: company.id,
-  environment: 'production',
-  name: 'bench',
-  allowedIps: ['8.8.8.0/24'],
-});
+const company = await createCompany(
+  ctx,
+  {
+    name: 'Bench Seller',
+    country: 'DE',
+    productionAccess: true,
+    apiAgreementSigned: true,
+  },
+  ctx.db,
+);
+const production = await mintKey(
+  ctx,
+  {
+    companyId: company.id,
+    environment: 'production',
+    name: 'bench',
+    allowedIps: ['8.8.8.0/24'],
+  },
+  ctx.db,
+);
 await seedCatalog(ctx, company.id, 200);
 const app = await buildApp(ctx);
 const address = await app.listen({ port: 0, host: '127.0.0.1' });

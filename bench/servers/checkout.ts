@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { createContext } from '../../src/context.js';
-import { migrateToLatest, schemaOf } from '../../src/db/migrate.js';
+import { createContext } from '../../src/create-context.js';
+import { migrateOnSession } from '../../src/db/migrate.js';
 import { buildCheckoutWorld } from '../checkout-world.js';
 
 const config = loadConfig({
@@ -15,7 +15,7 @@ const config = loadConfig({
   SDAPI_ADMIN_TOKEN: 'bench-admin-token-0123456789',
 });
 const ctx = await createContext({ ...config, masterKeyHex: config.masterKeyHex ?? '55'.repeat(32) });
-await migrateToLatest(ctx.db, schemaOf(config));
+await migrateOnSession(ctx);
 const world = await buildCheckoutWorld(ctx, Number(process.env.BENCH_CHECKOUT_KEYS ?? 120_000));
 const app = await buildApp(ctx);
 const address = await app.listen({ port: 0, host: '127.0.0.1' });

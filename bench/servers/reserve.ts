@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { createContext } from '../../src/context.js';
+import { createContext } from '../../src/create-context.js';
 import { migrateToLatest, schemaOf } from '../../src/db/migrate.js';
 import { buildCheckoutWorld } from '../checkout-world.js';
 

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Config, loadConfig, loadEnvFile } from '../config.js';
-import { type AppContext, createContext } from '../context.js';
-import { migrateToLatest, schemaOf } from '../db/migrate.js';
+import type { AppContext } from '../context.js';
+import { createContext } from '../create-context.js';
+import { migrateOnSession } from '../db/migrate.js';
 import { withEmbeddedSecrets } from '../embedded-secrets.js';
 import { fail } from '../http/errors.js';
 import type { TypedApp } from '../http/typed-app.js';
@@ -180,7 +181,7 @@ async function run(ctx: AppContext, command: string, positionals: string[], valu
       return printResult(reply.data as Record<string, unknown>, values.json);
     }
     case 'migrate': {
-      const applied = await migrateToLatest(ctx.db, schemaOf(ctx.config));
+      const applied = await migrateOnSession(ctx);
       if (values.json) return printResult({ applied }, true);
       process.stdout.write(
         applied.length === 0
@@ -276,7 +277,7 @@ export async function runCommand(command: string, positionals: string[], values:
     logLevel: 'silent',
   });
   try {
-    if (command !== 'migrate') await migrateToLatest(ctx.db, schemaOf(ctx.config));
+    if (command !== 'migrate') await migrateOnSession(ctx);
     await run(ctx, command, positionals, values);
     return 0;
   } catch (err) {

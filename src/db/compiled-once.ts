@@ -6,10 +6,9 @@ import {
   type QueryResult,
   type RawBuilder,
 } from 'kysely';
-import type { Executor } from './database.js';
+import type { Database, Executor } from './database.js';
 import { markLastOfTransaction } from './pipelined-transaction.js';
 import { prepareByName } from './prepared-names.js';
-import type { Database } from './schema.js';
 import { GroupCommitAdapter } from './sqlite-group-commit.js';
 
 const MARK = '\u0000param:';

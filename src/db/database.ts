@@ -6,15 +6,23 @@ import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import type pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import type { PoolUse } from '../observability/metrics.js';
+import { attachPgReader, openPgReader } from './pg-reader.js';
 import { pipelineTransactions } from './pipelined-transaction.js';
 import { preparedNameOf } from './prepared-names.js';
-import type { Database } from './schema.js';
 import { startCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from './sqlite-checkpointer.js';
 import type { GroupCommitStats } from './sqlite-connection.js';
 import { GroupCommitSqliteDialect } from './sqlite-group-commit.js';
 import { openSqliteReader } from './sqlite-reader.js';
 
 export type Engine = 'sqlite' | 'postgres';
+/**
+ * Every table of the service, by name. Empty here: src/db sits below the modules and knows none
+ * of their tables. The composition root (src/database-schema.ts) adds each module's tables by
+ * declaration merging, so every `Db` in the program is typed with the whole schema.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled in by declaration merging at the composition root
+export interface Database {}
+
 export type Db = Kysely<Database>;
 /** Every repository function takes either the pool or an open transaction. */
 export type Executor = Kysely<Database> | Transaction<Database>;
@@ -35,7 +43,7 @@ export interface DbHandle {
  * every value we store fits in 2^53.
  */
 let pgDriver: typeof pg | undefined;
-function loadPg(): typeof pg {
+export function loadPg(): typeof pg {
   if (!pgDriver) {
     pgDriver = createRequire(import.meta.url)('pg') as typeof pg;
     pgDriver.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
@@ -74,16 +82,56 @@ function statementCache(sqlite: SqliteDatabase.Database) {
 
 /**
  * Compiled-once queries (compiled-once.ts) run as named prepared statements of each
- * connection: PostgreSQL parses and plans them once per connection, not per request. A
- * transaction's registered last statement has its COMMIT queued behind it (pipelined-transaction.ts).
+ * connection: PostgreSQL parses and plans them once per connection, not per request. Behind a
+ * transaction pooler a connection of ours is a different server session at each transaction,
+ * so every statement runs unnamed there. A transaction's registered last statement has its
+ * COMMIT queued behind it either way (pipelined-transaction.ts).
  */
-function prepareCompiledOnce(client: pg.PoolClient) {
+function prepareCompiledOnce(client: pg.PoolClient, pooled: boolean) {
   const query = client.query.bind(client) as (...args: unknown[]) => Promise<pg.QueryResult>;
   const named = (text: unknown, values?: unknown, ...rest: unknown[]) => {
     const name = typeof text === 'string' ? preparedNameOf(text) : undefined;
     return name ? query({ name, text, values }, ...rest) : query(text, values, ...rest);
   };
-  client.query = pipelineTransactions(named as never) as typeof client.query;
+  client.query = pipelineTransactions((pooled ? query : named) as never) as typeof client.query;
+}
+
+type PostgresConfig = Extract<DatabaseConfig, { engine: 'postgres' }>;
+
+/** Where a session of our own is reached: the server itself, never through a transaction pooler. */
+export const sessionUrlOf = (config: PostgresConfig): string => config.pooling?.directUrl ?? config.url;
+
+/**
+ * Runs `work` on a connection that keeps its session (LISTEN, session advisory locks such as
+ * the migrator's): `db` itself unless DATABASE_DIRECT_URL names another address, else a
+ * connection of its own there.
+ */
+export async function onSessionConnection<T>(
+  db: Db,
+  config: DatabaseConfig,
+  work: (db: Db) => Promise<T>,
+): Promise<T> {
+  if (config.engine !== 'postgres' || sessionUrlOf(config) === config.url) return work(db);
+  return onOwnConnection(config, work);
+}
+
+/**
+ * Runs `work` on a connection of its own, outside every pool (at DATABASE_DIRECT_URL's address
+ * when it names one), closed afterwards: for work that must not wait for, or take, a connection
+ * of the pool its caller may be holding one of.
+ */
+export async function onOwnConnection<T>(config: PostgresConfig, work: (db: Db) => Promise<T>): Promise<T> {
+  // Sent without start-up options too when the service is pooled: the direct address may itself
+  // be a session-pooled entry of the pooler, which refuses them.
+  const own = openDatabase(
+    { engine: 'postgres', url: sessionUrlOf(config), schema: config.schema, pooling: config.pooling },
+    { poolSize: 1 },
+  );
+  try {
+    return await work(own.db);
+  } finally {
+    await own.close();
+  }
 }
 
 function connectSqlite(path: string, options: { readonly?: boolean } = {}) {
@@ -129,12 +177,15 @@ export function openDatabase(config: DatabaseConfig, options: { poolSize?: numbe
   // Named prepared statements (the hot path's, compiled once) keep their generic plan: with
   // statistics PostgreSQL would otherwise plan the order's statement afresh at every bind
   // (docs/checkout.md). Unnamed statements are planned again at each execution (generic too).
+  // A transaction pooler refuses start-up options and every statement is unnamed there, planned
+  // at each execution whatever the mode: nothing is sent (docs/operations.md).
+  const pooled = config.pooling?.pooler === 'transaction';
   const settings = ['-c plan_cache_mode=force_generic_plan'];
   if (config.schema) settings.push(`-c search_path=${config.schema}`);
   const pool = new (loadPg().Pool)({
     connectionString: config.url,
     max: options.poolSize ?? 20,
-    options: settings.join(' '),
+    ...(pooled ? {} : { options: settings.join(' ') }),
     // While the database is down, a request waits this long for a connection, then answers 503.
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     keepAlive: true,
@@ -146,14 +197,25 @@ export function openDatabase(config: DatabaseConfig, options: { poolSize?: numbe
   pool.on('error', ignoreLostConnection);
   pool.on('connect', (client) => {
     client.on('error', ignoreLostConnection);
-    prepareCompiledOnce(client);
+    prepareCompiledOnce(client, pooled);
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // Heavy reads that end as text (the activity CSV) run on a thread with connections of its own
+  // (pg-reader.ts); it starts at the first such read.
+  const reader = openPgReader({
+    url: config.url,
+    options: pooled ? undefined : settings.join(' '),
+    connectTimeoutMs: CONNECT_TIMEOUT_MS,
+  });
+  attachPgReader(db, reader);
   return {
     db,
     engine: 'postgres',
     poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-    close: () => db.destroy(),
+    close: async () => {
+      await reader.close();
+      await db.destroy();
+    },
   };
 }
 

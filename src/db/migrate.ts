@@ -1,6 +1,6 @@
 import { type Migration, Migrator } from 'kysely';
 import type { Config } from '../config.js';
-import type { Db } from './database.js';
+import { type Db, onSessionConnection } from './database.js';
 import * as m0001 from './migrations/0001_foundation.js';
 import * as m0002 from './migrations/0002_publisher_catalog.js';
 import * as m0003 from './migrations/0003_supply_and_outbox.js';
@@ -33,6 +33,9 @@ import * as m0035 from './migrations/0035_order_reservation_link.js';
 import * as m0036 from './migrations/0036_console_second_factor.js';
 import * as m0037 from './migrations/0037_webhook_console.js';
 import * as m0039 from './migrations/0039_fine_sale_totals.js';
+import * as m0040 from './migrations/0040_day_partitions.js';
+import * as m0041 from './migrations/0041_replica_write_marks.js';
+import * as m0042 from './migrations/0042_event_day_partitions.js';
 
 /** Migrations in order; one set serves SQLite and PostgreSQL. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -68,6 +71,9 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0036_console_second_factor': m0036,
   '0037_webhook_console': m0037,
   '0039_fine_sale_totals': m0039,
+  '0040_day_partitions': m0040,
+  '0041_replica_write_marks': m0041,
+  '0042_event_day_partitions': m0042,
 };
 
 /** `schema` names the PostgreSQL schema the bookkeeping tables live in (DATABASE_SCHEMA). */
@@ -84,3 +90,10 @@ export async function migrateToLatest(db: Db, schema?: string): Promise<string[]
 
 export const schemaOf = (config: Pick<Config, 'database'>): string | undefined =>
   config.database.engine === 'postgres' ? config.database.schema : undefined;
+
+/**
+ * Migrates the database of a running service or CLI. Kysely's migrator holds a session
+ * advisory lock: on DATABASE_DIRECT_URL when the service reaches PostgreSQL through a pooler.
+ */
+export const migrateOnSession = (ctx: { db: Db; config: Pick<Config, 'database'> }): Promise<string[]> =>
+  onSessionConnection(ctx.db, ctx.config.database, (db) => migrateToLatest(db, schemaOf(ctx.config)));

@@ -14,8 +14,6 @@ import {
 } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ENGINE, useTestApp } from '../../test/harness.js';
-import type { AppContext } from '../context.js';
-import type { Principal } from '../http/auth/principal.js';
 import {
   findByReference as findRefundByReference,
   listRefunds,
@@ -29,14 +27,17 @@ import {
   reservationOfOrder,
   reservationsUnderReference,
 } from '../modules/checkout/reservations/reservations.repo.js';
-import { soldKeysByFingerprint } from '../modules/console/console-key-search.js';
-import { keysReplacedPerOrder, keysTakenBackPerOrder } from '../modules/console/console-order-state.js';
+import {
+  keysReplacedPerOrder,
+  keysTakenBackPerOrder,
+  soldKeysByFingerprint,
+} from '../modules/console/console-orders.repo.js';
 import { listActivity } from '../modules/finance/activity.repo.js';
 import { keptSaleTotals, keysPerDay } from '../modules/finance/kept-totals.repo.js';
 import { listSaleLines, saleTotals } from '../modules/finance/sales-read.repo.js';
 import { availableInPools } from '../modules/inventory/inventory.repo.js';
-import { listEvents } from '../modules/webhooks/events-feed.service.js';
-import type { Database } from './schema.js';
+import { feedPage } from '../modules/webhooks/events-feed.repo.js';
+import type { Database } from './database.js';
 
 /**
  * Every seller read must seek its index, never scan its table: a tenant with a million rows
@@ -89,13 +90,12 @@ function recorder() {
 
 const pk = (table: string) => (postgres ? `${table}_pkey` : `sqlite_autoindex_${table}_1`);
 const S = { sellerId: 'co-seller', environment: 'production' };
-const principal = { companyId: S.sellerId, environment: 'production' } as Principal;
-const feed = (db: Kysely<Database>, types?: string) =>
-  listEvents(
-    { db } as unknown as AppContext,
-    principal,
-    { limit: 50, ...(types ? { types } : {}) },
-    (c) => c,
+/** GET /events' first page of 50 (one more is read, to know whether another page follows). */
+const feed = (db: Kysely<Database>, types?: string[]) =>
+  feedPage(
+    db,
+    { companyId: S.sellerId, environment: 'production' },
+    { limit: 51, ...(types ? { types } : {}) },
   );
 
 interface SellerRead {
@@ -235,7 +235,7 @@ const READS: SellerRead[] = [
   { name: 'GET /events', run: (db) => feed(db), index: 'outbox_events_feed', seeks: 'environment' },
   {
     name: 'GET /events?types=',
-    run: (db) => feed(db, 'order.fulfilled'),
+    run: (db) => feed(db, ['order.fulfilled']),
     index: 'outbox_events_feed_type',
     seeks: 'event_type',
   },
@@ -321,13 +321,19 @@ async function explain(query: CompiledQuery): Promise<{ text: string; seeks: str
         const json = (await run('format json')).rows[0]!['QUERY PLAN'] as [{ Plan: PlanNode }];
         const text = (await run('costs off')).rows.map((r) => r['QUERY PLAN']).join('\n');
         const nodes = nodesOf(json[0].Plan);
-        return {
-          text,
-          seeks: nodes
-            .filter((n) => n['Index Name'])
-            .map((n) => `${n['Index Name']}: ${n['Index Cond'] ?? ''}`),
-          scans: nodes.filter((n) => n['Node Type'] === 'Seq Scan').map((n) => n['Relation Name']!),
+        // A day partition's table and indexes answer for the partitioned table's (db/day-partitions.ts).
+        const parentOf = async (name: string) => {
+          const { rows } = await sql<{ parent: string }>`select p.relname as parent from pg_inherits i
+            join pg_class p on p.oid = i.inhparent where i.inhrelid = to_regclass(${name})`.execute(trx);
+          return rows[0]?.parent ?? name;
         };
+        const seeks: string[] = [];
+        const scans: string[] = [];
+        for (const n of nodes) {
+          if (n['Index Name']) seeks.push(`${await parentOf(n['Index Name'])}: ${n['Index Cond'] ?? ''}`);
+          if (n['Node Type'] === 'Seq Scan') scans.push(await parentOf(n['Relation Name']!));
+        }
+        return { text, seeks, scans };
       } finally {
         await sql`deallocate seller_read`.execute(trx);
       }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { AWKWARD_FIRST_LINE, awkwardActivityRows } from '../../test/awkward-activity.js';
 import { alwaysOrder } from '../../test/checkout.js';
 import { makeSeller } from '../../test/factories.js';
 import { euroOrder, placeSale, reverseSale, sellerGet } from '../../test/finance.js';
@@ -109,41 +110,7 @@ describe('heavyRead (accounting on SQLite: ordering, not timing)', () => {
     const handle = openDatabase({ engine: 'sqlite', path: join(dir, 'formatted.sqlite') });
     try {
       const db = handle.db as unknown as Kysely<{ acts: ActivityRow }>;
-      await sql`create table acts (id text, created_at integer, kind text, sign integer, order_reference text,
-        sku_code text, quantity integer, counterparty_company_id text, counterparty_name text, promo_id text,
-        buyer_country text, economics text)`.execute(db);
-      const buyer = JSON.stringify({
-        declaredCountry: 'DE',
-        detectedCountry: null,
-        countryMismatch: false,
-        evidenceRank: 2,
-      });
-      const economics = (sale: number) =>
-        JSON.stringify({
-          currencyCode: 'EUR',
-          saleMinor: sale,
-          wholesaleMinor: 700,
-          wholesaleCurrencyCode: 'EUR',
-        });
-      await db
-        .insertInto('acts')
-        .values(
-          [1, 2, 3].map((n) => ({
-            id: `e${n}`,
-            created_at: 1_700_000_000_000 + n,
-            kind: n === 3 ? 'refund' : 'sale',
-            sign: n === 3 ? -1 : 1,
-            order_reference: `ref,${n}`,
-            sku_code: 'SKU',
-            quantity: 1,
-            counterparty_company_id: 'pub',
-            counterparty_name: 'Say "hi", Ltd',
-            promo_id: null,
-            buyer_country: buyer,
-            economics: economics(1000 * n),
-          })) as never,
-        )
-        .execute();
+      await awkwardActivityRows(db, 'integer');
       const query = db.selectFrom('acts').selectAll().orderBy('created_at', 'desc');
       const onThread = await heavyFormatted(handle.db, query, ACTIVITY_CSV);
       const thread = driverOf(handle.db).offThread;
@@ -155,9 +122,7 @@ describe('heavyRead (accounting on SQLite: ordering, not timing)', () => {
       expect(onThread.last).toEqual(onMain.last);
       expect(onThread.last?.id).toBe('e1');
       expect(Buffer.from(onThread.bytes).toString()).toBe(Buffer.from(onMain.bytes).toString());
-      expect(Buffer.from(onThread.bytes).toString().split('\r\n')[0]).toBe(
-        'e3,2023-11-14T22:13:20.003Z,refund,-1,"ref,3",SKU,1,pub,"Say ""hi"", Ltd",,DE,,false,2,EUR,3000,-3000,700,-700,EUR',
-      );
+      expect(Buffer.from(onThread.bytes).toString().split('\r\n')[0]).toBe(AWKWARD_FIRST_LINE);
     } finally {
       await handle.close();
     }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { Executor } from '../db/database.js';
+import { isPostgres } from '../db/dialect.js';
 import { JOBS_CHANNEL } from './pg-wakeups.js';
 
 /** The job that converts accepted pre-orders once their release is out (checkout/preorders). */
@@ -14,3 +15,10 @@ export const PREORDER_CONVERSION_JOB = 'preorder-conversion';
 export async function wakeJobAtCommit(ctx: AppContext, trx: Executor, job: string): Promise<void> {
   if (ctx.engine === 'postgres') await sql`select pg_notify(${JOBS_CHANNEL}, ${job})`.execute(trx);
 }
+
+/**
+ * Whether work made by any process wakes the jobs of every process at its commit (PostgreSQL:
+ * NOTIFY, which each process LISTENs for), so a job's idle interval only catches what no notice
+ * announces. SQLite sends none: its one process's jobs find their work by looking often.
+ */
+export const jobsWakeOnNotice = (db: Executor): boolean => isPostgres(db);

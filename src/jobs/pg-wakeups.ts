@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
+import { sessionUrlOf } from '../db/database.js';
 import type { JobRunner } from './runner.js';
 
 export const JOBS_CHANNEL = 'sdapi_jobs';
@@ -12,7 +13,7 @@ const RECONNECT_MS = 200;
  * this process. Never from a hot path: transactions that notify commit one at a time. A lost
  * connection only costs promptness (the jobs still run on their idle interval): it connects
  * again every RECONNECT_MS until the database answers, LISTENs again and wakes every job (work
- * may have been notified while it was away).
+ * may have been notified while it was away). LISTEN needs a session: DATABASE_DIRECT_URL's.
  */
 export function listenForWakeups(config: DatabaseConfig, runner: JobRunner): { close(): Promise<void> } {
   if (config.engine !== 'postgres') return { close: async () => {} };
@@ -20,7 +21,7 @@ export function listenForWakeups(config: DatabaseConfig, runner: JobRunner): { c
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
   const connect = async () => {
-    const c = new pg.Client({ connectionString: config.url });
+    const c = new pg.Client({ connectionString: sessionUrlOf(config) });
     c.on('notification', (message) => runner.wake(message.payload || undefined));
     c.on('error', () => reconnect(c));
     c.on('end', () => reconnect(c));

@@ -10,6 +10,7 @@ import { purgeOldRequests } from '../modules/request-log/request-log.service.js'
 import { trimAttemptBodies } from '../modules/webhooks/retention.service.js';
 import { registerWebhookJobs } from '../modules/webhooks/webhooks.jobs.js';
 import { eventRetentionJob } from './event-retention.js';
+import { partitionUpkeepJob } from './partition-upkeep.js';
 import { listenForWakeups } from './pg-wakeups.js';
 import { JobRunner } from './runner.js';
 
@@ -23,8 +24,9 @@ const NOTICE_POLL_MS = 2_000;
 
 /**
  * The background work of one server process: webhook publishing and delivery, pre-order
- * conversion, hot-drop reservation expiry, the purge of expired events, keyless redemption
- * notices, scheduled product archives and time-driven sellability flips. Every job claims its rows in the database, so any
+ * conversion, hot-drop reservation expiry, the purge of expired events, the day partitions
+ * (PostgreSQL), keyless redemption notices, scheduled product archives and time-driven
+ * sellability flips. Every job claims its rows in the database, so any
  * number of processes may run them (docs/events.md, docs/checkout.md, docs/hot-drops.md).
  */
 export function startProcessJobs(ctx: AppContext, log: { error(obj: object, msg: string): void }) {
@@ -70,6 +72,8 @@ export function startProcessJobs(ctx: AppContext, log: { error(obj: object, msg:
     },
   });
   runner.add({ name: 'console-notices', idleMs: NOTICE_POLL_MS, run: () => collectNotices(ctx) });
+  // PostgreSQL drops the request log's and idempotency records' expired days whole.
+  if (ctx.engine === 'postgres') runner.add(partitionUpkeepJob(ctx));
   runner.add({
     name: 'request-log-retention',
     idleMs: 10 * SWEEP_INTERVAL_MS,

@@ -24,7 +24,8 @@ async function probe(check: () => Promise<unknown>): Promise<string> {
  * Probes of the operator listener, without authentication (the listener is the boundary):
  * `/health/live` answers while the process serves requests; `/health/ready` answers 200 when
  * every dependency (database, Redis when configured) answers and the process is not draining,
- * otherwise 503 SERVICE_UNAVAILABLE naming what failed. `/metrics` is the Prometheus text format.
+ * otherwise 503 SERVICE_UNAVAILABLE naming what failed; with a read replica it also reports the
+ * replica's state. `/metrics` is the Prometheus text format.
  */
 export function registerProbeRoutes(app: FastifyInstance, ctx: AppContext, isDraining: () => boolean): void {
   const open = { config: { auth: 'none' as const }, schema: { hide: true } };
@@ -44,7 +45,8 @@ export function registerProbeRoutes(app: FastifyInstance, ctx: AppContext, isDra
         { draining, checks },
       );
     }
-    return { status: 'ready', checks };
+    // A lagging or stopped replica leaves the process ready: the primary serves its reads.
+    return { status: 'ready', checks, ...(ctx.replica && { replica: ctx.replica.status() }) };
   });
 
   app.get('/metrics', open, async (_request, reply) => {

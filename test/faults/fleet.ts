@@ -1,9 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type CompiledServer, freePort, startCompiledServer } from '../compiled-server.js';
-import { ADMIN_TOKEN, type TestApp } from '../harness.js';
+import { rmSync } from 'node:fs';
+import { type CompiledServer, startCompiledServer } from '../compiled-server.js';
+import { ADMIN_TOKEN, databaseEnvOf, type TestApp } from '../harness.js';
 import { type ProductionScenario, productionOrder } from '../production.js';
 
 /**
@@ -28,13 +25,11 @@ export async function startFleet(
   env: Record<string, string> = {},
   count = 2,
 ): Promise<CompiledServer[]> {
-  const db = t.config.database;
-  if (db.engine !== 'postgres') throw new Error('the fleet runs on PostgreSQL');
+  const database = databaseEnvOf(t.config.database);
   return Promise.all(
     Array.from({ length: count }, () =>
       startCompiledServer({
-        DATABASE_URL: db.url,
-        ...(db.schema ? { DATABASE_SCHEMA: db.schema } : {}),
+        ...database,
         SDAPI_MASTER_KEY: t.config.masterKeyHex!,
         SDAPI_IP_PEPPER: t.config.ipPepper!,
         SDAPI_ADMIN_TOKEN: ADMIN_TOKEN,
@@ -59,6 +54,8 @@ export interface Answer {
   server: number;
   status: number;
   code?: string;
+  /** `details.reason` of a refusal. */
+  reason?: string;
   retryAfter: string | null;
   /** The request never got an answer (connection refused or reset). */
   network?: boolean;
@@ -77,6 +74,18 @@ export interface KeyRun {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Both processes answered an order 200 before `at`: the fault met a fleet under real load. */
+export function expectServedBefore(runs: KeyRun[], at: number, processes = 2) {
+  const served = new Set(
+    runs
+      .flatMap((r) => r.answers)
+      .filter((a) => a.status === 200 && a.endedAt < at)
+      .map((a) => a.server),
+  );
+  for (let index = 0; index < processes; index++)
+    if (!served.has(index)) throw new Error(`process ${index} answered no order before the fault`);
+}
 
 /**
  * `clients` sellers ordering one key at a time until `until()` says stop, each order with its
@@ -139,9 +148,11 @@ export async function orderLoad(options: {
           answer.retryAfter = response.headers.get('retry-after');
           const json = (await response.json()) as {
             code?: string;
+            details?: { reason?: string };
             data?: { orderId?: string; id?: string; keys?: string[] };
           };
           answer.code = json.code;
+          answer.reason = json.details?.reason;
           answer.endedAt = Date.now();
           if (response.status === 200) {
             run.doneAt = Date.now();
@@ -169,74 +180,6 @@ export async function orderLoad(options: {
 /** Every answer that was not a 200 or a final refusal: 503s in the envelope, or 409 in progress. */
 export function retriedAnswers(runs: KeyRun[]): Answer[] {
   return runs.flatMap((r) => r.answers.filter((a) => a.status !== 200));
-}
-
-/** A PostgreSQL cluster of its own (initdb, pg_ctl) on a free port in a temp dir, for faults the shared one must never see. */
-export interface PrivateCluster {
-  url: string;
-  stop(mode?: 'immediate' | 'fast'): void;
-  start(): void;
-  destroy(): void;
-}
-
-function pgBinDir(): string | null {
-  const candidates = ['/usr/local/bin'];
-  if (existsSync('/usr/lib/postgresql')) {
-    for (const v of readdirSync('/usr/lib/postgresql').sort().reverse())
-      candidates.push(`/usr/lib/postgresql/${v}/bin`);
-  }
-  return candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl'))) ?? null;
-}
-
-function unprivilegedUser(): string {
-  for (const user of ['postgres', 'nobody']) {
-    try {
-      execFileSync('id', [user], { stdio: 'ignore' });
-      return user;
-    } catch {}
-  }
-  throw new Error('no unprivileged user to run PostgreSQL as');
-}
-
-export async function startPrivateCluster(): Promise<PrivateCluster> {
-  const bin = pgBinDir();
-  if (!bin) throw new Error('no initdb/pg_ctl found');
-  const dir = mkdtempSync(join(tmpdir(), 'sdapi-pg-'));
-  const data = join(dir, 'data');
-  const port = await freePort();
-  // PostgreSQL refuses to run as root: there, as the `postgres` (else `nobody`) user.
-  const asUser = process.getuid?.() === 0 ? unprivilegedUser() : null;
-  if (asUser) execFileSync('chown', [asUser, dir]);
-  const run = (tool: string, args: string[]) =>
-    asUser
-      ? execFileSync('runuser', ['-u', asUser, '--', join(bin, tool), ...args], {
-          stdio: ['ignore', 'ignore', 'pipe'],
-        })
-      : execFileSync(join(bin, tool), args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync']);
-  const start = () =>
-    run('pg_ctl', [
-      '-D',
-      data,
-      '-w',
-      '-l',
-      join(dir, 'log'),
-      '-o',
-      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
-      'start',
-    ]);
-  start();
-  return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    stop: (mode = 'fast') => run('pg_ctl', ['-D', data, '-m', mode, '-w', 'stop']),
-    start,
-    destroy() {
-      try {
-        run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
-      } catch {}
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
 
 /**

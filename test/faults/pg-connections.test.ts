@@ -5,6 +5,7 @@ import { ENGINE, useTestApp } from '../harness.js';
 import { type ProductionScenario, productionScenario } from '../production.js';
 import {
   expectOnlyRetryableAnswers,
+  expectServedBefore,
   expectStoredExactly,
   orderLoad,
   RESUME_WITHIN_MS,
@@ -58,9 +59,9 @@ describe.skipIf(ENGINE !== 'postgres')(
           RESUME_WITHIN_MS,
         );
       }
-      // Every client kept ordering through the cut. (How many orders fit in the 3.3 s depends on
-      // what else the machine runs: 98 were seen beside the rest of the suite, hundreds alone.)
-      expect(runs.length).toBeGreaterThan(2 * 30);
+      // The load reached both processes before the cut (how many orders fit depends on what else
+      // the machine runs: fixed counts failed beside the rest of the suite).
+      expectServedBefore(runs, cutAt);
       for (const r of runs) {
         expect(r.orderId, JSON.stringify(r.answers)).not.toBeNull();
         expect(r.doneAt! - r.firstAt).toBeLessThan(10_000);

@@ -7,14 +7,14 @@ import { createTestApp, ENGINE, type TestApp } from '../harness.js';
 import { type ProductionScenario, productionScenario } from '../production.js';
 import {
   expectOnlyRetryableAnswers,
+  expectServedBefore,
   expectStoredExactly,
   orderLoad,
-  type PrivateCluster,
   RESUME_WITHIN_MS,
   startFleet,
-  startPrivateCluster,
   stopFleet,
 } from './fleet.js';
+import { type PrivateCluster, startPrivateCluster } from './private-cluster.js';
 
 const APP_NAME = 'sdapi-fault-restart';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -49,6 +49,7 @@ describe.skipIf(ENGINE !== 'postgres')('a PostgreSQL crash and restart under loa
     let stop = false;
     const load = orderLoad({ servers: () => servers, s, clients: 30, until: () => stop });
     await sleep(1500);
+    const crashAt = Date.now();
     cluster.stop('immediate');
     await sleep(1500);
     // Unready while the database is down, each process still alive.
@@ -70,8 +71,10 @@ describe.skipIf(ENGINE !== 'postgres')('a PostgreSQL crash and restart under loa
       expect(firstOk, `process ${index}`).toBeDefined();
       expect(firstOk!.endedAt - upAt).toBeLessThan(RESUME_WITHIN_MS);
     }
+    // The load reached both processes before the crash (how many orders fit depends on what else
+    // the machine runs: a fixed count failed beside the rest of the suite).
+    expectServedBefore(runs, crashAt);
     // Every order answered for good, each within 10 s of its first attempt.
-    expect(runs.length).toBeGreaterThan(100);
     for (const r of runs) {
       expect(r.orderId, JSON.stringify(r.answers)).not.toBeNull();
       expect(r.doneAt! - r.firstAt).toBeLessThan(10_000);

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { emit } from '../../src/modules/events/outbox.service.js';
 import { makeSeller } from '../factories.js';
-import { ENGINE, TEST_DATABASE_URL, useTestApp } from '../harness.js';
+import { databaseEnvOf, ENGINE, useTestApp } from '../harness.js';
 import { startReceiver } from '../webhook-receiver.js';
 
 const EVENTS = 2000;
@@ -12,13 +12,12 @@ afterAll(() => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
 });
 
-/** The real server (src/server.ts) on the test's PostgreSQL schema: its job runner delivers. */
-function startServer(schema: string): Promise<ChildProcess> {
+/** The real server (src/server.ts) on the test's PostgreSQL database: its job runner delivers. */
+function startServer(): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     env: {
       ...process.env,
-      DATABASE_URL: TEST_DATABASE_URL,
-      DATABASE_SCHEMA: schema,
+      ...databaseEnvOf(t.config.database),
       SDAPI_MASTER_KEY: t.config.masterKeyHex,
       SDAPI_ALLOW_INSECURE_WEBHOOKS: 'true',
       SDAPI_SEED_ON_START: 'false',
@@ -41,7 +40,9 @@ function startServer(schema: string): Promise<ChildProcess> {
     child.stderr!.on('data', (c: Buffer) => (log += c.toString()));
     child.stdout!.on('data', onData);
     child.on('exit', (code) => reject(new Error(`server exited ${code}: ${log}`)));
-    setTimeout(() => reject(new Error(`server did not start: ${log}`)), 20_000);
+    // A start (tsx compiling src/, then migrations) is CPU-bound: two at once through PgBouncer
+    // took over 20 s beside other test runs on a 2-core machine.
+    setTimeout(() => reject(new Error(`server did not start: ${log}`)), 60_000);
   });
 }
 
@@ -66,8 +67,7 @@ describe.runIf(ENGINE === 'postgres')('webhook delivery from two app processes (
         payload: { url: receiver.url },
       });
       expect(created.statusCode).toBe(201);
-      const schema = (t.config.database as { schema: string }).schema;
-      const [a, b] = await Promise.all([startServer(schema), startServer(schema)]);
+      const [a, b] = await Promise.all([startServer(), startServer()]);
       const recipient = [{ companyId: seller.company.id, environment: 'sandbox' }];
       const emitted: string[] = [];
       for (let batch = 0; batch < EVENTS / 20; batch++) {

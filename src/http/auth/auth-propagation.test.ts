@@ -5,7 +5,7 @@ import { createTestApp } from '../../../test/harness.js';
 import { observeOpenApi } from '../../../test/openapi-observer.js';
 import { call, expectApiError } from '../../../test/route-contract.js';
 import { buildApp, SELLER_PREFIX } from '../../app.js';
-import { createContext } from '../../context.js';
+import { createContext } from '../../create-context.js';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 

@@ -88,7 +88,7 @@ describe('production gates', () => {
   });
 
   it('refuses to create a production key before the API agreement is signed', async () => {
-    const company = await createCompany(t.ctx, { name: 'Unsigned', productionAccess: true });
+    const company = await createCompany(t.ctx, { name: 'Unsigned', productionAccess: true }, t.ctx.db);
     await expect(makeKey(t, company.id, { environment: 'production' })).rejects.toMatchObject({
       code: 'API_MODEL_AGREEMENT_REQUIRED',
     });
@@ -101,11 +101,15 @@ describe('production gates', () => {
   });
 
   it('refuses to create a production key without an IP allowlist', async () => {
-    const company = await createCompany(t.ctx, {
-      name: 'Signed',
-      productionAccess: true,
-      apiAgreementSigned: true,
-    });
+    const company = await createCompany(
+      t.ctx,
+      {
+        name: 'Signed',
+        productionAccess: true,
+        apiAgreementSigned: true,
+      },
+      t.ctx.db,
+    );
     await expect(makeKey(t, company.id, { environment: 'production', allowedIps: [] })).rejects.toMatchObject(
       {
         code: 'VALIDATION_FAILED',

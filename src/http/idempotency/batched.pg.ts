@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { preparedPerShape } from '../../db/compiled-once.js';
-import type { Executor } from '../../db/database.js';
+import type { Db, Executor } from '../../db/database.js';
+import { ensureDays } from '../../db/day-partitions.js';
 import { batcher } from '../../lib/batcher.js';
 import { type RecordKey, recordKeyId } from './record-key.js';
 
@@ -8,8 +9,14 @@ import { type RecordKey, recordKeyId } from './record-key.js';
  * PostgreSQL: the claims and the stored replies of concurrent requests, each kind in one
  * statement per batch (`batcher`): every POST with an Idempotency-Key writes twice, and on
  * this path a round trip costs more than the row. One claim per key and batch: a key sent
- * twice in one batch is claimed by its first request only, as the unique index decides
- * between two statements.
+ * twice in one batch is claimed by its first request only.
+ *
+ * The table is partitioned by day of `created_at` (db/day-partitions.ts), and PostgreSQL
+ * enforces a unique key only inside each partition: two claims of one key on either side of
+ * midnight would both succeed, as would a claim the day after a live record. So a claim locks
+ * its keys first (a transaction lock on a hash of the key, in hash order against deadlocks),
+ * then inserts only the keys no partition holds: under the lock, the insert's snapshot, taken
+ * after the lock was granted, sees every record of that key an earlier holder committed.
  */
 
 export interface ClaimRequest {
@@ -28,7 +35,18 @@ export interface StoredReply {
   owner: string;
 }
 
-/** Every claim of a batch in one insert; the keys it wrote come back (the others existed). */
+type Keys = { companyIds: string[]; environments: string[]; keys: string[] };
+
+/** Waits for the transaction locks of a batch's keys; a hash two keys share only makes them wait in turn. */
+const lockStatement = preparedPerShape(
+  (_shape: null, v: Keys) => sql<{ locked: string }>`
+    select count(pg_advisory_xact_lock(h)) as locked from (
+      select distinct hashtextextended(c || chr(1) || e || chr(1) || k, 0) as h
+      from unnest(${v.companyIds}::text[], ${v.environments}::text[], ${v.keys}::text[]) as u(c, e, k)
+      order by h) as ordered`,
+);
+
+/** Every claim of a batch in one insert, of the keys no record holds; those come back. */
 const claimStatement = preparedPerShape(
   (
     _shape: null,
@@ -46,8 +64,11 @@ const claimStatement = preparedPerShape(
       (company_id, environment, idempotency_key, request_hash, locked_until, created_at, owner)
     select * from unnest(${v.companyIds}::text[], ${v.environments}::text[], ${v.keys}::text[],
       ${v.requestHashes}::text[], ${v.lockedUntils}::bigint[], ${v.createdAts}::bigint[], ${v.owners}::text[])
-    on conflict (company_id, environment, idempotency_key) do nothing
+      as u(company_id, environment, idempotency_key, request_hash, locked_until, created_at, owner)
+    where not exists (select 1 from idempotency_records r where r.company_id = u.company_id
+      and r.environment = u.environment and r.idempotency_key = u.idempotency_key)
     returning company_id, environment, idempotency_key`,
+  { lastOfTransaction: true },
 );
 
 /** Every reply of a batch stored in one update, planned at each execution against the table as it is. */
@@ -74,21 +95,32 @@ const completeStatement = preparedPerShape(
   { planEachTime: true },
 );
 
-async function claimAll(ex: Executor, claims: ClaimRequest[]): Promise<boolean[]> {
+async function claimAll(db: Db, claims: ClaimRequest[]): Promise<boolean[]> {
   const firsts = new Map<string, number>();
   claims.forEach((c, i) => {
     if (!firsts.has(recordKeyId(c.k))) firsts.set(recordKeyId(c.k), i);
   });
   const unique = [...firsts.values()].map((i) => claims[i]!);
   const column = <T>(pick: (c: ClaimRequest) => T) => unique.map(pick);
-  const { rows } = await claimStatement(ex, null, {
+  const keys: Keys = {
     companyIds: column((c) => c.k.companyId),
     environments: column((c) => c.k.environment),
     keys: column((c) => c.k.key),
-    requestHashes: column((c) => c.requestHash),
-    lockedUntils: column((c) => c.lockedUntil),
-    createdAts: column((c) => c.createdAt),
-    owners: column((c) => c.owner),
+  };
+  await ensureDays(
+    db,
+    'idempotency_records',
+    column((c) => c.createdAt),
+  );
+  const { rows } = await db.transaction().execute(async (trx) => {
+    await lockStatement(trx, null, keys);
+    return claimStatement(trx, null, {
+      ...keys,
+      requestHashes: column((c) => c.requestHash),
+      lockedUntils: column((c) => c.lockedUntil),
+      createdAts: column((c) => c.createdAt),
+      owners: column((c) => c.owner),
+    });
   });
   const claimed = new Set(
     rows.map((r) =>
@@ -113,9 +145,9 @@ async function completeAll(ex: Executor, replies: StoredReply[]): Promise<undefi
 }
 
 /** One batcher of each kind per database handle. */
-function perExecutor<I, O>(run: (ex: Executor, items: I[]) => Promise<O[]>) {
-  const byExecutor = new WeakMap<Executor, (item: I) => Promise<O>>();
-  return (ex: Executor, item: I): Promise<O> => {
+function perExecutor<E extends Executor, I, O>(run: (ex: E, items: I[]) => Promise<O[]>) {
+  const byExecutor = new WeakMap<E, (item: I) => Promise<O>>();
+  return (ex: E, item: I): Promise<O> => {
     let submit = byExecutor.get(ex);
     if (!submit) {
       submit = batcher((items: I[]) => run(ex, items));

@@ -1,6 +1,7 @@
+import { sql } from 'kysely';
 import { compiledOnce } from '../../db/compiled-once.js';
 import type { Executor } from '../../db/database.js';
-import { isPostgres } from '../../db/dialect.js';
+import { isPostgres, lockRows } from '../../db/dialect.js';
 import { claimTogether, completeTogether } from './batched.pg.js';
 import type { Claim, RecordKey } from './record-key.js';
 
@@ -63,6 +64,53 @@ export async function retake(ex: Executor, c: Claim, old: { locked_until: number
     .where('status_code', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** A claim as the fence's statement places it: one parameter per column. */
+export interface HeldClaim {
+  company_id: string;
+  environment: string;
+  idempotency_key: string;
+  owner: string;
+  locked_until: number;
+}
+
+export const heldClaimOf = (c: Claim): HeldClaim => ({
+  ...where(c),
+  owner: c.owner,
+  locked_until: c.lockedUntil,
+});
+
+/**
+ * PostgreSQL: the claim's row while `c` still holds it (the owner and lease it was claimed or
+ * retaken with, no reply stored), locked until the statement's transaction ends. A retake that
+ * comes first leaves no row to find; one that comes after waits for the commit.
+ */
+export const claimHeldBy = (c: HeldClaim) => sql`select 1 from idempotency_records
+    where company_id = ${c.company_id} and environment = ${c.environment}
+      and idempotency_key = ${c.idempotency_key} and owner = ${c.owner}
+      and locked_until = ${c.locked_until}::bigint and status_code is null
+    for no key update`;
+
+const heldClaim = compiledOnce(
+  ['company_id', 'environment', 'idempotency_key', 'owner', 'locked_until'],
+  (db, v) => {
+    const query = db
+      .selectFrom('idempotency_records')
+      .select('owner')
+      .where('company_id', '=', v.company_id)
+      .where('environment', '=', v.environment)
+      .where('idempotency_key', '=', v.idempotency_key)
+      .where('owner', '=', v.owner)
+      .where('locked_until', '=', v.locked_until as never)
+      .where('status_code', 'is', null);
+    return lockRows(db, query);
+  },
+);
+
+/** Inside a transaction: whether `c` still holds its claim, which then stays so until the transaction ends. */
+export async function holdClaim(ex: Executor, c: Claim): Promise<boolean> {
+  return (await heldClaim(ex, heldClaimOf(c))).rows.length === 1;
 }
 
 const completeRecord = compiledOnce(

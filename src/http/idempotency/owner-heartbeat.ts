@@ -91,7 +91,9 @@ export function processIdOf(ctx: AppContext): Promise<string> {
 /**
  * Whether the process that owns a claim stopped beating. On PostgreSQL not within STALE_MS of
  * the database's own start: after a restart, live processes need a moment to beat again, and
- * a request of theirs that outlived the restart may still commit.
+ * a request of theirs that outlived the restart may still commit. A promoted standby keeps its
+ * start time, so this spares no one after a failover: orders are fenced (claim-fence.ts) and
+ * need it not; the other keyed routes still do after a restart.
  */
 export async function isOwnerDead(db: Db, owner: string): Promise<boolean> {
   const restarted = isPostgres(db)

@@ -1,8 +1,7 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import { compiledOnce } from '../../db/compiled-once.js';
-import type { Executor } from '../../db/database.js';
+import type { Database, Executor } from '../../db/database.js';
 import { lockRows } from '../../db/dialect.js';
-import type { Database } from '../../db/schema.js';
 import type { AllocationsTable, SharesTable } from './allocations.table.js';
 
 export type AllocationRow = Selectable<AllocationsTable>;

@@ -3,7 +3,6 @@ import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import { readableId, uuidv7 } from '../../lib/ids.js';
 import { requireSku } from '../catalog/releases.service.js';
-import { cancelHoldsOfAllocation, retireHotDrop } from '../checkout/line/promised-capacity.js';
 import { emit, emitEventList, type PendingEvent, recordCatalogChange } from '../events/outbox.service.js';
 import * as repo from './allocations.repo.js';
 import type { AllocationStatus } from './allocations.table.js';
@@ -193,7 +192,7 @@ export async function updateAllocation(ctx: AppContext, trx: Executor, id: strin
   }
   await repo.updateAllocation(trx, id, { ...termsToColumns(terms), updated_at: ctx.clock.now() });
   const after = await requireAllocation(trx, id);
-  if (before.hot_drop === 1 && after.hot_drop === 0) await retireHotDrop(ctx, trx, id);
+  if (before.hot_drop === 1 && after.hot_drop === 0) await ctx.promises.hotDropEnded(trx, id);
   const sku = await requireSku(trx, after.sku_id);
   const seller = [{ companyId: after.seller_company_id, environment: after.environment }];
   await emit(ctx, trx, seller, 'allocation.updated', {
@@ -226,7 +225,7 @@ export async function setAllocationStatus(
     throw fail('VALIDATION_FAILED', `An allocation cannot move from ${before.status} to ${status}.`);
   }
   await repo.updateAllocation(trx, id, { status, updated_at: ctx.clock.now() });
-  if (status !== 'active') await cancelHoldsOfAllocation(ctx, trx, id);
+  if (status !== 'active') await ctx.promises.grantStopped(trx, id);
   const after = await requireAllocation(trx, id);
   const sku = await requireSku(trx, after.sku_id);
   await emit(

@@ -2,7 +2,6 @@ import type { AppContext } from '../../context.js';
 import { effectivePrices, pricedCountriesByRelease } from '../catalog/pricing.js';
 import { priceRowsOfReleases } from '../catalog/pricing.repo.js';
 import { visibleProductIds } from '../catalog/visibility.repo.js';
-import { promisedOn, promisedOnAllocation } from '../checkout/line/promised-capacity.js';
 import { poolsFor, stockOf } from '../inventory/pools.service.js';
 import { inForceApiAgreement, sellerTerms } from '../partners/seller-terms.service.js';
 import { isRequestable } from './allocation-requests.service.js';
@@ -51,7 +50,9 @@ export async function availabilityOf(
     stockOf(ctx.db, pools.dedicated),
     stockOf(ctx.db, pools.shared),
   ]);
-  const promised = allocation ? await promisedOnAllocation(ctx.db, allocation.id, ctx.clock.now()) : 0;
+  const promised = allocation
+    ? await ctx.promises.promisedOnAllocation(ctx.db, allocation.id, ctx.clock.now())
+    : 0;
   const { available, allocationRemaining, inventoryAvailable, dedicatedAvailable, sharedPoolAvailable } =
     stockNumbers(allocation, dedicated, shared, gate?.sellable ?? false, promised);
   const wanted = query.quantity ?? 1;
@@ -129,7 +130,7 @@ export async function stockForSkus(
       allocations: factsRead.then((f) => f.allocations),
     }),
   ]);
-  const promised = await promisedOn(
+  const promised = await ctx.promises.promisedOn(
     ctx.db,
     facts.allocations.map((a) => a.id),
     ctx.clock.now(),

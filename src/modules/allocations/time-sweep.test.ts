@@ -3,7 +3,7 @@ import { admin, eventsFor } from '../../../test/admin.js';
 import { makeSeller } from '../../../test/factories.js';
 import { ENGINE, useTestApp } from '../../../test/harness.js';
 import { productionScenario } from '../../../test/production.js';
-import { createContext } from '../../context.js';
+import { createContext } from '../../create-context.js';
 import { openDatabase } from '../../db/database.js';
 import { startProcessJobs } from '../../jobs/process-jobs.js';
 import { ensureSandboxProvisioned, seedSandboxCatalog } from '../sandbox/sandbox.service.js';

@@ -80,11 +80,7 @@ function normalizeScopes(scopes: readonly string[] | undefined): Scope[] {
 }
 
 /** Creates a key for a company: the operator path and the seller's POST /keys both end here. */
-export async function mintKey(
-  ctx: AppContext,
-  input: MintKeyInput,
-  ex: Executor = ctx.db,
-): Promise<MintedKey> {
+export async function mintKey(ctx: AppContext, input: MintKeyInput, ex: Executor): Promise<MintedKey> {
   const company = await getCompany(ctx, input.companyId, ex);
   if (!company) throw fail('NOT_FOUND', `Company ${input.companyId} does not exist.`);
   const scopes = normalizeScopes(input.scopes);

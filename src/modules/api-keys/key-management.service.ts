@@ -75,15 +75,19 @@ export async function createChildKey(ctx: AppContext, principal: Principal, inpu
       ],
     });
   }
-  const minted = await mintKey(ctx, {
-    companyId: principal.companyId,
-    environment: principal.environment,
-    name: input.name,
-    scopes,
-    allowedIps: requested ?? parentList,
-    expiresAt: principal.expiresAt,
-    parentKeyId: principal.keyId,
-  });
+  const minted = await mintKey(
+    ctx,
+    {
+      companyId: principal.companyId,
+      environment: principal.environment,
+      name: input.name,
+      scopes,
+      allowedIps: requested ?? parentList,
+      expiresAt: principal.expiresAt,
+      parentKeyId: principal.keyId,
+    },
+    ctx.db,
+  );
   await audit(ctx, principal, 'key.created', minted.id, {
     name: minted.name,
     scopes,
@@ -161,10 +165,14 @@ const audit = (
   keyId: string,
   detail?: Record<string, unknown>,
 ) =>
-  recordAudit(ctx, {
-    companyId: principal.companyId,
-    ...auditActorOf(principal),
-    action,
-    target: keyId,
-    ...(detail ? { detail } : {}),
-  });
+  recordAudit(
+    ctx,
+    {
+      companyId: principal.companyId,
+      ...auditActorOf(principal),
+      action,
+      target: keyId,
+      ...(detail ? { detail } : {}),
+    },
+    ctx.db,
+  );

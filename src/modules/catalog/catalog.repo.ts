@@ -1,7 +1,6 @@
 import type { Insertable, Selectable, Transaction, Updateable } from 'kysely';
-import type { Executor } from '../../db/database.js';
+import type { Database, Executor } from '../../db/database.js';
 import { lockRows } from '../../db/dialect.js';
-import type { Database } from '../../db/schema.js';
 import type {
   EditionsTable,
   ProductRelationsTable,

@@ -96,7 +96,7 @@ export async function setReferenceRate(
   ctx: AppContext,
   currencyCode: string,
   unitsPerUsd: string,
-  ex: Executor = ctx.db,
+  ex: Executor,
 ) {
   if (!DECIMAL.test(unitsPerUsd) || Number(unitsPerUsd) === 0) {
     throw fail('VALIDATION_FAILED', 'unitsPerUsd must be a positive decimal string such as "0.92".', {

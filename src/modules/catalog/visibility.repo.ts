@@ -1,7 +1,6 @@
 import { type ExpressionBuilder, sql } from 'kysely';
 import { compiledOnce } from '../../db/compiled-once.js';
-import type { Executor } from '../../db/database.js';
-import type { Database } from '../../db/schema.js';
+import type { Database, Executor } from '../../db/database.js';
 
 const HOUR_MS = 3_600_000;
 

@@ -32,6 +32,7 @@ export const apiAuditBy = (request: FastifyRequest) => auditActorOf(principalOf(
 export const factsOf = (request: FastifyRequest) => ({
   contractDate: request.contractDate,
   simulate: request.simulate,
+  claim: request.idempotencyRecord,
 });
 
 const PreviewLine = Type.Object({

@@ -223,11 +223,15 @@ export const companyRequiresTotp = (ctx: AppContext, companyId: string) =>
 /** Sign-out everywhere: every session of this user ends, on every process (they are rows). */
 export async function signOutEverywhere(ctx: AppContext, session: ConsoleSession) {
   await repo.deleteSessionsOfUser(ctx.db, session.userId);
-  await recordAudit(ctx, {
-    companyId: session.companyId,
-    actor: actorOf(session),
-    source: 'console',
-    action: 'user.signed_out_everywhere',
-    target: session.email,
-  });
+  await recordAudit(
+    ctx,
+    {
+      companyId: session.companyId,
+      actor: actorOf(session),
+      source: 'console',
+      action: 'user.signed_out_everywhere',
+      target: session.email,
+    },
+    ctx.db,
+  );
 }

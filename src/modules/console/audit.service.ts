@@ -23,7 +23,7 @@ export interface AuditEntry extends AuditBy {
 }
 
 /** One row of the audit log; never holds a secret, a token or an address. */
-export async function recordAudit(ctx: AppContext, entry: AuditEntry, ex: Executor = ctx.db): Promise<void> {
+export async function recordAudit(ctx: AppContext, entry: AuditEntry, ex: Executor): Promise<void> {
   const at = ctx.clock.now();
   await repo.insertAudit(ex, {
     id: uuidv7(at),

@@ -72,6 +72,7 @@ export async function requireSession(
 ): Promise<ConsoleSession> {
   const session = await resolveSession(ctx, readSessionCookie(ctx, request));
   if (!session) throw fail('UNAUTHORIZED', 'Sign in to the console.', { reason: 'session' });
+  request.sessionCompanyId = session.companyId;
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     checkSameOrigin(ctx, request);
     checkCsrf(session, request.headers['x-csrf-token']);

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
-import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import type { SellerActor } from '../checkout/line/quote.service.js';
+import { soldKeysByFingerprint } from './console-orders.repo.js';
 
 /**
  * The forms of a code a buyer sends that may be the stored key: as typed (trimmed), then in
@@ -12,35 +12,6 @@ function candidatesOf(code: string): string[] {
   const typed = code.trim();
   const upper = typed.toUpperCase();
   return upper === typed ? [typed] : [typed, upper];
-}
-
-/**
- * Keys of these fingerprints sold to the seller's orders (either environment), with their order:
- * the unique fingerprint index first, then those orders by id. Two reads rather than a join, so
- * that no planner starts from the seller's orders (a million of them) instead of the key.
- */
-export async function soldKeysByFingerprint(ex: Executor, sellerId: string, fingerprints: string[]) {
-  const keys = await ex
-    .selectFrom('game_keys')
-    .select(['fingerprint', 'id', 'order_id'])
-    .where('fingerprint', 'in', fingerprints)
-    .where('order_id', 'is not', null)
-    .execute();
-  if (keys.length === 0) return [];
-  const orders = await ex
-    .selectFrom('orders')
-    .select(['id', 'readable_id', 'order_reference', 'environment'])
-    .where(
-      'id',
-      'in',
-      keys.map((key) => key.order_id!),
-    )
-    .where('seller_company_id', '=', sellerId)
-    .execute();
-  return keys.flatMap((key) => {
-    const order = orders.find((o) => o.id === key.order_id);
-    return order ? [{ ...order, fingerprint: key.fingerprint, keyId: key.id }] : [];
-  });
 }
 
 /**

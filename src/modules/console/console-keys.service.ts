@@ -31,27 +31,35 @@ export async function createConsoleKey(ctx: AppContext, principal: Principal, in
     throw fail('PRODUCTION_ACCESS_NOT_APPROVED', 'Production keys need production access for your company.');
   }
   const expiresAt = input.expiresAt ? Date.parse(input.expiresAt) : null;
-  const minted = await mintKey(ctx, {
-    companyId: principal.companyId,
-    environment: principal.environment,
-    name: input.name,
-    scopes: input.scopes,
-    allowedIps: input.allowedIps,
-    expiresAt,
-    parentKeyId: null,
-  });
-  await recordAudit(ctx, {
-    companyId: principal.companyId,
-    ...auditActorOf(principal),
-    action: 'key.created',
-    target: minted.id,
-    detail: {
-      name: minted.name,
-      environment: minted.environment,
-      scopes: minted.scopes,
-      allowedIps: minted.allowedIps,
+  const minted = await mintKey(
+    ctx,
+    {
+      companyId: principal.companyId,
+      environment: principal.environment,
+      name: input.name,
+      scopes: input.scopes,
+      allowedIps: input.allowedIps,
+      expiresAt,
+      parentKeyId: null,
     },
-  });
+    ctx.db,
+  );
+  await recordAudit(
+    ctx,
+    {
+      companyId: principal.companyId,
+      ...auditActorOf(principal),
+      action: 'key.created',
+      target: minted.id,
+      detail: {
+        name: minted.name,
+        environment: minted.environment,
+        scopes: minted.scopes,
+        allowedIps: minted.allowedIps,
+      },
+    },
+    ctx.db,
+  );
   return { id: minted.id, name: minted.name, key: minted.key, livemode: minted.livemode };
 }
 

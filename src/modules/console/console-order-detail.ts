@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { isoOf as iso } from '../../lib/clock.js';
 import { refundView } from '../after-sale/refund-view.js';
@@ -9,6 +8,7 @@ import type { OrderRow } from '../checkout/orders/orders.repo.js';
 import { reservationOfOrder } from '../checkout/reservations/reservations.repo.js';
 import { listApiSales } from '../finance/api-sales.service.js';
 import { afterSaleOf } from './console-order-state.js';
+import * as repo from './console-orders.repo.js';
 
 const PAGE = 100;
 
@@ -18,23 +18,9 @@ const PAGE = 100;
  */
 async function keysOf(ctx: AppContext, orderId: string) {
   const [keys, taken, replacements] = await Promise.all([
-    ctx.db
-      .selectFrom('game_keys')
-      .select(['id', 'state'])
-      .where('order_id', '=', orderId)
-      .orderBy('id')
-      .execute(),
-    ctx.db
-      .selectFrom('refund_keys')
-      .select(['key_id', 'cause'])
-      .where('order_id', '=', orderId)
-      .where('reinstated_at', 'is', null)
-      .execute(),
-    ctx.db
-      .selectFrom('key_replacements')
-      .select(['replaced_key_id', 'key_id'])
-      .where('order_id', '=', orderId)
-      .execute(),
+    repo.keyStatesOfOrder(ctx.db, orderId),
+    repo.keysTakenBackOfOrder(ctx.db, orderId),
+    repo.replacementsOfOrder(ctx.db, orderId),
   ]);
   return keys.map((key) => ({
     id: key.id,
@@ -46,12 +32,7 @@ async function keysOf(ctx: AppContext, orderId: string) {
 
 async function holdOf(ctx: AppContext, order: OrderRow) {
   if (!order.hold_id) return null;
-  const hold = await ctx.db
-    .selectFrom('checkout_holds')
-    .select(['id', 'status', 'quantity', 'expires_at', 'created_at'])
-    .where('id', '=', order.hold_id)
-    .where('seller_company_id', '=', order.seller_company_id)
-    .executeTakeFirst();
+  const hold = await repo.holdOfSeller(ctx.db, order.seller_company_id, order.hold_id);
   return hold
     ? {
         id: hold.id,
@@ -81,31 +62,21 @@ async function reservationOf(ctx: AppContext, order: OrderRow) {
 /** The events naming the order's reference since it was placed, each with its webhook deliveries. */
 async function eventsOf(ctx: AppContext, order: OrderRow) {
   const needle = JSON.stringify({ orderReference: order.order_reference }).slice(1, -1);
-  const pattern = `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const rows = await ctx.db
-    .selectFrom('outbox_events')
-    .select(['event_id', 'event_type', 'payload', 'created_at_us'])
-    .where('company_id', '=', order.seller_company_id)
-    .where('environment', '=', order.environment)
-    .where('created_at_us', '>=', order.created_at * 1000)
-    .where('target_endpoint_id', 'is', null)
-    .where(sql<boolean>`${sql.ref('payload')} like ${pattern} escape '\\'`)
-    .orderBy('seq')
-    .limit(PAGE)
-    .execute();
+  const rows = await repo.eventsMentioning(
+    ctx.db,
+    { companyId: order.seller_company_id, environment: order.environment },
+    order.created_at * 1000,
+    needle,
+    PAGE,
+  );
   const events = rows.filter((row) => JSON.parse(row.payload).orderReference === order.order_reference);
   const deliveries =
     events.length === 0
       ? []
-      : await ctx.db
-          .selectFrom('webhook_deliveries')
-          .select(['event_id', 'endpoint_id', 'status', 'attempts', 'last_status_code', 'last_error'])
-          .where(
-            'event_id',
-            'in',
-            events.map((e) => e.event_id),
-          )
-          .execute();
+      : await repo.deliveriesOfEvents(
+          ctx.db,
+          events.map((e) => e.event_id),
+        );
   return events.map((event) => ({
     eventId: event.event_id,
     eventType: event.event_type,

@@ -1,6 +1,5 @@
-import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
-import type { Executor } from '../../db/database.js';
+import { keysReplacedPerOrder, keysTakenBackPerOrder } from './console-orders.repo.js';
 
 /** What happened to an order's keys after the sale, counted per key. */
 export interface AfterSale {
@@ -13,25 +12,6 @@ export interface AfterSale {
 const none = (): AfterSale => ({ refunded: 0, chargedBack: 0, returned: 0, replaced: 0 });
 
 const FIELD = { refund: 'refunded', chargeback: 'chargedBack', return: 'returned' } as const;
-
-/** Keys refunds, chargebacks and returns took back, per order and cause (reinstated ones not). */
-export const keysTakenBackPerOrder = (ex: Executor, orderIds: string[]) =>
-  ex
-    .selectFrom('refund_keys')
-    .select(['order_id', 'cause', sql<number>`count(*)`.as('keys')])
-    .where('order_id', 'in', orderIds)
-    .where('reinstated_at', 'is', null)
-    .groupBy(['order_id', 'cause'])
-    .execute();
-
-/** Keys swapped for new ones, per order. */
-export const keysReplacedPerOrder = (ex: Executor, orderIds: string[]) =>
-  ex
-    .selectFrom('key_replacements')
-    .select(['order_id', sql<number>`count(*)`.as('keys')])
-    .where('order_id', 'in', orderIds)
-    .groupBy('order_id')
-    .execute();
 
 /**
  * Per order id: keys refunded, charged back (a won dispute reinstates the key and no longer

@@ -11,7 +11,7 @@ const t = useTestApp();
 
 /** An open invite to a company called `companyName`, and the call that accepts it with a password. */
 async function openInviteFor(companyName: string, email: string) {
-  const company = await createCompany(t.ctx, { name: companyName, country: 'DE' });
+  const company = await createCompany(t.ctx, { name: companyName, country: 'DE' }, t.ctx.db);
   const invite = await inviteUser(t.ctx, {
     companyId: company.id,
     email,

@@ -40,8 +40,8 @@ export function registerConsoleSettingsRoutes(app: TypedApp, ctx: AppContext): v
     async (request) => {
       const session = await requireSession(ctx, request);
       const [company, footprint, requireTotp] = await Promise.all([
-        getCompany(ctx, session.companyId),
-        getFootprint(ctx, session.companyId),
+        getCompany(ctx, session.companyId, ctx.db),
+        getFootprint(ctx, session.companyId, ctx.db),
         companyRequiresTotp(ctx, session.companyId),
       ]);
       if (!company) throw fail('NOT_FOUND', 'Your company no longer exists.');
@@ -68,13 +68,17 @@ export function registerConsoleSettingsRoutes(app: TypedApp, ctx: AppContext): v
     async (request) => {
       const session = await requireSession(ctx, request, { capability: 'footprint:write' });
       const footprint = await replaceFootprint(ctx, session.companyId, request.body);
-      await recordAudit(ctx, {
-        companyId: session.companyId,
-        ...auditActorOf(principalOfSession(session)),
-        action: 'footprint.replaced',
-        target: session.companyId,
-        detail: { countries: footprint.countries, currencies: footprint.currencies },
-      });
+      await recordAudit(
+        ctx,
+        {
+          companyId: session.companyId,
+          ...auditActorOf(principalOfSession(session)),
+          action: 'footprint.replaced',
+          target: session.companyId,
+          detail: { countries: footprint.countries, currencies: footprint.currencies },
+        },
+        ctx.db,
+      );
       return { data: footprintView(footprint) };
     },
   );

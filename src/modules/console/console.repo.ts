@@ -40,6 +40,9 @@ export const listUsers = (db: Executor, companyId: string) =>
 export const insertUser = (db: Executor, row: UserRow) =>
   db.insertInto('console_users').values(row).execute();
 
+export const deleteUser = (db: Executor, id: string) =>
+  db.deleteFrom('console_users').where('id', '=', id).execute();
+
 export const updateUser = (db: Executor, id: string, patch: Partial<UserRow>) =>
   db.updateTable('console_users').set(patch).where('id', '=', id).execute();
 
@@ -69,6 +72,31 @@ export const listOpenInvites = (db: Executor, companyId: string, now: number) =>
     .where('expires_at', '>', now)
     .orderBy('created_at', 'desc')
     .execute();
+
+/** A session with its user, company and the company's console settings, by the id's hash. */
+export const findSessionWithUser = (db: Executor, idHash: string) =>
+  db
+    .selectFrom('console_sessions as s')
+    .innerJoin('console_users as u', 'u.id', 's.user_id')
+    .innerJoin('companies as c', 'c.id', 'u.company_id')
+    .leftJoin('console_settings as cs', 'cs.company_id', 'u.company_id')
+    .select([
+      's.csrf_token',
+      's.environment',
+      's.last_seen_at',
+      's.expires_at',
+      'u.id as user_id',
+      'u.email',
+      'u.role',
+      'u.totp_enabled_at',
+      'u.removed_at',
+      'c.id as company_id',
+      'c.name as company_name',
+      'c.production_access',
+      'cs.require_totp',
+    ])
+    .where('s.id_hash', '=', idHash)
+    .executeTakeFirst();
 
 export const insertSession = (db: Executor, row: SessionRow) =>
   db.insertInto('console_sessions').values(row).execute();
@@ -152,15 +180,11 @@ export async function claimTotpStep(db: Executor, userId: string, step: number):
 
 /** Counts a failed check inside a session; the session's failures so far. */
 export async function addSessionFailure(db: Executor, idHash: string): Promise<number> {
-  await db
+  const row = await db
     .updateTable('console_sessions')
     .set((eb) => ({ failed_checks: eb('failed_checks', '+', 1) }))
     .where('id_hash', '=', idHash)
-    .execute();
-  const row = await db
-    .selectFrom('console_sessions')
-    .select('failed_checks')
-    .where('id_hash', '=', idHash)
+    .returning('failed_checks')
     .executeTakeFirst();
   return row?.failed_checks ?? 0;
 }

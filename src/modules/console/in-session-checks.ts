@@ -37,14 +37,18 @@ export async function checkInSession(
   const failures = await repo.addSessionFailure(ctx.db, session.idHash);
   const ended = failures >= SESSION_FAILURE_LIMIT;
   if (ended) await repo.deleteSession(ctx.db, session.idHash);
-  await recordAudit(ctx, {
-    companyId: session.companyId,
-    actor: `user:${session.email}`,
-    source: 'console',
-    action: 'user.check_failed',
-    target: session.email,
-    detail: { factor: check.with, during: check.during, sessionEnded: ended },
-  });
+  await recordAudit(
+    ctx,
+    {
+      companyId: session.companyId,
+      actor: `user:${session.email}`,
+      source: 'console',
+      action: 'user.check_failed',
+      target: session.email,
+      detail: { factor: check.with, during: check.during, sessionEnded: ended },
+    },
+    ctx.db,
+  );
   if (ended) {
     throw fail('UNAUTHORIZED', 'Too many wrong answers: this session has ended. Sign in again.', {
       reason: 'session_ended',

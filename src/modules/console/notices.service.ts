@@ -1,9 +1,9 @@
-import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import { isoOf, isoOrNull } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
+import * as repo from './notices.repo.js';
 
 /** The published events that become a notice, and the notice kind each one makes. */
 const KIND_OF_EVENT: Record<string, string> = {
@@ -28,26 +28,22 @@ interface NoticeInput {
 }
 
 async function insertNotices(ctx: AppContext, ex: Executor, notices: NoticeInput[]): Promise<void> {
-  if (notices.length === 0) return;
   const now = ctx.clock.now();
-  await ex
-    .insertInto('console_notices')
-    .values(
-      notices.map((n) => ({
-        id: uuidv7(now),
-        company_id: n.companyId,
-        environment: n.environment,
-        kind: n.kind,
-        subject: n.subject,
-        detail: JSON.stringify(n.detail),
-        source: n.source,
-        created_at: now,
-        read_at: null,
-        read_by: null,
-      })),
-    )
-    .onConflict((oc) => oc.column('source').doNothing())
-    .execute();
+  await repo.insertNotices(
+    ex,
+    notices.map((n) => ({
+      id: uuidv7(now),
+      company_id: n.companyId,
+      environment: n.environment,
+      kind: n.kind,
+      subject: n.subject,
+      detail: JSON.stringify(n.detail),
+      source: n.source,
+      created_at: now,
+      read_at: null,
+      read_by: null,
+    })),
+  );
 }
 
 /**
@@ -83,41 +79,14 @@ export async function noticeContractPaused(
  */
 export async function collectNotices(ctx: AppContext): Promise<boolean> {
   return ctx.db.transaction().execute(async (trx) => {
-    const cursor = await trx
-      .selectFrom('console_notice_cursor')
-      .select('published_seq')
-      .where('name', '=', FEED)
-      .executeTakeFirst();
-    const after = Number(cursor?.published_seq ?? 0);
+    const after = await repo.noticeCursor(trx, FEED);
     // Read the newest published position first: rows read below it are all committed ones.
-    const newest = await trx
-      .selectFrom('outbox_events')
-      .select((eb) => eb.fn.max('published_seq').as('seq'))
-      .executeTakeFirst();
-    const upTo = Number(newest?.seq ?? 0);
+    const upTo = await repo.newestPublishedSeq(trx);
     if (upTo <= after) return false;
-    const events = await trx
-      .selectFrom('outbox_events')
-      .select(['event_id', 'company_id', 'environment', 'event_type', 'payload', 'published_seq'])
-      .where('published_seq', '>', after)
-      .where('published_seq', '<=', upTo)
-      .where('event_type', 'in', Object.keys(KIND_OF_EVENT))
-      .where('target_endpoint_id', 'is', null)
-      .orderBy('published_seq')
-      .limit(BATCH)
-      .execute();
+    const events = await repo.publishedEventsOfTypes(trx, { after, upTo }, Object.keys(KIND_OF_EVENT), BATCH);
     await insertNotices(ctx, trx, events.map(noticeOfEvent));
     const full = events.length === BATCH;
-    const reached = full ? Number(events.at(-1)!.published_seq) : upTo;
-    await trx
-      .insertInto('console_notice_cursor')
-      .values({ name: FEED, published_seq: reached })
-      .onConflict((oc) =>
-        oc.column('name').doUpdateSet({
-          published_seq: sql`case when excluded.published_seq > console_notice_cursor.published_seq then excluded.published_seq else console_notice_cursor.published_seq end`,
-        }),
-      )
-      .execute();
+    await repo.advanceNoticeCursor(trx, FEED, full ? Number(events.at(-1)!.published_seq) : upTo);
     return full;
   });
 }
@@ -154,24 +123,9 @@ export async function listNotices(
   scope: { companyId: string; environment: string },
   query: NoticeQuery,
 ) {
-  const base = ctx.db
-    .selectFrom('console_notices')
-    .where('company_id', '=', scope.companyId)
-    .where('environment', '=', scope.environment);
-  let rows = base.selectAll();
-  if (query.unreadOnly) rows = rows.where('read_at', 'is', null);
-  if (query.before) {
-    const [at, id] = query.before;
-    rows = rows.where((eb) =>
-      eb.or([eb('created_at', '<', at), eb.and([eb('created_at', '=', at), eb('id', '<', id)])]),
-    );
-  }
   const [page, unread] = await Promise.all([
-    rows.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit).execute(),
-    base
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('read_at', 'is', null)
-      .executeTakeFirstOrThrow(),
+    repo.noticesPage(ctx.db, scope, query),
+    repo.countUnreadNotices(ctx.db, scope),
   ]);
   return {
     data: page.map((row) => ({
@@ -184,7 +138,7 @@ export async function listNotices(
       readBy: row.read_by,
     })),
     meta: {
-      unread: Number(unread.n),
+      unread,
       nextBefore:
         page.length === query.limit ? { at: Number(page.at(-1)!.created_at), id: page.at(-1)!.id } : null,
     },
@@ -202,14 +156,10 @@ export async function markNotice(
   read: boolean,
   actor: string,
 ): Promise<void> {
-  const result = await ctx.db
-    .updateTable('console_notices')
-    .set(read ? { read_at: ctx.clock.now(), read_by: actor } : { read_at: null, read_by: null })
-    .where('id', '=', id)
-    .where('company_id', '=', scope.companyId)
-    .where('environment', '=', scope.environment)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) throw fail('NOT_FOUND', `Notice ${id} not found.`);
+  const at = ctx.clock.now();
+  if (!(await repo.setNoticeRead(ctx.db, scope, id, read ? { at, by: actor } : null))) {
+    throw fail('NOT_FOUND', `Notice ${id} not found.`);
+  }
 }
 
 /** Marks every unread notice of the company in this environment read. */
@@ -218,12 +168,5 @@ export async function markAllNoticesRead(
   scope: { companyId: string; environment: string },
   actor: string,
 ): Promise<number> {
-  const result = await ctx.db
-    .updateTable('console_notices')
-    .set({ read_at: ctx.clock.now(), read_by: actor })
-    .where('company_id', '=', scope.companyId)
-    .where('environment', '=', scope.environment)
-    .where('read_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  return repo.markAllRead(ctx.db, scope, { at: ctx.clock.now(), by: actor });
 }

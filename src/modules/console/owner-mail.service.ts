@@ -19,7 +19,7 @@ export interface EndpointDisabledNotice {
 export function mailOwnersEndpointDisabled(ctx: AppContext, notice: EndpointDisabledNotice): void {
   if (!ctx.mailer.enabled) return;
   void runInBackground(ctx, async () => {
-    const company = await getCompany(ctx, notice.companyId);
+    const company = await getCompany(ctx, notice.companyId, ctx.db);
     const owners = (await repo.listUsers(ctx.db, notice.companyId)).filter((user) => user.role === 'owner');
     for (const owner of owners) {
       await ctx.mailer.send(

@@ -57,28 +57,7 @@ export async function resolveSession(
 ): Promise<ConsoleSession | null> {
   if (!id || id.length > 100) return null;
   const idHash = sha256Hex(id);
-  const row = await ctx.db
-    .selectFrom('console_sessions as s')
-    .innerJoin('console_users as u', 'u.id', 's.user_id')
-    .innerJoin('companies as c', 'c.id', 'u.company_id')
-    .leftJoin('console_settings as cs', 'cs.company_id', 'u.company_id')
-    .select([
-      's.csrf_token',
-      's.environment',
-      's.last_seen_at',
-      's.expires_at',
-      'u.id as user_id',
-      'u.email',
-      'u.role',
-      'u.totp_enabled_at',
-      'u.removed_at',
-      'c.id as company_id',
-      'c.name as company_name',
-      'c.production_access',
-      'cs.require_totp',
-    ])
-    .where('s.id_hash', '=', idHash)
-    .executeTakeFirst();
+  const row = await repo.findSessionWithUser(ctx.db, idHash);
   if (!row) return null;
   const now = ctx.clock.now();
   if (row.removed_at !== null || row.expires_at <= now || row.last_seen_at + IDLE_MS <= now) {

@@ -55,14 +55,18 @@ export async function signIn(ctx: AppContext, input: SignInInput, address: strin
   }
   await clearAccount(ctx, subjects);
   const session = await openSession(ctx, user.id);
-  await recordAudit(ctx, {
-    companyId: user.company_id,
-    actor: `user:${user.email}`,
-    source: 'console',
-    action: 'user.signed_in',
-    target: user.email,
-    detail: await signedInDetail(ctx, user, secondFactor ? factor : null),
-  });
+  await recordAudit(
+    ctx,
+    {
+      companyId: user.company_id,
+      actor: `user:${user.email}`,
+      source: 'console',
+      action: 'user.signed_in',
+      target: user.email,
+      detail: await signedInDetail(ctx, user, secondFactor ? factor : null),
+    },
+    ctx.db,
+  );
   return session;
 }
 
@@ -72,11 +76,15 @@ async function signedInDetail(ctx: AppContext, user: repo.UserRow, factor: Facto
 }
 
 const auditFailure = (ctx: AppContext, user: repo.UserRow, factor: 'password' | Factor) =>
-  recordAudit(ctx, {
-    companyId: user.company_id,
-    actor: `user:${user.email}`,
-    source: 'console',
-    action: 'user.sign_in_failed',
-    target: user.email,
-    detail: { factor },
-  });
+  recordAudit(
+    ctx,
+    {
+      companyId: user.company_id,
+      actor: `user:${user.email}`,
+      source: 'console',
+      action: 'user.sign_in_failed',
+      target: user.email,
+      detail: { factor },
+    },
+    ctx.db,
+  );

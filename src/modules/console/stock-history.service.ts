@@ -1,6 +1,8 @@
 import type { AppContext } from '../../context.js';
 import { isoOf } from '../../lib/clock.js';
 import { slotStoreOf } from '../checkout/reservations/admission-store.js';
+import { liveReservationTotals } from '../checkout/reservations/reservations.repo.js';
+import { allocationEvents } from '../events/events.repo.js';
 
 /** The points a stock chart shows at most (the newest). */
 const MAX_POINTS = 500;
@@ -18,17 +20,13 @@ export async function stockHistory(
   allocationId: string,
   remainingNow: number,
 ) {
-  const rows = await ctx.db
-    .selectFrom('outbox_events')
-    .select(['event_type', 'payload', 'created_at_us'])
-    .where('company_id', '=', scope.sellerId)
-    .where('environment', '=', scope.environment)
-    .where('event_type', 'in', [...STOCK_EVENTS])
-    .where('target_endpoint_id', 'is', null)
-    .where('payload', 'like', `{"allocationId":${JSON.stringify(allocationId)},%`)
-    .orderBy('created_at_us', 'desc')
-    .limit(MAX_POINTS)
-    .execute();
+  const rows = await allocationEvents(
+    ctx.db,
+    { companyId: scope.sellerId, environment: scope.environment },
+    allocationId,
+    STOCK_EVENTS,
+    MAX_POINTS,
+  );
   const points = rows.reverse().map((row) => ({
     at: isoOf(Math.floor(Number(row.created_at_us) / 1000)),
     remaining: (JSON.parse(row.payload) as { remaining: number }).remaining,
@@ -41,20 +39,12 @@ export async function stockHistory(
 /** A hot-drop grant's live reservations (units not yet committed or released) and slots left. */
 export async function hotDropState(ctx: AppContext, allocationId: string) {
   const [live, slotsLeft] = await Promise.all([
-    ctx.db
-      .selectFrom('reservations')
-      .select((eb) => [
-        eb.fn.countAll<number>().as('count'),
-        eb.fn.coalesce(eb.fn.sum<number>('quantity'), eb.val(0)).as('units'),
-      ])
-      .where('allocation_id', '=', allocationId)
-      .where('status', 'in', ['live', 'committing'])
-      .executeTakeFirstOrThrow(),
+    liveReservationTotals(ctx.db, allocationId),
     slotStoreOf(ctx).remaining(ctx.db, allocationId),
   ]);
   return {
-    liveReservations: Number(live.count),
-    reservedUnits: Number(live.units),
+    liveReservations: live.count,
+    reservedUnits: live.units,
     slotsLeft: Math.max(0, slotsLeft),
   };
 }

@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { SANDBOX_LIMITS_PER_MINUTE } from '../../http/rate-limit.js';
 import { isoOf } from '../../lib/clock.js';
 import type { Environment } from '../api-keys/api-keys.table.js';
+import { busiestKeysOf, callsPerMinute } from '../request-log/request-log.repo.js';
 import { REQUEST_LOG_RETENTION_MS } from '../request-log/request-log.service.js';
 
 const MINUTE_MS = 60_000;
@@ -26,31 +26,11 @@ function windowOf(ctx: AppContext, span: UsageSpan): [number, number] {
 /**
  * How close the company came to the sandbox limits: per route class and bucket, the busiest
  * one-minute window (UTC minute) of the span in the request log, beside the limit, and the
- * requests refused with RATE_LIMIT_EXCEEDED. Rows logged before the class was recorded count
- * in the `general` class, as `read` (GET) or `write` by their method.
+ * requests refused with RATE_LIMIT_EXCEEDED.
  */
 export async function rateLimitPeaks(ctx: AppContext, span: UsageSpan) {
   const [start, end] = windowOf(ctx, span);
-  const minute = sql<number>`floor(at / ${sql.lit(MINUTE_MS)})`;
-  const rateClass = sql<string>`coalesce(rate_class, 'general')`;
-  const bucket = sql<string>`coalesce(rate_bucket, case when method = 'GET' then 'read' else 'write' end)`;
-  const rows = await ctx.db
-    .selectFrom('request_log')
-    .select((eb) => [
-      rateClass.as('rate_class'),
-      bucket.as('bucket'),
-      minute.as('minute'),
-      eb.fn.countAll<number>().as('calls'),
-      eb.fn
-        .sum<number>(eb.case().when('error_code', '=', 'RATE_LIMIT_EXCEEDED').then(1).else(0).end())
-        .as('refused'),
-    ])
-    .where('company_id', '=', span.companyId)
-    .where('environment', '=', span.environment)
-    .where('at', '>=', start)
-    .where('at', '<', end)
-    .groupBy([rateClass, bucket, minute])
-    .execute();
+  const rows = await callsPerMinute(ctx.db, { ...span, start, end }, MINUTE_MS);
   const peaks = new Map<
     string,
     { rateClass: string; bucket: string; peak: number; at: number; refused: number }
@@ -94,24 +74,7 @@ export async function rateLimitPeaks(ctx: AppContext, span: UsageSpan) {
 /** The keys (and console users) that made the most requests in the span, busiest first. */
 export async function busiestKeys(ctx: AppContext, span: UsageSpan) {
   const [start, end] = windowOf(ctx, span);
-  const rows = await ctx.db
-    .selectFrom('request_log')
-    .select((eb) => [
-      'key_id',
-      eb.fn.max('key_name').as('key_name'),
-      eb.fn.countAll<number>().as('calls'),
-      eb.fn.sum<number>(eb.case().when('status', '>=', 400).then(1).else(0).end()).as('failed'),
-      eb.fn.max('at').as('last_at'),
-    ])
-    .where('company_id', '=', span.companyId)
-    .where('environment', '=', span.environment)
-    .where('at', '>=', start)
-    .where('at', '<', end)
-    .groupBy('key_id')
-    .orderBy('calls', 'desc')
-    .orderBy('key_id')
-    .limit(BUSIEST_KEYS)
-    .execute();
+  const rows = await busiestKeysOf(ctx.db, { ...span, start, end }, BUSIEST_KEYS);
   return rows.map((row) => ({
     keyId: row.key_id,
     keyName: row.key_name,

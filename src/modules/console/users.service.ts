@@ -45,7 +45,7 @@ export interface InviteInput {
  * failed send never fails the invite, which the inviter can still copy.
  */
 export async function inviteUser(ctx: AppContext, input: InviteInput) {
-  const company = await getCompany(ctx, input.companyId);
+  const company = await getCompany(ctx, input.companyId, ctx.db);
   if (!company) throw fail('NOT_FOUND', `Company ${input.companyId} does not exist.`);
   const email = normalizeEmail(input.email);
   const role = checkRole(input.role);
@@ -122,7 +122,7 @@ function alreadyAUser(sameCompany: boolean) {
 export async function acceptInvite(ctx: AppContext, token: string, password: string) {
   checkPasswordLength(password, 'password');
   const invite = await openInvite(ctx, token);
-  const company = await getCompany(ctx, invite.company_id);
+  const company = await getCompany(ctx, invite.company_id, ctx.db);
   await checkNewPassword(password, {
     field: 'password',
     email: invite.email,
@@ -140,7 +140,7 @@ export async function acceptInvite(ctx: AppContext, token: string, password: str
       throw alreadyAUser(existing.company_id === invite.company_id);
     if (existing) {
       await repo.deleteRecoveryCodesOfUser(trx, existing.id);
-      await trx.deleteFrom('console_users').where('id', '=', existing.id).execute();
+      await repo.deleteUser(trx, existing.id);
     }
     await repo.insertUser(trx, {
       id: userId,

@@ -83,7 +83,7 @@ async function addProduct(ctx: AppContext, trx: Executor, demo: DemoProduct) {
  * allocations. Seeds once; every run mints a fresh production key for the demo store.
  */
 export async function seedDemo(ctx: AppContext, allowedIp: string) {
-  const seeded = (await getCompany(ctx, DEMO_SELLER_ID)) !== null;
+  const seeded = (await getCompany(ctx, DEMO_SELLER_ID, ctx.db)) !== null;
   if (!seeded) {
     const pools = await ctx.db.transaction().execute(async (trx) => {
       await createCompany(
@@ -182,12 +182,16 @@ export async function seedDemo(ctx: AppContext, allowedIp: string) {
       await importKeys(ctx, poolId, Readable.from(keys.join('\n')));
     }
   }
-  const key = await mintKey(ctx, {
-    companyId: DEMO_SELLER_ID,
-    environment: 'production',
-    name: 'demo production key',
-    allowedIps: [allowedIp],
-  });
+  const key = await mintKey(
+    ctx,
+    {
+      companyId: DEMO_SELLER_ID,
+      environment: 'production',
+      name: 'demo production key',
+      allowedIps: [allowedIp],
+    },
+    ctx.db,
+  );
   return {
     sellerCompanyId: DEMO_SELLER_ID,
     alreadySeeded: seeded,

@@ -33,3 +33,26 @@ export function catalogChangesOf(
   else if (position.since !== undefined) query = query.where('occurred_at', '>=', position.since);
   return query.orderBy('seq').limit(limit).execute();
 }
+
+/**
+ * The newest `limit` broadcast events of a company's allocation among `types`, newest first
+ * (the payload of an allocation event starts with its allocationId).
+ */
+export const allocationEvents = (
+  ex: Executor,
+  scope: { companyId: string; environment: string },
+  allocationId: string,
+  types: readonly string[],
+  limit: number,
+) =>
+  ex
+    .selectFrom('outbox_events')
+    .select(['event_type', 'payload', 'created_at_us'])
+    .where('company_id', '=', scope.companyId)
+    .where('environment', '=', scope.environment)
+    .where('event_type', 'in', [...types])
+    .where('target_endpoint_id', 'is', null)
+    .where('payload', 'like', `{"allocationId":${JSON.stringify(allocationId)},%`)
+    .orderBy('created_at_us', 'desc')
+    .limit(limit)
+    .execute();

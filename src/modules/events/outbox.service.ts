@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
+import { ensureDays, eventIdTime } from '../../db/day-partitions.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { assertPayload, EVENT_TYPES, type EventData, type EventType } from './event-types.js';
 import * as repo from './events.repo.js';
@@ -57,8 +58,21 @@ export async function emitEventList(
   options: EmitOptions = {},
 ): Promise<string[]> {
   const rows = outboxRowsOf(ctx, events, options);
+  await ensureEventDays(
+    ctx,
+    rows.map((r) => r.event_id),
+  );
   await repo.insertEvents(trx, rows);
   return rows.map((r) => r.event_id);
+}
+
+/**
+ * Where the outbox is partitioned by the day of the event id (PostgreSQL, db/day-partitions.ts),
+ * every writer of outbox rows makes sure their days exist before its insert (a lookup in memory
+ * once the upkeep made them); on plain tables `ensureDays` has nothing to do.
+ */
+export async function ensureEventDays(ctx: AppContext, eventIds: readonly string[]) {
+  await ensureDays(ctx.db, 'outbox_events', eventIds.map(eventIdTime));
 }
 
 const writtenListeners = new WeakMap<AppContext, () => void>();

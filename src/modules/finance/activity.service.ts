@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { AppContext } from '../../context.js';
 import { heavyFormatted, type RowFormatter } from '../../db/heavy-read.js';
+import { heavyReader } from '../../db/replica.js';
 import { type CursorKey, page } from '../../http/pagination.js';
 import { isoOf } from '../../lib/clock.js';
 import { type ActivityFilter, type ActivityRow, activityQuery, listActivity } from './activity.repo.js';
@@ -50,7 +51,7 @@ export async function activityPage(
   limit: number,
   urlFor: (cursor: string) => string,
 ) {
-  const rows = await listActivity(ctx.db, filter, limit + 1);
+  const rows = await listActivity(await heavyReader(ctx, filter.sellerId), filter, limit + 1);
   const paged = page(rows, limit, (r): CursorKey => [Number(r.created_at), r.id], urlFor);
   return { data: paged.data.map(activityView), meta: paged.meta };
 }
@@ -58,7 +59,7 @@ export async function activityPage(
 /** Rows read per query while streaming: memory holds one batch, whatever the total. */
 const CSV_BATCH = 1000;
 
-/** The CSV formatter, for this thread and (on SQLite) the reader thread. */
+/** The CSV formatter, for this thread and the reader threads (SQLite, PostgreSQL). */
 export const ACTIVITY_CSV: RowFormatter<ActivityRow> = {
   url: new URL('./activity-csv.mjs', import.meta.url).href,
   formatRows,
@@ -67,23 +68,28 @@ export const ACTIVITY_CSV: RowFormatter<ActivityRow> = {
 /**
  * Every entry matching the filter as RFC 4180 CSV (header row first, newest entry first), read
  * in keyset batches and written as each batch is formatted, so memory stays flat for a million
- * rows. The stream pulls the next batch only when the consumer has drained the last one. On
- * SQLite each batch is read and formatted on the reader thread: a million-row export leaves the
- * event loop only its bytes to send. `onRows` hears how many rows each batch held.
+ * rows. The stream pulls the next batch only when the consumer has drained the last one. Each
+ * batch is read and formatted on a reader thread (SQLite's, or the PostgreSQL reader of the
+ * replica or primary the request's reads go to): a million-row export leaves the event loop
+ * only its bytes to send. A stream destroyed early (the client went away) stops the batch under
+ * way. `onRows` hears how many rows each batch held.
  */
 export function activityCsv(
   ctx: AppContext,
   filter: ActivityFilter,
   onRows?: (count: number) => void,
 ): Readable {
+  const stopped = new AbortController();
   async function* chunks() {
     yield Buffer.from(ACTIVITY_CSV_HEADER);
     let before = filter.before;
+    const reads = await heavyReader(ctx, filter.sellerId);
     for (;;) {
       const batch = await heavyFormatted(
-        ctx.db,
-        activityQuery(ctx.db, { ...filter, before }, CSV_BATCH),
+        reads,
+        activityQuery(reads, { ...filter, before }, CSV_BATCH),
         ACTIVITY_CSV,
+        stopped.signal,
       );
       if (batch.count === 0) return;
       onRows?.(batch.count);
@@ -92,6 +98,21 @@ export function activityCsv(
       before = [Number(batch.last.created_at), batch.last.id];
     }
   }
-  // Bytes, not objects: the stream buffers at most 64 KiB ahead of the consumer.
-  return Readable.from(chunks(), { objectMode: false, highWaterMark: 64 * 1024 });
+  const batches = chunks();
+  // Bytes, not objects: the stream buffers at most 64 KiB ahead of the consumer. Not
+  // Readable.from: its destroy waits for the batch under way, which the abort is to stop.
+  return new Readable({
+    highWaterMark: 64 * 1024,
+    read() {
+      batches.next().then(
+        ({ done, value }) => this.push(done ? null : value),
+        (err: unknown) => this.destroy(err as Error),
+      );
+    },
+    destroy(err, callback) {
+      stopped.abort();
+      batches.return(undefined).catch(() => {});
+      callback(err);
+    },
+  });
 }

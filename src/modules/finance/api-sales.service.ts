@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { AppContext } from '../../context.js';
+import { heavyReader } from '../../db/replica.js';
 import { fail } from '../../http/errors.js';
 import { type CursorKey, page } from '../../http/pagination.js';
 import { isoOf } from '../../lib/clock.js';
@@ -55,13 +56,13 @@ export async function listApiSales(
   filter: SaleLineFilter,
   urlFor: (cursor: string) => string,
 ) {
-  const rows = await listSaleLines(ctx.db, filter);
+  const rows = await listSaleLines(await heavyReader(ctx, filter.sellerId), filter);
   const paged = page(rows, filter.limit, (r): CursorKey => [Number(r.created_at), r.id], urlFor);
   return { data: paged.data.map(saleLineView), meta: paged.meta };
 }
 
 export async function getApiSale(ctx: AppContext, scope: SellerRows, transactionId: string) {
-  const row = await findSaleLine(ctx.db, scope, transactionId);
+  const row = await findSaleLine(await heavyReader(ctx, scope.sellerId), scope, transactionId);
   if (!row) throw fail('NOT_FOUND', `No sale line ${transactionId}.`);
   return saleLineView(row);
 }

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import { heavyReader } from '../../db/replica.js';
 import { fail } from '../../http/errors.js';
 import { isoOf } from '../../lib/clock.js';
 import { invoicesOfPeriods } from './invoices.repo.js';
@@ -23,7 +24,7 @@ export interface StatementLine extends CurrencyTotals {
 
 /** The statement lines of one month: one per sale currency with any line in it. */
 export async function statementOf(ctx: AppContext, scope: SellerRows, p: Period): Promise<StatementLine[]> {
-  const totals = await financeTotals(ctx.db, scope, p.start, p.end);
+  const totals = await financeTotals(await heavyReader(ctx, scope.sellerId), scope, p.start, p.end);
   return totals.map((t) => ({
     period: p.period,
     periodStart: isoOf(p.start),
@@ -58,7 +59,7 @@ export async function statements(ctx: AppContext, scope: SellerRows, q: { from?:
     );
   }
   const invoices = await invoicesOfPeriods(
-    ctx.db,
+    await heavyReader(ctx, scope.sellerId),
     scope,
     months.map((m) => m.period),
   );
@@ -82,6 +83,10 @@ export async function summary(ctx: AppContext, scope: SellerRows, q: { from?: nu
     });
   }
   return {
-    data: { from: isoOf(from), to: isoOf(to), currencies: await financeTotals(ctx.db, scope, from, to) },
+    data: {
+      from: isoOf(from),
+      to: isoOf(to),
+      currencies: await financeTotals(await heavyReader(ctx, scope.sellerId), scope, from, to),
+    },
   };
 }

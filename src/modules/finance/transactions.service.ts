@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import { heavyReader } from '../../db/replica.js';
 import { type CursorKey, page } from '../../http/pagination.js';
 import type { ActivityFilter } from './activity.repo.js';
 import { listActivity } from './activity.repo.js';
@@ -20,7 +21,11 @@ export async function transactionsPage(
   limit: number,
   urlFor: (cursor: string) => string,
 ) {
-  const rows = await listActivity(ctx.db, { ...filter, kinds: LEDGER_KINDS }, limit + 1);
+  const rows = await listActivity(
+    await heavyReader(ctx, filter.sellerId),
+    { ...filter, kinds: LEDGER_KINDS },
+    limit + 1,
+  );
   const paged = page(rows, limit, (r): CursorKey => [Number(r.created_at), r.id], urlFor);
   return {
     data: paged.data.map((row) => {

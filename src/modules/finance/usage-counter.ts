@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/database.js';
+import { addUsage } from './usage.repo.js';
 
 const DAY_MS = 86_400_000;
 /** How often counted calls are written; a reader of GET /usage in this process flushes first. */
@@ -31,15 +31,7 @@ export class UsageCounter {
       return { company_id, environment, day: dayOf(Number(day)), route_class, calls };
     });
     try {
-      await db
-        .insertInto('api_usage_daily')
-        .values(rows)
-        .onConflict((oc) =>
-          oc
-            .columns(['company_id', 'environment', 'day', 'route_class'])
-            .doUpdateSet({ calls: sql`api_usage_daily.calls + excluded.calls` }),
-        )
-        .execute();
+      await addUsage(db, rows);
     } catch (err) {
       for (const [key, calls] of taken) this.counts.set(key, (this.counts.get(key) ?? 0) + calls);
       throw err;

@@ -3,6 +3,7 @@ import { fail } from '../../http/errors.js';
 import { SANDBOX_LIMITS_PER_MINUTE } from '../../http/rate-limit.js';
 import { keysPerDay } from './kept-totals.repo.js';
 import type { SellerRows } from './sales-read.repo.js';
+import { usageCalls } from './usage.repo.js';
 
 const DAY_MS = 86_400_000;
 export const MAX_USAGE_DAYS = 31;
@@ -30,14 +31,7 @@ export async function usage(ctx: AppContext, scope: SellerRows, q: { from?: stri
     );
   }
   const [calls, keys] = await Promise.all([
-    ctx.db
-      .selectFrom('api_usage_daily')
-      .select(['day', 'route_class', 'calls'])
-      .where('company_id', '=', scope.sellerId)
-      .where('environment', '=', scope.environment)
-      .where('day', '>=', dateOf(from))
-      .where('day', '<=', dateOf(to))
-      .execute(),
+    usageCalls(ctx.db, scope, dateOf(from), dateOf(to)),
     keysPerDay(ctx.db, scope, from, to),
   ]);
   const data = [];

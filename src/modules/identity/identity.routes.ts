@@ -89,7 +89,7 @@ export function registerIdentityRoutes(app: TypedApp, ctx: AppContext): void {
       response: { 200: dataEnvelope(FootprintSchema), ...errorResponses() },
     },
     handler: async (request) => {
-      const footprint = await getFootprint(ctx, principalOf(request).companyId);
+      const footprint = await getFootprint(ctx, principalOf(request).companyId, ctx.db);
       return { data: { ...footprint, updatedAt: isoOrNull(footprint.updatedAt) } };
     },
   });

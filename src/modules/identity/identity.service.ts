@@ -46,7 +46,7 @@ export const toCompany = (row: repo.CompanyRow): Company => ({
 export async function createCompany(
   ctx: AppContext,
   input: CreateCompanyInput,
-  ex: Executor = ctx.db,
+  ex: Executor,
 ): Promise<Company> {
   const now = ctx.clock.now();
   const id = input.id ?? uuidv7(now);
@@ -65,11 +65,7 @@ export async function createCompany(
   return toCompany(company);
 }
 
-export async function getCompany(
-  ctx: AppContext,
-  id: string,
-  ex: Executor = ctx.db,
-): Promise<Company | null> {
+export async function getCompany(ctx: AppContext, id: string, ex: Executor): Promise<Company | null> {
   const row = await repo.findCompany(ex, id);
   return row ? toCompany(row) : null;
 }
@@ -98,11 +94,7 @@ export interface Footprint {
   updatedAt: number | null;
 }
 
-export async function getFootprint(
-  ctx: AppContext,
-  companyId: string,
-  ex: Executor = ctx.db,
-): Promise<Footprint> {
+export async function getFootprint(ctx: AppContext, companyId: string, ex: Executor): Promise<Footprint> {
   const row = await repo.findFootprint(ex, companyId);
   if (!row) return { countries: [], currencies: [], updatedAt: null };
   return {
@@ -129,8 +121,8 @@ export async function replaceFootprint(
 export function companyFacts(ctx: AppContext, companyId: string) {
   return ctx.companyCache.getOrLoad(companyId, ctx.clock.now(), async () => {
     const [company, footprint] = await Promise.all([
-      getCompany(ctx, companyId),
-      getFootprint(ctx, companyId),
+      getCompany(ctx, companyId, ctx.db),
+      getFootprint(ctx, companyId, ctx.db),
     ]);
     return { company, footprint };
   }) as Promise<{ company: Company | null; footprint: Footprint }>;
@@ -173,7 +165,7 @@ export async function updateCompany(ctx: AppContext, id: string, patch: CompanyP
   });
   forgetCompanyFacts(ctx, id);
   ctx.authCache.invalidateCompany(id);
-  const company = await getCompany(ctx, id);
+  const company = await getCompany(ctx, id, ctx.db);
   if (!company) throw fail('NOT_FOUND', `Company ${id} does not exist.`);
   return company;
 }

@@ -186,7 +186,7 @@ export function registerCatalogAdminRoutes(app: TypedApp, ctx: AppContext): void
       response: adminResponses(),
     },
     handler: async (request) => ({
-      data: await setReferenceRate(ctx, request.params.currency, request.body.unitsPerUsd),
+      data: await setReferenceRate(ctx, request.params.currency, request.body.unitsPerUsd, ctx.db),
     }),
   });
 }

@@ -52,7 +52,7 @@ export function registerCompanyAdminRoutes(app: TypedApp, ctx: AppContext): void
     },
     handler: async (request, reply) => {
       reply.code(201);
-      return { data: companyView(await createCompany(ctx, request.body)) };
+      return { data: companyView(await createCompany(ctx, request.body, ctx.db)) };
     },
   });
 
@@ -74,14 +74,18 @@ export function registerCompanyAdminRoutes(app: TypedApp, ctx: AppContext): void
     },
     handler: async (request, reply) => {
       const body = request.body;
-      const minted = await mintKey(ctx, {
-        companyId: request.params.id,
-        environment: body.environment,
-        name: body.name ?? `${body.environment} key`,
-        scopes: body.scopes,
-        allowedIps: body.allowedIps,
-        expiresAt: body.expiresAt ? instantOf(body.expiresAt) : null,
-      });
+      const minted = await mintKey(
+        ctx,
+        {
+          companyId: request.params.id,
+          environment: body.environment,
+          name: body.name ?? `${body.environment} key`,
+          scopes: body.scopes,
+          allowedIps: body.allowedIps,
+          expiresAt: body.expiresAt ? instantOf(body.expiresAt) : null,
+        },
+        ctx.db,
+      );
       reply.code(201);
       return { data: { ...minted, expiresAt: isoOrNull(minted.expiresAt) } };
     },

@@ -25,7 +25,7 @@ export function registerFinanceAdminRoutes(app: TypedApp, ctx: AppContext): void
     },
     handler: async (request, reply) => {
       const { sellerCompanyId, environment, period } = request.body;
-      if (!(await getCompany(ctx, sellerCompanyId)))
+      if (!(await getCompany(ctx, sellerCompanyId, ctx.db)))
         throw fail('NOT_FOUND', `No company ${sellerCompanyId}.`);
       const { created, invoice } = await closeMonth(ctx, { sellerId: sellerCompanyId, environment }, period);
       reply.code(created ? 201 : 200);

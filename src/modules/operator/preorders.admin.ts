@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
 import { Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
+import { orderForOperator } from '../checkout/orders/orders.repo.js';
 import { failPreorder } from '../checkout/preorders/failure.service.js';
 import { adminResponses } from './admin-view.js';
 
@@ -21,11 +22,7 @@ export function registerPreorderAdminRoutes(app: TypedApp, ctx: AppContext): voi
     },
     handler: async (request) => {
       const { orderId } = request.params;
-      const order = await ctx.db
-        .selectFrom('orders')
-        .select(['id', 'order_reference', 'delivery'])
-        .where('id', '=', orderId)
-        .executeTakeFirst();
+      const order = await orderForOperator(ctx.db, orderId);
       if (!order) throw fail('NOT_FOUND', `No order ${orderId}.`);
       if (!(await failPreorder(ctx, orderId, 'PREORDER_CANCELLED_BY_PUBLISHER'))) {
         throw fail('ORDER_NOT_CANCELLABLE', `Order ${order.order_reference} is not an accepted pre-order.`, {

@@ -56,7 +56,7 @@ export async function requireConnection(ex: Executor, id: string): Promise<repo.
 export async function connect(
   ctx: AppContext,
   input: ConnectInput,
-  ex: Executor = ctx.db,
+  ex: Executor,
 ): Promise<repo.ConnectionRow> {
   await requireCompany(ctx, ex, input.sellerCompanyId, 'seller');
   await requireCompany(ctx, ex, input.publisherCompanyId, 'publisher');

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { ensureDays } from '../../db/day-partitions.js';
 import { bucketOf } from '../../http/rate-limit.js';
 import { markKeysUsed } from '../api-keys/api-keys.repo.js';
 import { insertRequestRows } from './request-log.repo.js';
@@ -67,14 +68,20 @@ export class RequestLogRecorder {
     while (count > 0) {
       const rows = this.waiting.splice(0, Math.min(count, MAX_WAITING));
       count -= rows.length;
+      // PostgreSQL: the rows' days must have their partitions (db/day-partitions.ts).
       // One transaction: on SQLite one member of a group commit beside the orders, rather
       // than a statement per table and key each waiting for the writer on its own.
-      await this.ctx.db
-        .transaction()
-        .execute(async (trx) => {
-          await insertRequestRows(trx, rows);
-          await markKeysUsed(trx, newestByKey(rows));
-        })
+      await ensureDays(
+        this.ctx.db,
+        'request_log',
+        rows.map((row) => row.at),
+      )
+        .then(() =>
+          this.ctx.db.transaction().execute(async (trx) => {
+            await insertRequestRows(trx, rows);
+            await markKeysUsed(trx, newestByKey(rows));
+          }),
+        )
         .catch(() => undefined);
     }
   }

@@ -1,11 +1,15 @@
 import type { Selectable } from 'kysely';
 import type { AppContext } from '../../context.js';
+import type { Executor } from '../../db/database.js';
+import { dropsExpiredDaysWhole } from '../../db/day-partitions.js';
+import { heavyReader } from '../../db/replica.js';
 import type { Principal } from '../../http/auth/principal.js';
 import { fail } from '../../http/errors.js';
 import type { RequestLogRecorder } from './request-log.recorder.js';
+import * as repo from './request-log.repo.js';
 import type { RequestLogTable } from './request-log.table.js';
 
-/** Rows older than this are deleted by the retention job. */
+/** Rows older than this are deleted (SQLite) or their days dropped (PostgreSQL) by the retention jobs. */
 export const REQUEST_LOG_RETENTION_MS = 14 * 86_400_000;
 
 export interface RequestLogFilter {
@@ -53,9 +57,19 @@ function entryOf(row: Selectable<RequestLogTable>) {
   };
 }
 
+/**
+ * The executor of a log read: the replica when it has replayed the rows this process just
+ * flushed (they are marked as the company's write), else the primary.
+ */
+async function logReader(ctx: AppContext, scope: Scope, recorder?: RequestLogRecorder): Promise<Executor> {
+  await recorder?.flush();
+  if (recorder) await ctx.replica?.markWrite(scope.companyId);
+  return heavyReader(ctx, scope.companyId);
+}
+
 /** The rows of the company's environment still inside the retention window. */
-const keptRows = (ctx: AppContext, scope: Scope) =>
-  ctx.db
+const keptRows = (ctx: AppContext, ex: Executor, scope: Scope) =>
+  ex
     .selectFrom('request_log')
     .where('company_id', '=', scope.companyId)
     .where('environment', '=', scope.environment)
@@ -81,9 +95,9 @@ export async function listRequestLog(
   recorder?: RequestLogRecorder,
 ) {
   checkSpan(filter);
-  await recorder?.flush();
+  const reads = await logReader(ctx, principal, recorder);
   const limit = filter.limit ?? 50;
-  let query = keptRows(ctx, principal).selectAll();
+  let query = keptRows(ctx, reads, principal).selectAll();
   if (filter.requestId) query = query.where('request_id', '=', filter.requestId);
   if (filter.code) query = query.where('error_code', '=', filter.code);
   if (filter.keyId) query = query.where('key_id', '=', filter.keyId);
@@ -123,16 +137,19 @@ export async function getRequestLogEntry(
   requestId: string,
   recorder?: RequestLogRecorder,
 ) {
-  await recorder?.flush();
-  const row = await keptRows(ctx, scope).selectAll().where('request_id', '=', requestId).executeTakeFirst();
+  const reads = await logReader(ctx, scope, recorder);
+  const row = await keptRows(ctx, reads, scope)
+    .selectAll()
+    .where('request_id', '=', requestId)
+    .executeTakeFirst();
   if (!row) throw fail('NOT_FOUND', `No request ${requestId} in this environment's log.`);
   return entryOf(row);
 }
 
 /** The keys that made the environment's kept requests, by name: the choices of the log's key filter. */
 export async function listRequestLogKeys(ctx: AppContext, scope: Scope, recorder?: RequestLogRecorder) {
-  await recorder?.flush();
-  const rows = await keptRows(ctx, scope)
+  const reads = await logReader(ctx, scope, recorder);
+  const rows = await keptRows(ctx, reads, scope)
     .select(['key_id', 'key_name'])
     .distinct()
     .orderBy('key_name')
@@ -143,23 +160,18 @@ export async function listRequestLogKeys(ctx: AppContext, scope: Scope, recorder
   return [...byId].map(([id, name]) => ({ id, name }));
 }
 
-/** The retention job's round: deletes up to `batch` rows past the 14 days; true while more remain. */
+/**
+ * The retention job's round on SQLite: deletes up to `batch` rows past the 14 days; true while
+ * more remain. PostgreSQL drops whole days instead (jobs/partition-upkeep.ts): nothing to do here.
+ */
 export async function purgeOldRequests(ctx: AppContext, batch = 1000): Promise<boolean> {
+  if (dropsExpiredDaysWhole(ctx.db)) return false;
   const cutoff = ctx.clock.now() - REQUEST_LOG_RETENTION_MS;
-  const old = await ctx.db
-    .selectFrom('request_log')
-    .select('request_id')
-    .where('at', '<=', cutoff)
-    .limit(batch)
-    .execute();
+  const old = await repo.requestsMadeBy(ctx.db, cutoff, batch);
   if (old.length === 0) return false;
-  await ctx.db
-    .deleteFrom('request_log')
-    .where(
-      'request_id',
-      'in',
-      old.map((row) => row.request_id),
-    )
-    .execute();
+  await repo.deleteRequests(
+    ctx.db,
+    old.map((row) => row.request_id),
+  );
   return old.length === batch;
 }

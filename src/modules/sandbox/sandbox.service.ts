@@ -124,7 +124,7 @@ export function ensureSandboxProvisioned(ctx: AppContext, sellerId: string): Pro
 }
 
 async function provisionOnce(ctx: AppContext, sellerId: string): Promise<void> {
-  if (!(await getCompany(ctx, SANDBOX_PUBLISHER_ID))) await seedSandboxCatalog(ctx);
+  if (!(await getCompany(ctx, SANDBOX_PUBLISHER_ID, ctx.db))) await seedSandboxCatalog(ctx);
   try {
     await provision(ctx, sellerId);
   } catch (err) {

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { AttemptRecorder } from './attempt-recorder.js';
+import * as deliveries from './deliveries.repo.js';
 import { type EnvelopeSource, envelopeBody } from './envelope.js';
 import { DELIVERY_TIMEOUT_MS, sendWebhook } from './sender.js';
 import { signatureHeaders } from './signing.js';
@@ -59,12 +59,7 @@ export class DeliveryWorker {
         started.push(row);
       }
     }
-    if (released.length > 0)
-      await this.ctx.db
-        .updateTable('webhook_deliveries')
-        .set({ lease_until: 0 })
-        .where('id', 'in', released)
-        .execute();
+    if (released.length > 0) await deliveries.releaseClaims(this.ctx.db, released);
     if (started.length > 0) await this.start(started);
     return started.length;
   }
@@ -74,37 +69,17 @@ export class DeliveryWorker {
     while (this.sends.size > 0) await Promise.all([...this.sends]);
   }
 
-  private async claim(limit: number, saturated: string[]): Promise<Claimed[]> {
+  private claim(limit: number, saturated: string[]): Promise<Claimed[]> {
     const now = this.ctx.clock.now();
-    const skip = saturated.length > 0 ? sql`and d.endpoint_id not in (${sql.join(saturated)})` : sql``;
-    const lock = this.ctx.engine === 'postgres' ? sql`for update of d skip locked` : sql``;
-    const result = await sql<Claimed>`update webhook_deliveries set lease_until = ${now + LEASE_MS}
-      where id in (
-        select d.id from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
-        where d.status = 'pending' and d.next_attempt_at <= ${now} and d.lease_until <= ${now}
-          and e.status = 'active' ${skip}
-        order by d.next_attempt_at, d.event_order limit ${limit} ${lock})
-      returning id, endpoint_id, event_id, attempts, attempt_base, next_attempt_at, event_order`.execute(
-      this.ctx.db,
-    );
-    // RETURNING keeps no order: due first, then oldest event first (an endpoint's flush order).
-    return result.rows
-      .map((r) => ({ ...r, next_attempt_at: Number(r.next_attempt_at), event_order: Number(r.event_order) }))
-      .sort((a, b) => a.next_attempt_at - b.next_attempt_at || a.event_order - b.event_order);
+    return deliveries.claimDueDeliveries(this.ctx.db, now, now + LEASE_MS, limit, saturated);
   }
 
   private async start(rows: Claimed[]): Promise<void> {
-    const events = await this.ctx.db
-      .selectFrom('outbox_events')
-      .select(['event_id', 'event_type', 'event_version', 'payload', 'created_at_us', 'target_endpoint_id'])
-      .where('event_id', 'in', [...new Set(rows.map((r) => r.event_id))])
-      .execute();
+    const events = await deliveries.eventsToSend(this.ctx.db, [...new Set(rows.map((r) => r.event_id))]);
     const eventById = new Map(events.map((e) => [e.event_id, e]));
-    const endpoints = await this.ctx.db
-      .selectFrom('webhook_endpoints')
-      .selectAll()
-      .where('id', 'in', [...new Set(rows.map((r) => r.endpoint_id))])
-      .execute();
+    const endpoints = await deliveries.endpointsByIds(this.ctx.db, [
+      ...new Set(rows.map((r) => r.endpoint_id)),
+    ]);
     const endpointById = new Map(endpoints.map((e) => [e.id, e]));
     for (const row of rows) {
       this.total += 1;

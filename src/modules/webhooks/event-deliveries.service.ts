@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/auth/principal.js';
 import { fail } from '../../http/errors.js';
 import { isoOrNull } from '../../lib/clock.js';
+import * as repo from './deliveries.repo.js';
 import { envelopeBody } from './envelope.js';
 import { microIso } from './micro-time.js';
 import { attemptView, tenantOf } from './webhooks.service.js';
@@ -14,44 +15,17 @@ import { attemptView, tenantOf } from './webhooks.service.js';
  */
 export async function eventDeliveries(ctx: AppContext, p: Principal, eventId: string) {
   const tenant = tenantOf(p);
-  const event = await ctx.db
-    .selectFrom('outbox_events')
-    .select(['event_id', 'event_type', 'event_version', 'payload', 'created_at_us', 'published_at_us'])
-    .where('event_id', '=', eventId)
-    .where('company_id', '=', tenant.companyId)
-    .where('environment', '=', tenant.environment)
-    .executeTakeFirst();
+  const event = await repo.tenantEventOf(ctx.db, tenant, eventId);
   if (!event) throw fail('NOT_FOUND', `Event ${eventId} not found.`);
-  const endpoints = await ctx.db
-    .selectFrom('webhook_endpoints')
-    .select(['id', 'url', 'status'])
-    .where('company_id', '=', tenant.companyId)
-    .where('environment', '=', tenant.environment)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-  const deliveries = await ctx.db
-    .selectFrom('webhook_deliveries')
-    .selectAll()
-    .where('event_id', '=', eventId)
-    .where('company_id', '=', tenant.companyId)
-    .where('environment', '=', tenant.environment)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  const endpoints = await repo.endpointSummariesOf(ctx.db, tenant);
+  const deliveries = await repo.deliveriesOfEvent(ctx.db, tenant, eventId);
   const attempts =
     deliveries.length === 0
       ? []
-      : await ctx.db
-          .selectFrom('webhook_attempts')
-          .selectAll()
-          .where(
-            'delivery_id',
-            'in',
-            deliveries.map((d) => d.id),
-          )
-          .orderBy('seq')
-          .execute();
+      : await repo.attemptsOfDeliveries(
+          ctx.db,
+          deliveries.map((d) => d.id),
+        );
   const now = ctx.clock.now();
   return {
     eventId: event.event_id,

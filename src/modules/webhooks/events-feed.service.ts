@@ -1,9 +1,9 @@
-import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/auth/principal.js';
 import { fail } from '../../http/errors.js';
 import { decodeCursor, encodeCursor, page } from '../../http/pagination.js';
 import { isEventType } from '../events/event-types.js';
+import { type FeedPage, feedPage } from './events-feed.repo.js';
 import { microIso, microsOf } from './micro-time.js';
 
 /** Events stay readable at least this long (docs/events.md). */
@@ -47,37 +47,19 @@ export async function listEvents(
   urlFor: (c: string) => string,
 ) {
   const types = parseTypes(query.types);
-  let q = ctx.db
-    .selectFrom('outbox_events')
-    .select([
-      'published_seq',
-      'published_at_us',
-      'event_id',
-      'event_type',
-      'event_version',
-      'payload',
-      'created_at_us',
-    ])
-    .where('company_id', '=', p.companyId)
-    .where('environment', '=', p.environment)
-    .where('published_seq', 'is not', null)
-    // A typed test send carries example ids: one endpoint's, never the company's events. A
-    // test.ping is listed, as it always was.
-    .where((eb) =>
-      eb.or([eb('target_endpoint_id', 'is', null), eb('event_type', '=', sql.lit('test.ping'))]),
-    );
+  let position: Pick<FeedPage, 'afterSeq' | 'sinceUs'> = {};
   if (query.cursor !== undefined)
-    q = q.where('published_seq', '>', decodeCursor(query.cursor, ['number'])[0] as number);
+    position = { afterSeq: decodeCursor(query.cursor, ['number'])[0] as number };
   else if (query.since !== undefined) {
     const since = microsOf(query.since);
     if (since === null) throw invalid('since', 'must be an RFC 3339 date-time');
-    q = q.where('published_at_us', '>=', since);
+    position = { sinceUs: since };
   }
-  if (types) q = q.where('event_type', 'in', types);
-  const rows = await q
-    .orderBy('published_seq')
-    .limit(query.limit + 1)
-    .execute();
+  const rows = await feedPage(
+    ctx.db,
+    { companyId: p.companyId, environment: p.environment },
+    { ...position, ...(types ? { types } : {}), limit: query.limit + 1 },
+  );
   const result = page(rows, query.limit, (r) => [r.published_seq!], urlFor);
   const last = result.data.at(-1);
   return {

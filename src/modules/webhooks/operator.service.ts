@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { decodeCursor, page } from '../../http/pagination.js';
+import { deliveriesOfCompany } from './deliveries.repo.js';
 import type { DeliveryStatus } from './webhooks.table.js';
 
 export interface DeliveryQuery {
@@ -12,42 +13,15 @@ export interface DeliveryQuery {
 
 /** The operator's view of a company's deliveries, most recently changed first. */
 export async function listDeliveries(ctx: AppContext, query: DeliveryQuery, urlFor: (c: string) => string) {
-  let q = ctx.db
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-    .innerJoin('outbox_events as o', 'o.event_id', 'd.event_id')
-    .select([
-      'd.id',
-      'd.endpoint_id',
-      'e.url',
-      'e.status as endpoint_status',
-      'd.environment',
-      'd.event_id',
-      'o.event_type',
-      'd.status',
-      'd.attempts',
-      'd.next_attempt_at',
-      'd.lease_until',
-      'd.last_status_code',
-      'd.last_error',
-      'd.updated_at',
-    ])
-    .where('d.company_id', '=', query.companyId);
-  q = query.status ? q.where('d.status', '=', query.status) : q.where('d.status', '<>', 'succeeded');
-  if (query.cursor !== undefined) {
-    const [updatedAt, id] = decodeCursor(query.cursor, ['number', 'string']) as [number, string];
-    q = q.where((eb) =>
-      eb.or([
-        eb('d.updated_at', '<', updatedAt),
-        eb.and([eb('d.updated_at', '=', updatedAt), eb('d.id', '<', id)]),
-      ]),
-    );
-  }
-  const rows = await q
-    .orderBy('d.updated_at', 'desc')
-    .orderBy('d.id', 'desc')
-    .limit(query.limit + 1)
-    .execute();
+  const rows = await deliveriesOfCompany(ctx.db, {
+    companyId: query.companyId,
+    status: query.status,
+    after:
+      query.cursor === undefined
+        ? undefined
+        : (decodeCursor(query.cursor, ['number', 'string']) as [number, string]),
+    limit: query.limit + 1,
+  });
   const now = ctx.clock.now();
   const result = page(rows, query.limit, (r) => [r.updated_at, r.id], urlFor);
   return {

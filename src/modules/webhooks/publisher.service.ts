@@ -1,14 +1,11 @@
-import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
-import { JOBS_CHANNEL } from '../../jobs/pg-wakeups.js';
 import { EVENT_TYPES, isEventType } from '../events/event-types.js';
+import * as publication from './publication.repo.js';
 import * as repo from './webhooks.repo.js';
 
 /** Events published per round at most. */
 export const PUBLISH_BATCH = 500;
-/** pg_advisory_xact_lock key: one publisher at a time, held until its commit. */
-const PUBLISH_LOCK = 1_400_800_1;
 
 interface UnpublishedEvent {
   seq: number;
@@ -31,20 +28,12 @@ interface UnpublishedEvent {
 export async function publishDue(ctx: AppContext): Promise<number> {
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
-    if (ctx.engine === 'postgres') await sql`select pg_advisory_xact_lock(${PUBLISH_LOCK})`.execute(trx);
-    const events = await trx
-      .selectFrom('outbox_events')
-      .select(['seq', 'event_id', 'company_id', 'environment', 'event_type', 'payload', 'target_endpoint_id'])
-      .where('published_seq', 'is', null)
-      .where('deliver_after', '<=', now)
-      .orderBy('seq')
-      .limit(PUBLISH_BATCH)
-      .execute();
+    await publication.takePublisherTurn(trx);
+    const events = await publication.duePublications(trx, now, PUBLISH_BATCH);
     if (events.length === 0) return 0;
     await assignOrder(trx, events, now);
     const deliveries = await fanOut(trx, events, now);
-    if (deliveries > 0 && ctx.engine === 'postgres')
-      await sql`select pg_notify(${JOBS_CHANNEL}, 'webhooks-deliver')`.execute(trx);
+    if (deliveries > 0) await publication.wakeDeliveryJobsAtCommit(trx);
     return events.length;
   });
 }
@@ -52,23 +41,16 @@ export async function publishDue(ctx: AppContext): Promise<number> {
 const orderOf = new WeakMap<UnpublishedEvent, number>();
 
 async function assignOrder(trx: Executor, events: UnpublishedEvent[], now: number): Promise<void> {
-  const last = await trx
-    .selectFrom('outbox_events')
-    .select(['published_seq', 'published_at_us'])
-    .where('published_seq', 'is not', null)
-    .orderBy('published_seq', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const last = await publication.lastPublication(trx);
   let seq = last?.published_seq ?? 0;
   let at = last?.published_at_us ?? 0;
-  const values = events.map((e) => {
+  const publications = events.map((e) => {
     seq += 1;
     at = Math.max(at + 1, now * 1000);
     orderOf.set(e, seq);
-    return sql`(cast(${e.seq} as bigint), cast(${seq} as bigint), cast(${at} as bigint))`;
+    return { seq: e.seq, publishedSeq: seq, publishedAtUs: at };
   });
-  await sql`update outbox_events set published_seq = v.column2, published_at_us = v.column3
-    from (values ${sql.join(values)}) as v where outbox_events.seq = v.column1`.execute(trx);
+  await publication.recordPublications(trx, publications);
 }
 
 export type Subscriber = repo.EndpointRow & { types: Set<string> };

@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import { matches, subscriberOf } from './publisher.service.js';
+import * as redelivery from './redelivery.repo.js';
 import * as repo from './webhooks.repo.js';
 
 /** Events one replay call re-queues at most; calling again with the same `since` continues. */
@@ -31,12 +32,7 @@ export async function redeliverEvent(
 ) {
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
-    let eventQuery = trx.selectFrom('outbox_events').selectAll().where('event_id', '=', eventId);
-    if (tenant)
-      eventQuery = eventQuery
-        .where('company_id', '=', tenant.companyId)
-        .where('environment', '=', tenant.environment);
-    const event = await eventQuery.executeTakeFirst();
+    const event = await redelivery.eventOf(trx, tenant, eventId);
     if (!event) throw fail('NOT_FOUND', `Event ${eventId} not found.`);
     const endpoint = await endpointFor(trx, tenant, endpointId);
     if (endpoint.company_id !== event.company_id || endpoint.environment !== event.environment)
@@ -69,46 +65,7 @@ function sinceOf(since: string) {
 async function replayable(trx: Executor, tenant: repo.Tenant, endpoint: repo.EndpointRow, sinceMs: number) {
   const subscriber = subscriberOf(endpoint);
   const fromMs = Math.max(sinceMs, Number(endpoint.created_at));
-  const events = await trx
-    .selectFrom('outbox_events as o')
-    .select([
-      'o.event_id',
-      'o.company_id',
-      'o.environment',
-      'o.event_type',
-      'o.payload',
-      'o.target_endpoint_id',
-      'o.published_seq',
-    ])
-    .select((eb) =>
-      eb
-        .exists(
-          eb
-            .selectFrom('webhook_deliveries as f')
-            .select('f.id')
-            .whereRef('f.event_id', '=', 'o.event_id')
-            .where('f.endpoint_id', '=', endpoint.id)
-            .where('f.status', '=', 'failed'),
-        )
-        .as('has_failed'),
-    )
-    .where('o.company_id', '=', tenant.companyId)
-    .where('o.environment', '=', tenant.environment)
-    .where('o.published_seq', 'is not', null)
-    .where('o.created_at_us', '>=', fromMs * 1000)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('webhook_deliveries as d')
-            .select('d.id')
-            .whereRef('d.event_id', '=', 'o.event_id')
-            .where('d.endpoint_id', '=', endpoint.id)
-            .where('d.status', 'in', ['pending', 'held', 'succeeded']),
-        ),
-      ),
-    )
-    .orderBy('o.published_seq')
-    .execute();
+  const events = await redelivery.notReceivedBy(trx, tenant, endpoint.id, fromMs * 1000);
   return {
     from: new Date(fromMs).toISOString(),
     due: events.filter((e) => Boolean(e.has_failed) || matches(subscriber, e)),

@@ -1,31 +1,14 @@
-import { sql } from 'kysely';
 import { Gauge } from 'prom-client';
 import type { AppContext } from '../../context.js';
-import type { DeliveryStatus } from './webhooks.table.js';
+import * as metrics from './queue-metrics.repo.js';
 
 const QUEUE_DEPTH = 'sdapi_webhook_queue_depth';
-// Written into the SQL, not bound: PostgreSQL plans this app's statements generically (blind to
-// bound values), and only a literal status lets it use the partial indexes webhook_deliveries_due
-// and webhook_deliveries_held rather than read every delivery ever made at each scrape.
-const PENDING = sql.lit<DeliveryStatus>('pending');
-const HELD = sql.lit<DeliveryStatus>('held');
 const OUTBOX_LAG = 'sdapi_outbox_lag_seconds';
 
 /** Deliveries waiting, by state: due now (or in flight), scheduled for a later retry, held. */
 async function queueDepth(ctx: AppContext, now: number) {
-  const pending = await ctx.db
-    .selectFrom('webhook_deliveries')
-    .select((eb) => [
-      eb.fn.countAll<number>().as('all'),
-      eb.fn.sum<number>(eb.case().when('next_attempt_at', '<=', now).then(1).else(0).end()).as('due'),
-    ])
-    .where('status', '=', PENDING)
-    .executeTakeFirstOrThrow();
-  const held = await ctx.db
-    .selectFrom('webhook_deliveries')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('status', '=', HELD)
-    .executeTakeFirstOrThrow();
+  const pending = await metrics.pendingCounts(ctx.db, now);
+  const held = await metrics.heldCount(ctx.db);
   const due = Number(pending.due ?? 0);
   return { due, scheduled: Number(pending.all) - due, held: Number(held.n) };
 }
@@ -36,17 +19,8 @@ async function queueDepth(ctx: AppContext, now: number) {
  * delivery fell due (first attempt or retry; held ones excluded). 0 when nothing waits.
  */
 async function outboxLag(ctx: AppContext, now: number) {
-  const unpublished = await ctx.db
-    .selectFrom('outbox_events')
-    .select((eb) => eb.fn.min<number>('deliver_after').as('since'))
-    .where('published_seq', 'is', null)
-    .where('deliver_after', '<=', now)
-    .executeTakeFirst();
-  const undelivered = await ctx.db
-    .selectFrom('webhook_deliveries')
-    .select((eb) => eb.fn.min<number>('next_attempt_at').as('since'))
-    .where('status', '=', PENDING)
-    .executeTakeFirst();
+  const unpublished = await metrics.oldestDuePublication(ctx.db, now);
+  const undelivered = await metrics.oldestPendingDelivery(ctx.db);
   const age = (since: number | null | undefined) =>
     since === null || since === undefined ? 0 : Math.max(0, (now - Number(since)) / 1000);
   return { publish: age(unpublished?.since), deliver: age(undelivered?.since) };

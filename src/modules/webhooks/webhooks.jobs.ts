@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import { jobsWakeOnNotice } from '../../jobs/notify-job.js';
 import type { Job, JobRunner } from '../../jobs/runner.js';
 import { onEventsWritten } from '../events/outbox.service.js';
 import { DEFAULT_LIMITS, DeliveryWorker } from './delivery.service.js';
@@ -19,7 +20,7 @@ const PROMPT_WINDOW_MS = 250;
  * process (the CLI); SQLite has one process and looks every 20 ms, PostgreSQL every second.
  */
 export function registerWebhookJobs(ctx: AppContext, runner: JobRunner): Job[] {
-  const idleMs = ctx.engine === 'postgres' ? 1000 : 20;
+  const idleMs = jobsWakeOnNotice(ctx.db) ? 1000 : 20;
   const worker = new DeliveryWorker(ctx, DEFAULT_LIMITS, () => runner.wake('webhooks-deliver'));
   let lastWrittenAt = Number.NEGATIVE_INFINITY;
   let publisherIdle = false;

@@ -1,28 +1,9 @@
 import type { AppContext } from '../../../context.js';
 import type { Executor } from '../../../db/database.js';
+import type { GrantPromises, PromisedExcept } from '../../allocations/grant-promises.js';
 import { cancelLiveHolds } from '../holds/holds.repo.js';
 import { ACCEPTED_PREORDER } from '../preorders/preorders.repo.js';
 import { retirePool } from '../reservations/pool.js';
-
-/** A publisher pausing or revoking a grant cancels its live checkout holds (same transaction). */
-export function cancelHoldsOfAllocation(
-  ctx: AppContext,
-  trx: Executor,
-  allocationId: string,
-): Promise<number> {
-  return cancelLiveHolds(trx, allocationId, ctx.clock.now());
-}
-
-/** Hot-drop mode turned off: the units carved ahead for reservations stop being promised. */
-export function retireHotDrop(ctx: AppContext, trx: Executor, allocationId: string): Promise<void> {
-  return retirePool(ctx, trx, allocationId);
-}
-
-/** What a caller leaves out of the sum: the hold an order consumes, the pre-order being placed. */
-export interface PromisedExcept {
-  holdId?: string;
-  orderId?: string;
-}
 
 /**
  * Keys promised but not pulled, per allocation: live checkout holds, accepted pre-orders and
@@ -75,4 +56,14 @@ export async function promisedOnAllocation(
   except?: PromisedExcept,
 ) {
   return (await promisedOn(ex, [allocationId], now, except)).get(allocationId) ?? 0;
+}
+
+/** Checkout's side of `GrantPromises`, for the context of `contextOf()` (made after it). */
+export function checkoutPromises(contextOf: () => AppContext): GrantPromises {
+  return {
+    promisedOn,
+    promisedOnAllocation,
+    grantStopped: (trx, allocationId) => cancelLiveHolds(trx, allocationId, contextOf().clock.now()),
+    hotDropEnded: (trx, allocationId) => retirePool(contextOf(), trx, allocationId),
+  };
 }

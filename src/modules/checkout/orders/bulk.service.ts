@@ -1,6 +1,7 @@
 import type { AppContext } from '../../../context.js';
 import { isUniqueViolation } from '../../../db/database.js';
 import { ApiError, fail } from '../../../http/errors.js';
+import { isClaimTakenOver } from '../../../http/idempotency/claim-fence.js';
 import type { OrderBody } from '../checkout.schemas.js';
 import type { SellerActor } from '../line/quote.service.js';
 import { fulfil } from './fulfil.service.js';
@@ -21,8 +22,9 @@ export interface LineRefusal {
   details: Record<string, unknown>;
 }
 
+/** A line's refusal; a claim taken over (claim-fence.ts) is the whole request's, thrown on. */
 const refusalOf = (index: number, item: OrderBody, err: unknown): LineRefusal => {
-  if (!(err instanceof ApiError)) throw err;
+  if (!(err instanceof ApiError) || isClaimTakenOver(err)) throw err;
   return {
     index,
     orderReference: item.orderReference,

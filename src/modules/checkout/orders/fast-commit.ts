@@ -6,6 +6,7 @@ import type { AllocationRow } from '../../allocations/allocations.repo.js';
 import { assertPayload, EVENT_TYPES } from '../../events/event-types.js';
 import {
   announceEventsWritten,
+  ensureEventDays,
   newEventId,
   nowMicros,
   type PendingEvent,
@@ -152,6 +153,7 @@ export async function pullAndEmitLast(
 ): Promise<AllocationRow> {
   const now = ctx.clock.now();
   const values = tailValues(ctx, req, orderEvent, deliverAfterMs ?? now, now);
+  await ensureEventDays(ctx, values.eventIds);
   const result = await pullAndEmit(trx, null, {
     ...values,
     promiseVersion: req.quote.allocation.promise_version,

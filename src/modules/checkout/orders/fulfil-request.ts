@@ -1,3 +1,4 @@
+import type { Claim } from '../../../http/idempotency/record-key.js';
 import type { SimulateValue } from '../../../http/simulate.js';
 import type { Delivery, OrderKind } from '../checkout.table.js';
 import type { Quote, SellerActor } from '../line/quote.service.js';
@@ -20,6 +21,8 @@ export interface FulfilRequest {
   attestId?: string;
   contractDate: string;
   simulate: SimulateValue | null;
+  /** The request's Idempotency-Key claim, which the fulfilment's transaction fences (claim-fence.ts). */
+  claim: Claim | null;
   /**
    * The fulfilment is its transaction's whole work: on PostgreSQL the fast path's statement
    * may end it, with the commit queued behind (fast-commit.ts).

@@ -2,6 +2,7 @@ import type { AppContext } from '../../../context.js';
 import type { Executor } from '../../../db/database.js';
 import { isPostgres } from '../../../db/dialect.js';
 import { fail } from '../../../http/errors.js';
+import { fenceClaim } from '../../../http/idempotency/claim-fence.js';
 import { readableId, uuidv7 } from '../../../lib/ids.js';
 import {
   pullEvents,
@@ -56,17 +57,18 @@ const notEnough = (skuCode: string, requested: number, available: number) =>
   );
 
 /**
- * One fulfilment, inside the caller's transaction. First the work that needs no lock on the
- * grant: write the order (a concurrent duplicate reference waits on its unique index), claim
- * the keys (SKIP LOCKED), open them, record the sale and activity. Then the grant, touched
- * once and last (see `commitToAllocation`), and the order's events in one insert. The grant's
- * row lock is held from that statement to the commit only. Any failure rolls all of it back,
- * keys included.
+ * One fulfilment, inside the caller's transaction. First the request's claim is fenced
+ * (claim-fence.ts), then the work that needs no lock on the grant: write the order (a
+ * concurrent duplicate reference waits on its unique index), claim the keys (SKIP LOCKED),
+ * open them, record the sale and activity. Then the grant, touched once and last (see
+ * `commitToAllocation`), and the order's events in one insert. The grant's row lock is held
+ * from that statement to the commit only. Any failure rolls all of it back, keys included.
  */
 export async function fulfil(ctx: AppContext, trx: Executor, req: FulfilRequest): Promise<Fulfilment> {
   const { quote, actor } = req;
   const now = ctx.clock.now();
   const order = orderRow(req, now);
+  await fenceClaim(trx, req.claim);
   await repo.insertOrder(trx, order);
   if (req.attestId) await spendAttestation(trx, req.actor, req.attestId, req.orderReference, now);
   const unpromised = await nothingPromised(trx, req, order.id, now);

@@ -22,6 +22,7 @@ async function holdingSeller() {
     prepareOrder(t.ctx, actor, alwaysOrder({ skuCode: 'SANDBOX-STD-001' }) as never, {
       contractDate: '2026-09-01',
       simulate: null,
+      claim: null,
     });
   const hold = async (quantity: number) => {
     const held = await post(

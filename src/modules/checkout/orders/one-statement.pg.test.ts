@@ -13,7 +13,7 @@ import { commitLine, prepareOrder } from './orders.service.js';
 const t = useTestApp();
 afterEach(() => vi.restoreAllMocks());
 
-const facts = { contractDate: '2026-09-01', simulate: null };
+const facts = { contractDate: '2026-09-01', simulate: null, claim: null };
 const actorOf = (s: ProductionScenario) => ({
   sellerId: s.sellerId,
   environment: 'production',

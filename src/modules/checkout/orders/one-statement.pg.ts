@@ -2,6 +2,8 @@ import { type RawBuilder, sql } from 'kysely';
 import type { AppContext } from '../../../context.js';
 import { preparedPerShape } from '../../../db/compiled-once.js';
 import type { Executor } from '../../../db/database.js';
+import { claimHeldBy, type HeldClaim, heldClaimOf } from '../../../http/idempotency/idempotency.repo.js';
+import { ensureEventDays } from '../../events/outbox.service.js';
 import { saleRows } from '../../finance/finance.service.js';
 import { claimedIds } from '../../inventory/claims.repo.js';
 import { type ClaimedKey, openKeys } from '../../inventory/claims.service.js';
@@ -26,6 +28,10 @@ import type { FulfilRequest } from './fulfil-request.js';
  * moves them from carved to pulled (the sum every promise is bounded by does not change). A
  * quote judged on the cached catalog without reading its version (`Quote.versionToProve`)
  * requires that version still current.
+ *
+ * A keyed request's claim is fenced (claim-fence.ts): the keys are claimed only while the
+ * request still holds it, its row locked through the commit. A claim taken over is one more
+ * thing the statement cannot decide.
  *
  * Anything the statement cannot decide (too few keys, the grant paused, out of hot-drop mode
  * or headroom, promised since the quote, the reservation expired, the catalog moved since a
@@ -54,6 +60,8 @@ function insertRow(table: string, row: Record<string, unknown>): RawBuilder<unkn
 interface Shape {
   /** A commit of a hot-drop reservation, rather than a plain order. */
   committing: boolean;
+  /** The request has an Idempotency-Key claim to fence (claim-fence.ts). */
+  fenced: boolean;
   /** The quote was judged on a catalog version nobody read (`Quote.versionToProve`). */
   proving: boolean;
 }
@@ -68,6 +76,7 @@ interface Values extends TailValues {
   version: number | null;
   reservationId: string | null;
   reservationQuantity: number | null;
+  claim: HeldClaim | null;
 }
 
 /**
@@ -100,9 +109,10 @@ const oneStatement = preparedPerShape((shape: Shape, v: Values, ex) => {
   return sql<{ keys: ClaimedKey[] | null }>`with placed as (
       ${insertRow('orders', v.order)} returning id
     ), ${shape.committing ? consumed(v) : sql`consumed as (select 1)`},
+    ${shape.fenced ? sql`fenced as (${claimHeldBy(v.claim as HeldClaim)})` : sql`fenced as (select 1)`},
     claimed as (
       update game_keys set state = 'sold', order_id = ${v.orderId}, sold_at = ${v.now}::bigint
-      where exists (select 1 from placed) and exists (select 1 from consumed)
+      where exists (select 1 from placed) and exists (select 1 from consumed) and exists (select 1 from fenced)
         and ${claimedIds(ex, v.poolId, v.quantity)}
       returning id, ciphertext
     ), sale as (
@@ -127,11 +137,13 @@ export async function fulfilInOneStatement(
   const { sale } = financeOf(req, order.id, req.quote.allocation, now);
   const rows = saleRows(sale!);
   const version = req.quote.versionToProve;
+  const tail = tailValues(ctx, req, orderEvent(req, now), now, now);
+  await ensureEventDays(ctx, tail.eventIds);
   const { rows: result } = await oneStatement(
     ex,
-    { committing: req.reservation !== undefined, proving: version !== null },
+    { committing: req.reservation !== undefined, proving: version !== null, fenced: req.claim !== null },
     {
-      ...tailValues(ctx, req, orderEvent(req, now), now, now),
+      ...tail,
       order,
       sale: rows.sale,
       activity: rows.activity,
@@ -141,6 +153,7 @@ export async function fulfilInOneStatement(
       version,
       reservationId: req.reservation?.id ?? null,
       reservationQuantity: req.reservation?.quantity ?? null,
+      claim: req.claim && heldClaimOf(req.claim),
     },
   );
   const keys = result[0]?.keys ?? [];

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../../context.js';
+import { heavyReader } from '../../../db/replica.js';
 import { fail } from '../../../http/errors.js';
 import { keysOfOrder, openKeys } from '../../inventory/claims.service.js';
 import type { SellerActor } from '../line/quote.service.js';
@@ -18,7 +19,8 @@ export interface OrderListQuery {
 
 /** GET /orders: the seller's order aggregates, newest first; never plaintext keys. */
 export async function listOrders(ctx: AppContext, actor: SellerActor, q: OrderListQuery) {
-  const rows = await repo.listOrders(ctx.db, {
+  const reads = await heavyReader(ctx, actor.sellerId);
+  const rows = await repo.listOrders(reads, {
     sellerId: actor.sellerId,
     environment: actor.environment,
     ...q,
@@ -28,7 +30,7 @@ export async function listOrders(ctx: AppContext, actor: SellerActor, q: OrderLi
       order,
       view: orderAggregate(
         order,
-        (await keysOfOrder(ctx.db, order.id)).map((k) => k.id),
+        (await keysOfOrder(reads, order.id)).map((k) => k.id),
       ),
     })),
   );
@@ -42,10 +44,12 @@ async function requireOrder(ctx: AppContext, actor: SellerActor, id: string) {
 
 /** GET /orders/{orderReadableId} (the uuid works too). */
 export async function getOrder(ctx: AppContext, actor: SellerActor, id: string) {
-  const order = await requireOrder(ctx, actor, id);
+  const reads = await heavyReader(ctx, actor.sellerId);
+  const order = await repo.findOrder(reads, actor.sellerId, actor.environment, id);
+  if (!order) throw fail('NOT_FOUND', `No order ${id}.`);
   return orderAggregate(
     order,
-    (await keysOfOrder(ctx.db, order.id)).map((k) => k.id),
+    (await keysOfOrder(reads, order.id)).map((k) => k.id),
   );
 }
 

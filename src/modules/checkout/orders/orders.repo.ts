@@ -1,8 +1,7 @@
 import type { Insertable, Selectable, SelectQueryBuilder } from 'kysely';
 import { compiledOnce } from '../../../db/compiled-once.js';
-import type { Executor } from '../../../db/database.js';
+import type { Database, Executor } from '../../../db/database.js';
 import { heavyRead } from '../../../db/heavy-read.js';
-import type { Database } from '../../../db/schema.js';
 import type { OrdersTable, RedemptionsTable } from '../checkout.table.js';
 
 export type OrderRow = Selectable<OrdersTable>;
@@ -82,6 +81,14 @@ export function findOrder(ex: Executor, sellerId: string, environment: string, i
     .where((eb) => eb.or([eb('id', '=', id), eb('readable_id', '=', id)]))
     .executeTakeFirst();
 }
+
+/** Any company's order by id, for the operator: its reference and delivery. */
+export const orderForOperator = (ex: Executor, id: string) =>
+  ex
+    .selectFrom('orders')
+    .select(['id', 'order_reference', 'delivery'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 
 export interface OrderListFilter {
   sellerId: string;

@@ -2,6 +2,7 @@ import type { AppContext } from '../../../context.js';
 import { isUniqueViolation } from '../../../db/database.js';
 import { isPostgres } from '../../../db/dialect.js';
 import { fail } from '../../../http/errors.js';
+import type { Claim } from '../../../http/idempotency/record-key.js';
 import type { SimulateValue } from '../../../http/simulate.js';
 import { keyedGate } from '../../../lib/gate.js';
 import { companyFacts } from '../../identity/identity.service.js';
@@ -33,6 +34,8 @@ const onHotGrant = keyedGate(4);
 export interface RequestFacts {
   contractDate: string;
   simulate: SimulateValue | null;
+  /** The request's Idempotency-Key claim, null without a key. */
+  claim: Claim | null;
 }
 
 const list = (json: string | null): string[] | null => (json ? (JSON.parse(json) as string[]) : null);
@@ -141,6 +144,7 @@ export async function prepareLine(
       attestId: input.consumerGeoAttestId,
       contractDate: options.facts.contractDate,
       simulate: options.facts.simulate,
+      claim: options.facts.claim,
     },
   };
 }

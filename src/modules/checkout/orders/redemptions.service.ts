@@ -1,6 +1,7 @@
 import type { AppContext } from '../../../context.js';
 import { isoOf } from '../../../lib/clock.js';
 import { emit } from '../../events/outbox.service.js';
+import { claimNotice, recordsDueForNotice } from '../redemption/redemption.repo.js';
 
 /** `redemption.expiring` goes out this long before a keyless record expires. */
 export const EXPIRING_NOTICE_MS = 24 * 3_600_000;
@@ -20,27 +21,14 @@ export async function sweepRedemptions(ctx: AppContext): Promise<{ expiring: num
   for (const notice of ['expired', 'expiring'] as Notice[]) {
     const column = notice === 'expiring' ? 'expiring_notified_at' : 'expired_notified_at';
     const due = notice === 'expiring' ? now + EXPIRING_NOTICE_MS : now;
-    const rows = await ctx.db
-      .selectFrom('redemptions')
-      .selectAll()
-      .where(column, 'is', null)
-      .where('expires_at', '<=', due)
-      .orderBy('expires_at')
-      .limit(BATCH)
-      .execute();
+    const rows = await recordsDueForNotice(ctx.db, column, due, BATCH);
     for (const r of rows) {
       const sent = await ctx.db.transaction().execute(async (trx) => {
-        const claimed = await trx
-          .updateTable('redemptions')
-          .set(
-            notice === 'expired'
-              ? { expired_notified_at: now, expiring_notified_at: r.expiring_notified_at ?? now }
-              : { expiring_notified_at: now },
-          )
-          .where('id', '=', r.id)
-          .where(column, 'is', null)
-          .executeTakeFirst();
-        if (Number(claimed.numUpdatedRows) !== 1) return false;
+        const set =
+          notice === 'expired'
+            ? { expired_notified_at: now, expiring_notified_at: r.expiring_notified_at ?? now }
+            : { expiring_notified_at: now };
+        if (!(await claimNotice(trx, r.id, column, set))) return false;
         const data = {
           fulfillmentId: r.id,
           orderReference: r.order_reference,

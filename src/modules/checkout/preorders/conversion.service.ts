@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import type { AppContext } from '../../../context.js';
 import type { Executor } from '../../../db/database.js';
+import { unlessRunningElsewhere } from '../../../db/sole-holder.js';
 import { isApiError } from '../../../http/errors.js';
 import { isoOf } from '../../../lib/clock.js';
 import {
@@ -105,25 +105,11 @@ async function walkQueue(ctx: AppContext, ex: Executor, skuId: string): Promise<
 }
 
 /**
- * One walker per SKU across processes: on PostgreSQL a session advisory lock on a connection
- * of its own (released when the walk ends, or by the server if the process dies); a process
- * that finds it taken leaves the SKU to the walker. SQLite is one process with one writer.
+ * One walker per SKU across processes: a process that finds a SKU being walked elsewhere leaves
+ * it to that walker (converting nothing of it this round).
  */
-async function asSoleWalker(ctx: AppContext, skuId: string, walk: (ex: Executor) => Promise<number>) {
-  if (ctx.engine !== 'postgres') return walk(ctx.db);
-  return ctx.db.connection().execute(async (conn) => {
-    const key = sql`hashtextextended(${`preorder-conversion:${skuId}`}, 0)`;
-    const { rows } = await sql<{ taken: boolean }>`select pg_try_advisory_lock(${key}) as taken`.execute(
-      conn,
-    );
-    if (!rows[0]?.taken) return 0;
-    try {
-      return await walk(conn);
-    } finally {
-      await sql`select pg_advisory_unlock(${key})`.execute(conn);
-    }
-  });
-}
+const asSoleWalker = (ctx: AppContext, skuId: string, walk: () => Promise<number>) =>
+  unlessRunningElsewhere(ctx.db, ctx.config.database, `preorder-conversion:${skuId}`, 0, walk);
 
 /**
  * The conversion round (job `preorder-conversion`, also woken when a release comes out or keys
@@ -133,7 +119,7 @@ async function asSoleWalker(ctx: AppContext, skuId: string, walk: (ex: Executor)
 export async function convertReleasedPreorders(ctx: AppContext): Promise<number> {
   let converted = 0;
   for (const skuId of await repo.skusWithReleasedPreorders(ctx.db)) {
-    converted += await asSoleWalker(ctx, skuId, (ex) => walkQueue(ctx, ex, skuId));
+    converted += await asSoleWalker(ctx, skuId, () => walkQueue(ctx, ctx.db, skuId));
   }
   return converted;
 }

@@ -4,7 +4,7 @@ import { admin, eventsFor } from '../../../../test/admin.js';
 import { ENGINE, useTestApp } from '../../../../test/harness.js';
 import { type PreorderScenario, preorderBody, preorderScenario } from '../../../../test/preorders.js';
 import { call } from '../../../../test/route-contract.js';
-import { createContext } from '../../../context.js';
+import { createContext } from '../../../create-context.js';
 import { openDatabase } from '../../../db/database.js';
 import { promisedOnAllocation } from '../line/promised-capacity.js';
 import { failUnconvertiblePreorders } from './failure.service.js';

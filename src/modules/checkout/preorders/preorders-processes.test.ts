@@ -9,7 +9,8 @@ import {
 } from '../../../../test/preorders.js';
 import { call } from '../../../../test/route-contract.js';
 import { pulledOn } from '../../../../test/stored.js';
-import { type AppContext, createContext } from '../../../context.js';
+import type { AppContext } from '../../../context.js';
+import { createContext } from '../../../create-context.js';
 import { type DbHandle, openDatabase } from '../../../db/database.js';
 import { convertPreorder, convertReleasedPreorders } from './conversion.service.js';
 

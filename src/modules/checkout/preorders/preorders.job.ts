@@ -1,5 +1,5 @@
 import type { AppContext } from '../../../context.js';
-import { PREORDER_CONVERSION_JOB } from '../../../jobs/notify-job.js';
+import { jobsWakeOnNotice, PREORDER_CONVERSION_JOB } from '../../../jobs/notify-job.js';
 import type { JobRunner } from '../../../jobs/runner.js';
 import { convertReleasedPreorders } from './conversion.service.js';
 import { failUnconvertiblePreorders } from './failure.service.js';
@@ -13,7 +13,7 @@ import { failUnconvertiblePreorders } from './failure.service.js';
 export function registerPreorderJob(ctx: AppContext, runner: JobRunner): void {
   runner.add({
     name: PREORDER_CONVERSION_JOB,
-    idleMs: ctx.engine === 'postgres' ? 60_000 : 1000,
+    idleMs: jobsWakeOnNotice(ctx.db) ? 60_000 : 1000,
     run: async () => {
       await convertReleasedPreorders(ctx);
       return false;

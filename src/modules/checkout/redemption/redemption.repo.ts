@@ -50,3 +50,38 @@ export async function updateLink(
 ): Promise<void> {
   await ex.updateTable('redemptions').set(change).where('id', '=', id).execute();
 }
+
+/** Records whose `column` notice is not yet sent and that expire by `due`, soonest first. */
+export const recordsDueForNotice = (
+  ex: Executor,
+  column: 'expiring_notified_at' | 'expired_notified_at',
+  due: number,
+  limit: number,
+) =>
+  ex
+    .selectFrom('redemptions')
+    .selectAll()
+    .where(column, 'is', null)
+    .where('expires_at', '<=', due)
+    .orderBy('expires_at')
+    .limit(limit)
+    .execute();
+
+/**
+ * Claims a record's notice: sets the notice columns only while `column` is still unset, so of
+ * two processes sweeping at once one sends it. True when this call claimed it.
+ */
+export async function claimNotice(
+  ex: Executor,
+  id: string,
+  column: 'expiring_notified_at' | 'expired_notified_at',
+  set: { expiring_notified_at: number; expired_notified_at?: number },
+): Promise<boolean> {
+  const claimed = await ex
+    .updateTable('redemptions')
+    .set(set)
+    .where('id', '=', id)
+    .where(column, 'is', null)
+    .executeTakeFirst();
+  return Number(claimed.numUpdatedRows) === 1;
+}

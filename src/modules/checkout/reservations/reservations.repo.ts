@@ -167,3 +167,17 @@ export function reservationsUnderReference(
     .limit(limit)
     .execute();
 }
+
+/** How many reservations of the grant are live or committing, and their units. */
+export async function liveReservationTotals(ex: Executor, allocationId: string) {
+  const row = await ex
+    .selectFrom('reservations')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('count'),
+      eb.fn.coalesce(eb.fn.sum<number>('quantity'), eb.val(0)).as('units'),
+    ])
+    .where('allocation_id', '=', allocationId)
+    .where('status', 'in', ['live', 'committing'])
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), units: Number(row.units) };
+}

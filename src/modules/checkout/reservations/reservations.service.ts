@@ -5,7 +5,7 @@ import { isTransientStoreError } from '../../../db/transient-errors.js';
 import { fail } from '../../../http/errors.js';
 import { isoOf } from '../../../lib/clock.js';
 import { uuidv7 } from '../../../lib/ids.js';
-import { emitEventList, outboxRowsOf } from '../../events/outbox.service.js';
+import { emitEventList, ensureEventDays, outboxRowsOf } from '../../events/outbox.service.js';
 import type { HoldBody } from '../checkout.schemas.js';
 import type { PriceQuote } from '../line/price-quote.js';
 import { type Quote, quoteLine, type SellerActor } from '../line/quote.service.js';
@@ -213,6 +213,7 @@ async function admit(
     });
   }
   const event = outboxRowsOf(ctx, [reservedEvent(actor, row)])[0]!;
+  await ensureEventDays(ctx, [event.event_id]);
   if (store.transactional) {
     const start = Math.floor(Math.random() * SLOTS);
     const taken = await takeAndRecord(ctx.db, row, event, start, versionToProve);

@@ -1,0 +1,137 @@
+// What the soak bench (bench/soak.ts) reads at each sample: each server process's own gauges from
+// the operator listener's /metrics (Node's process metrics, which the service already exports),
+// and the database from outside: its connections and the size of the tables that grow with use.
+import { readdirSync, readlinkSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import pg from 'pg';
+import type { DatabaseConfig } from '../src/config.js';
+import type { Server } from './lib.js';
+
+/** One server process at one sample. */
+export interface ProcessSample {
+  rssMb: number;
+  heapUsedMb: number;
+  /**
+   * p99 of the event loop's delay since the previous scrape: the service's monitor
+   * (perf_hooks.monitorEventLoopDelay) is reset at every scrape, and only the soak scrapes.
+   */
+  loopP99Ms: number;
+  /** process.getActiveResourcesInfo().length, the scrape's own socket included. */
+  handles: number;
+  /** Open connections of the PostgreSQL pool (NaN on SQLite, which has no pool). */
+  poolConnections: number;
+}
+
+/** The database at one sample: connections, and sizes in MB by table (or by file on SQLite). */
+export interface DatabaseSample {
+  /** PostgreSQL: the service's sessions / all sessions on the bench database. SQLite: connections of the server processes. */
+  connections: string;
+  sizesMb: Record<string, number>;
+}
+
+const mb = (bytes: number) => Number((bytes / 1024 / 1024).toFixed(1));
+
+export async function sampleProcess(server: Server): Promise<ProcessSample> {
+  const text = await (await fetch(`${server.info.admin}/metrics`)).text();
+  const gauge = (name: string) => Number(text.match(new RegExp(`^${name} (\\S+)$`, 'm'))?.[1] ?? Number.NaN);
+  return {
+    rssMb: mb(gauge('sdapi_process_resident_memory_bytes')),
+    heapUsedMb: mb(gauge('sdapi_nodejs_heap_size_used_bytes')),
+    loopP99Ms: Number((gauge('sdapi_nodejs_eventloop_lag_p99_seconds') * 1000).toFixed(1)),
+    handles: gauge('sdapi_nodejs_active_resources_total'),
+    poolConnections: gauge('sdapi_db_pool_connections'),
+  };
+}
+
+/** The tables that grow with every order, event and request. */
+export const GROWING_TABLES = [
+  'orders',
+  'game_keys',
+  'outbox_events',
+  'webhook_deliveries',
+  'request_log',
+  'idempotency_records',
+];
+
+/** The application_name the soak gives its servers' PostgreSQL sessions, to tell them from others'. */
+export const SOAK_PG_APPLICATION = 'sdapi-bench-soak';
+
+export interface DatabaseSampler {
+  sample(): Promise<DatabaseSample>;
+  close(): Promise<void>;
+}
+
+/**
+ * PostgreSQL: sessions in pg_stat_activity on the bench database (the soak's own, by
+ * application_name, and all of them: other work may share the database), and each growing table's
+ * pg_total_relation_size, its partitions' added (a partitioned table has no storage of its own).
+ */
+async function postgresSampler(url: string, schema: string): Promise<DatabaseSampler> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return {
+    async sample() {
+      const sessions = await client.query<{ ours: string; total: string }>(
+        `select count(*) filter (where application_name = $1) as ours, count(*) as total
+           from pg_stat_activity where datname = current_database()`,
+        [SOAK_PG_APPLICATION],
+      );
+      const sizes = await client.query<{ name: string; bytes: string }>(
+        `select t.name, pg_total_relation_size(t.rel) + coalesce(
+                  (select sum(pg_total_relation_size(relid)) from pg_partition_tree(t.rel) where relid <> t.rel),
+                  0) as bytes
+           from (select name, to_regclass($1 || '.' || name) as rel from unnest($2::text[]) as name) as t`,
+        [schema, GROWING_TABLES],
+      );
+      const row = sessions.rows[0]!;
+      return {
+        connections: `${row.ours} / ${row.total}`,
+        sizesMb: Object.fromEntries(sizes.rows.map((r) => [r.name, mb(Number(r.bytes))])),
+      };
+    },
+    close: () => client.end(),
+  };
+}
+
+/** File descriptors of process `pid` open on `path` (Linux /proc): one per SQLite connection. */
+function openOn(pid: string, path: string): number {
+  const dir = `/proc/${pid}/fd`;
+  let count = 0;
+  for (const fd of readdirSync(dir)) {
+    try {
+      if (readlinkSync(`${dir}/${fd}`) === path) count += 1;
+    } catch {
+      // closed between the listing and the read
+    }
+  }
+  return count;
+}
+
+/** SQLite: the database file and its WAL, and the connections the server processes hold on it. */
+function sqliteSampler(path: string, servers: Server[]): DatabaseSampler {
+  const size = (file: string) => {
+    try {
+      return mb(statSync(file).size);
+    } catch {
+      return 0;
+    }
+  };
+  return {
+    async sample() {
+      let connections = 'n/a';
+      try {
+        connections = String(servers.reduce((sum, s) => sum + openOn(s.info.pid!, path), 0));
+      } catch {
+        // no /proc (not Linux) or no pid from the server
+      }
+      return { connections, sizesMb: { 'database file': size(path), WAL: size(`${path}-wal`) } };
+    },
+    close: async () => undefined,
+  };
+}
+
+export async function databaseSampler(database: DatabaseConfig, servers: Server[]): Promise<DatabaseSampler> {
+  return database.engine === 'sqlite'
+    ? sqliteSampler(resolve(database.path), servers)
+    : postgresSampler(database.url, database.schema ?? 'public');
+}
