@@ -91,14 +91,17 @@ describe.skipIf(BROWSER_SKIPPED)('every console page at a laptop and a phone siz
     expect(returned.status).toBe(200);
     const endpoint = await api('POST', '/webhooks', { url: receiver.url, eventTypes: ['order.fulfilled'] });
     expect(endpoint.status).toBe(201);
-    const products = (await (await api('GET', '/products')).json()) as {
-      data: { id: string; name: string }[];
-    };
-    const product = products.data[0]!;
-    const detail = (await (await api('GET', `/products/${product.id}`)).json()) as {
-      data: { skus: { id: string; code: string }[] };
-    };
-    const sku = detail.data.skus[0]!;
+    // The always-live product: the first one listed may be the churning fixture, which can
+    // leave the catalog between this read and the page's.
+    type ProductDetail = { id: string; name: string; skus: { id: string; code: string }[] };
+    const products = (await (await api('GET', '/products')).json()) as { data: { id: string }[] };
+    const details: ProductDetail[] = [];
+    for (const { id } of products.data) {
+      details.push(((await (await api('GET', `/products/${id}`)).json()) as { data: ProductDetail }).data);
+    }
+    const product = details.find((p) => p.skus.some((s) => s.code === 'SANDBOX-ALWAYS-001'))!;
+    expect(product).toBeDefined();
+    const sku = product.skus.find((s) => s.code === 'SANDBOX-ALWAYS-001')!;
 
     await page.goto(invite.link);
     await opened.acceptInvite(PASSWORD);
