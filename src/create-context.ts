@@ -14,8 +14,8 @@ import type { RateLimitStore } from './lib/rate-limit/store.js';
 import { SecretBox } from './lib/secret-box.js';
 import { TtlCache } from './lib/ttl-cache.js';
 import { checkoutPromises } from './modules/checkout/line/promised-capacity.js';
-import { Mailer } from './modules/mail/mailer.js';
-import { testClockStore } from './modules/operator/test-clock.repo.js';
+import { Mailer } from './modules/mail/index.js';
+import { testClockStore } from './modules/operator/index.js';
 import { Metrics } from './observability/metrics.js';
 
 /**

@@ -6,8 +6,14 @@ import { createContext } from '../create-context.js';
 import { migrateOnSession } from '../db/migrate.js';
 import { withEmbeddedSecrets } from '../embedded-secrets.js';
 import { fail } from '../http/errors.js';
-import type { TypedApp } from '../http/typed-app.js';
 import { randomToken } from '../lib/crypto.js';
+import {
+  type AdminRoutes,
+  companyRoutes,
+  listRoutes,
+  requestRoutes,
+  webhookRoutes,
+} from '../modules/operator/route-loaders.js';
 import { operatorCall } from './operator-call.js';
 import type { Values } from './options.js';
 import { printFailure, printList, printResult } from './output.js';
@@ -38,18 +44,6 @@ function required(
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-type AdminRoutes = (admin: TypedApp, ctx: AppContext) => void;
-
-// A command loads only the admin routes it calls (the other modules never load).
-const listRoutes = async (): Promise<AdminRoutes> =>
-  (await import('../modules/operator/lists.admin.js')).registerListAdminRoutes;
-const webhookRoutes = async (): Promise<AdminRoutes> =>
-  (await import('../modules/operator/webhooks.admin.js')).registerWebhookAdminRoutes;
-const companyRoutes = async (): Promise<AdminRoutes> =>
-  (await import('../modules/operator/companies.admin.js')).registerCompanyAdminRoutes;
-const requestRoutes = async (): Promise<AdminRoutes> =>
-  (await import('../modules/operator/allocation-requests.admin.js')).registerAllocationRequestAdminRoutes;
 
 /** `requests approve|decline REQUEST_ID`: the id is the third word. */
 function requestIdOf(positionals: string[]): string {

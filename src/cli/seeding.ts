@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.js';
-import { seedDemo } from '../modules/demo/demo.service.js';
+import { seedDemo } from '../modules/demo/index.js';
 import { seedSandboxCatalog } from '../modules/sandbox/sandbox.service.js';
 
 export const seedSandbox = (ctx: AppContext) => seedSandboxCatalog(ctx);

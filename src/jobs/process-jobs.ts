@@ -6,7 +6,7 @@ import { registerPreorderJob } from '../modules/checkout/preorders/preorders.job
 import { sweepReservations } from '../modules/checkout/reservations/lifecycle.service.js';
 import { collectNotices } from '../modules/console/notices.service.js';
 import { clearCapturedAddresses } from '../modules/geo-attest/geo-attest.service.js';
-import { purgeOldRequests } from '../modules/request-log/request-log.service.js';
+import { purgeOldRequests } from '../modules/request-log/index.js';
 import { trimAttemptBodies } from '../modules/webhooks/retention.service.js';
 import { registerWebhookJobs } from '../modules/webhooks/webhooks.jobs.js';
 import { eventRetentionJob } from './event-retention.js';

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { effectivePrices, type PriceRow, pricedCountriesByRelease } from '../catalog/pricing.js';
 import { priceRowsOfReleases } from '../catalog/pricing.repo.js';
-import { emit } from '../events/outbox.service.js';
+import { emit } from '../events/index.js';
 import { evaluateSellability, type Sellability } from './sellability.js';
 import * as repo from './sellability.repo.js';
 

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
-import type { ChangedField } from '../events/events.table.js';
-import { type Recipient, recordCatalogChange } from '../events/outbox.service.js';
+import type { ChangedField } from '../events/index.js';
+import { type Recipient, recordCatalogChange } from '../events/index.js';
 import { sellersSeeing, visibleProductIds } from './visibility.repo.js';
 
 export interface AudienceDiff {

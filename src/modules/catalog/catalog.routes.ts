@@ -8,7 +8,7 @@ import { principalOf } from '../../http/request-context.js';
 import { DateTime, errorResponses, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { instantOf, isoOf } from '../../lib/clock.js';
-import { catalogChangesOf } from '../events/events.repo.js';
+import { catalogChangesOf } from '../events/index.js';
 import { sellerScope } from '../sandbox/sandbox.service.js';
 import { findProduct } from './catalog.repo.js';
 import {

@@ -4,7 +4,7 @@ import { fail } from '../../http/errors.js';
 import { isoOf } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { refreshForPublisher } from '../allocations/sellability.service.js';
-import { emit } from '../events/outbox.service.js';
+import { emit } from '../events/index.js';
 import * as repo from './catalog.repo.js';
 import { changeProduct } from './catalog-changes.service.js';
 import { effectivePrices } from './pricing.js';

@@ -6,7 +6,7 @@ import { isoOrNull } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { refreshForPublisher } from '../allocations/sellability.service.js';
 import { releaseAudience } from '../checkout/preorders/release-audience.js';
-import { emit } from '../events/outbox.service.js';
+import { emit } from '../events/index.js';
 import * as repo from './catalog.repo.js';
 import type { ReleaseState } from './catalog.table.js';
 import { changeProduct } from './catalog-changes.service.js';

@@ -6,7 +6,7 @@ import type { TypedApp } from '../../http/typed-app.js';
 import { isoOrNull } from '../../lib/clock.js';
 import { SecretOnce } from '../api-keys/api-keys.routes.js';
 import { listKeys, replaceAllowedIps, revokeKey, rotateKey } from '../api-keys/key-management.service.js';
-import type { RequestLogRecorder } from '../request-log/request-log.recorder.js';
+import type { RequestLogRecorder } from '../request-log/index.js';
 import {
   AllowlistCheckSchema,
   ConsoleKeyList,

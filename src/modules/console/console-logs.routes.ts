@@ -2,13 +2,14 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { Nullable } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import type { RequestLogRecorder } from '../request-log/request-log.recorder.js';
-import { RequestLogEntry, RequestLogQuery } from '../request-log/request-log.routes.js';
+import type { RequestLogRecorder } from '../request-log/index.js';
 import {
   getRequestLogEntry,
   listRequestLog,
   listRequestLogKeys,
-} from '../request-log/request-log.service.js';
+  RequestLogEntry,
+  RequestLogQuery,
+} from '../request-log/index.js';
 import { consoleAnswer, consoleData } from './console.schemas.js';
 import { CONSOLE_API } from './console-auth.routes.js';
 import { requireSession } from './console-http.js';

@@ -4,7 +4,7 @@ import { DateOnly } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { usage } from '../finance/usage.service.js';
 import type { UsageCounter } from '../finance/usage-counter.js';
-import type { RequestLogRecorder } from '../request-log/request-log.recorder.js';
+import type { RequestLogRecorder } from '../request-log/index.js';
 import { sellerScope } from '../sandbox/sandbox.service.js';
 import { consoleAnswer, UsagePage } from './console.schemas.js';
 import { CONSOLE_API } from './console-auth.routes.js';

@@ -3,8 +3,7 @@ import type { AppContext } from '../../context.js';
 import { LimitQuery } from '../../http/pagination.js';
 import { dataEnvelope, Nullable, OneOf, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { exampleEnvelope } from '../events/event-examples.js';
-import { EVENT_TYPE_NAMES, EVENT_TYPES } from '../events/event-types.js';
+import { EVENT_TYPE_NAMES, EVENT_TYPES, exampleEnvelope } from '../events/index.js';
 import { eventDeliveries } from '../webhooks/event-deliveries.service.js';
 import { previewReplay, redeliverEvent, replayFailedSince } from '../webhooks/redelivery.service.js';
 import {

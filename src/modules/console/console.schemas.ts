@@ -6,7 +6,7 @@ import { KeyItem } from '../api-keys/api-keys.routes.js';
 import { ProductListItem } from '../catalog/catalog.schemas.js';
 import { OrderAggregate } from '../checkout/orders/order-reads.routes.js';
 import { SaleLineSchema } from '../finance/finance.schemas.js';
-import { CompanySchema } from '../operator/companies.admin.js';
+import { CompanySchema } from '../operator/index.js';
 import { Attempt, Endpoint } from '../webhooks/webhooks.routes.js';
 
 /**

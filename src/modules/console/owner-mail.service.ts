@@ -1,6 +1,6 @@
 import { type AppContext, runInBackground } from '../../context.js';
 import { getCompany } from '../identity/identity.service.js';
-import { endpointDisabledMail } from '../mail/console-mail.js';
+import { endpointDisabledMail } from '../mail/index.js';
 import * as repo from './console.repo.js';
 
 export interface EndpointDisabledNotice {

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import { isoOf } from '../../lib/clock.js';
 import { slotStoreOf } from '../checkout/reservations/admission-store.js';
 import { liveReservationTotals } from '../checkout/reservations/reservations.repo.js';
-import { allocationEvents } from '../events/events.repo.js';
+import { allocationEvents } from '../events/index.js';
 
 /** The points a stock chart shows at most (the newest). */
 const MAX_POINTS = 500;

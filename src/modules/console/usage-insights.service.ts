@@ -2,8 +2,7 @@ import type { AppContext } from '../../context.js';
 import { SANDBOX_LIMITS_PER_MINUTE } from '../../http/rate-limit.js';
 import { isoOf } from '../../lib/clock.js';
 import type { Environment } from '../api-keys/api-keys.table.js';
-import { busiestKeysOf, callsPerMinute } from '../request-log/request-log.repo.js';
-import { REQUEST_LOG_RETENTION_MS } from '../request-log/request-log.service.js';
+import { busiestKeysOf, callsPerMinute, REQUEST_LOG_RETENTION_MS } from '../request-log/index.js';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;

@@ -3,7 +3,7 @@ import { fail } from '../../http/errors.js';
 import { randomToken, sha256Hex } from '../../lib/crypto.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { getCompany } from '../identity/identity.service.js';
-import { inviteMail, mailInBackground } from '../mail/console-mail.js';
+import { inviteMail, mailInBackground } from '../mail/index.js';
 import { recordAudit } from './audit.service.js';
 import * as repo from './console.repo.js';
 import { ROLES, type Role } from './console.table.js';

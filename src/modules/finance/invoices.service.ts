@@ -3,7 +3,7 @@ import { isUniqueViolation } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import { isoOf } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { emit } from '../events/outbox.service.js';
+import { emit } from '../events/index.js';
 import * as repo from './invoices.repo.js';
 import type { SellerRows } from './sales-read.repo.js';
 import { type StatementLine, statementOf } from './statements.service.js';

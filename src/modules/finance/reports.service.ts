@@ -7,7 +7,7 @@ import { downloadSignature } from '../../http/signed-download.js';
 import { isoOf, isoOrNull } from '../../lib/clock.js';
 import { constantTimeEqual } from '../../lib/crypto.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { emit } from '../events/outbox.service.js';
+import { emit } from '../events/index.js';
 import type { ActivityFilter } from './activity.repo.js';
 import { activityCsv } from './activity.service.js';
 import * as repo from './reports.repo.js';

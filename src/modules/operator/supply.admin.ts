@@ -11,7 +11,7 @@ import {
 } from '../allocations/allocations.service.js';
 import { importKeys } from '../inventory/key-import.service.js';
 import { createPool, poolView, requirePool } from '../inventory/pools.service.js';
-import { createPromotion } from '../promotions/promotions.service.js';
+import { createPromotion } from '../promotions/index.js';
 import { adminResponses, adminView } from './admin-view.js';
 import { inTransaction } from './partners.admin.js';
 import { AllocationTermsBody, IdParams, PromotionBody } from './schemas.js';

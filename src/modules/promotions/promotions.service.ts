@@ -5,7 +5,7 @@ import { uuidv7 } from '../../lib/ids.js';
 import { changeProduct } from '../catalog/catalog-changes.service.js';
 import { requireProduct, touchProduct } from '../catalog/products.service.js';
 import { requireSku } from '../catalog/releases.service.js';
-import { emit } from '../events/outbox.service.js';
+import { emit } from '../events/index.js';
 import { insertPromotion, type PromotionRow } from './promotions.repo.js';
 
 export interface PromotionInput {

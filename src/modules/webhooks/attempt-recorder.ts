@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { type EndpointDisabledNotice, mailOwnersEndpointDisabled } from '../console/owner-mail.service.js';
-import { emit } from '../events/outbox.service.js';
+import { emit } from '../events/index.js';
 import { MAX_ATTEMPTS, nextAttemptAt } from './retry-schedule.js';
 import type { SendResult } from './sender.js';
 import type { Claimed } from './webhooks.repo.js';

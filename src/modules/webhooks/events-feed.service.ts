@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/auth/principal.js';
 import { fail } from '../../http/errors.js';
 import { decodeCursor, encodeCursor, page } from '../../http/pagination.js';
-import { isEventType } from '../events/event-types.js';
+import { isEventType } from '../events/index.js';
 import { type FeedPage, feedPage } from './events-feed.repo.js';
 import { microIso, microsOf } from './micro-time.js';
 

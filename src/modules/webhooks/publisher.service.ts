@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
-import { EVENT_TYPES, isEventType } from '../events/event-types.js';
+import { EVENT_TYPES, isEventType } from '../events/index.js';
 import * as publication from './publication.repo.js';
 import * as repo from './webhooks.repo.js';
 

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { type DayPartitionedTable, dropsExpiredDaysWhole } from '../../db/day-partitions.js';
-import { REQUEST_LOG_RETENTION_MS } from '../request-log/request-log.service.js';
+import { REQUEST_LOG_RETENTION_MS } from '../request-log/index.js';
 import * as retention from './retention.repo.js';
 import * as repo from './webhooks.repo.js';
 

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { jobsWakeOnNotice } from '../../jobs/notify-job.js';
 import type { Job, JobRunner } from '../../jobs/runner.js';
-import { onEventsWritten } from '../events/outbox.service.js';
+import { onEventsWritten } from '../events/index.js';
 import { DEFAULT_LIMITS, DeliveryWorker } from './delivery.service.js';
 import { PUBLISH_BATCH, publishDue } from './publisher.service.js';
 

@@ -5,15 +5,15 @@ import { fail } from '../../http/errors.js';
 import { decodeCursor, page } from '../../http/pagination.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { auditActorOf, recordAudit } from '../console/audit.service.js';
-import { exampleEnvelope } from '../events/event-examples.js';
 import {
   EVENT_TYPE_NAMES,
   EVENT_TYPES,
   type EventData,
   type EventType,
+  emit,
+  exampleEnvelope,
   isEventType,
-} from '../events/event-types.js';
-import { emit } from '../events/outbox.service.js';
+} from '../events/index.js';
 import { ATTEMPT_BODY_RETENTION_MS } from './retention.service.js';
 import { newWebhookSecret } from './signing.js';
 import { checkWebhookUrl } from './webhook-url.js';

@@ -13,7 +13,7 @@ import {
   livePromotionsQuery,
   type PromotionRow,
   unendedPromotions,
-} from '../../promotions/promotions.repo.js';
+} from '../../promotions/index.js';
 import {
   type CatalogReads,
   catalogReads,

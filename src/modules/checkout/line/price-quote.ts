@@ -1,6 +1,6 @@
 import { isoOf } from '../../../lib/clock.js';
 import { discounted } from '../../../lib/money.js';
-import type { LivePromotion } from '../../promotions/promotions.service.js';
+import type { LivePromotion } from '../../promotions/index.js';
 
 export type PromoResolution = 'applied' | 'none' | 'unavailable';
 

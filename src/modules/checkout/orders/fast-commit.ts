@@ -3,14 +3,15 @@ import type { AppContext } from '../../../context.js';
 import { preparedPerShape } from '../../../db/compiled-once.js';
 import type { Executor } from '../../../db/database.js';
 import type { AllocationRow } from '../../allocations/allocations.repo.js';
-import { assertPayload, EVENT_TYPES } from '../../events/event-types.js';
 import {
   announceEventsWritten,
+  assertPayload,
+  EVENT_TYPES,
   ensureEventDays,
   newEventId,
   nowMicros,
   type PendingEvent,
-} from '../../events/outbox.service.js';
+} from '../../events/index.js';
 import type { FulfilRequest } from './fulfil-request.js';
 
 /**

@@ -13,7 +13,7 @@ import {
   remainingOf,
   requireAllocation,
 } from '../../allocations/allocations.service.js';
-import { emitEventList, type PendingEvent } from '../../events/outbox.service.js';
+import { emitEventList, type PendingEvent } from '../../events/index.js';
 import { recordActivity, recordSale, type SaleRecord } from '../../finance/finance.service.js';
 import { spendAttestation } from '../../geo-attest/geo-attest.service.js';
 import { type ClaimedKey, claimKeys, openKeys, stockUpTo } from '../../inventory/claims.service.js';

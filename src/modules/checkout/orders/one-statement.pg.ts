@@ -3,7 +3,7 @@ import type { AppContext } from '../../../context.js';
 import { preparedPerShape } from '../../../db/compiled-once.js';
 import type { Executor } from '../../../db/database.js';
 import { claimHeldBy, type HeldClaim, heldClaimOf } from '../../../http/idempotency/idempotency.repo.js';
-import { ensureEventDays } from '../../events/outbox.service.js';
+import { ensureEventDays } from '../../events/index.js';
 import { saleRows } from '../../finance/finance.service.js';
 import { claimedIds } from '../../inventory/claims.repo.js';
 import { type ClaimedKey, openKeys } from '../../inventory/claims.service.js';

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../../context.js';
 import { isoOf } from '../../../lib/clock.js';
-import { emit } from '../../events/outbox.service.js';
+import { emit } from '../../events/index.js';
 import { claimNotice, recordsDueForNotice } from '../redemption/redemption.repo.js';
 
 /** `redemption.expiring` goes out this long before a keyless record expires. */

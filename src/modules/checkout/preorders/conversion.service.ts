@@ -9,7 +9,7 @@ import {
   remainingOf,
   requireAllocation,
 } from '../../allocations/allocations.service.js';
-import { emitEventList } from '../../events/outbox.service.js';
+import { emitEventList } from '../../events/index.js';
 import { claimKeys } from '../../inventory/claims.service.js';
 import { recordConversionFinance } from './preorder-finance.js';
 import * as repo from './preorders.repo.js';

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../../context.js';
-import { emit } from '../../events/outbox.service.js';
+import { emit } from '../../events/index.js';
 import * as repo from './preorders.repo.js';
 
 const BATCH = 100;

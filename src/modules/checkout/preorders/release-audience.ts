@@ -1,5 +1,5 @@
 import type { Executor } from '../../../db/database.js';
-import type { Recipient } from '../../events/outbox.service.js';
+import type { Recipient } from '../../events/index.js';
 import { preorderHoldersOfRelease } from './preorders.repo.js';
 
 /**

@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import { preparedPerShape } from '../../../db/compiled-once.js';
 import type { Executor } from '../../../db/database.js';
-import type { OutboxRow } from '../../events/outbox.service.js';
+import type { OutboxRow } from '../../events/index.js';
 import { catalogStillAt } from '../line/catalog-cache.js';
 import type { ReservationsTable } from './reservations.table.js';
 import { SLOTS, type Taken } from './slot-store.js';

@@ -5,7 +5,7 @@ import { isTransientStoreError } from '../../../db/transient-errors.js';
 import { fail } from '../../../http/errors.js';
 import { isoOf } from '../../../lib/clock.js';
 import { uuidv7 } from '../../../lib/ids.js';
-import { emitEventList, ensureEventDays, outboxRowsOf } from '../../events/outbox.service.js';
+import { emitEventList, ensureEventDays, outboxRowsOf } from '../../events/index.js';
 import type { HoldBody } from '../checkout.schemas.js';
 import type { PriceQuote } from '../line/price-quote.js';
 import { type Quote, quoteLine, type SellerActor } from '../line/quote.service.js';
