@@ -4,7 +4,7 @@ import type { AppContext } from './context.js';
 import { openApiOptions, operatorUrlOf } from './http/openapi/document.js';
 import type { TypedApp } from './http/typed-app.js';
 import { registerOperatorRoutes } from './modules/operator/index.js';
-import { registerWebhookMetrics } from './modules/webhooks/webhook-metrics.js';
+import { registerWebhookMetrics } from './modules/webhooks/index.js';
 import { registerProbeRoutes } from './observability/probes.routes.js';
 import { buildOperatorApp } from './operator-app.js';
 

@@ -23,16 +23,18 @@ import { registerRedemptionPage } from './modules/checkout/redemption/redemption
 import { registerReservationRoutes } from './modules/checkout/reservations/reservations.routes.js';
 import { registerConsole } from './modules/console/console.routes.js';
 import { registerDocsPage, registerOpenApiRoute } from './modules/docs/index.js';
-import { registerActivityRoutes } from './modules/finance/activity.routes.js';
-import { registerFinanceRoutes } from './modules/finance/finance.routes.js';
-import { registerReportRoutes } from './modules/finance/reports.routes.js';
-import { installUsageCounting } from './modules/finance/usage-counter.js';
+import {
+  installUsageCounting,
+  registerActivityRoutes,
+  registerFinanceRoutes,
+  registerReportRoutes,
+} from './modules/finance/index.js';
 import { registerGeoAttestRoutes } from './modules/geo-attest/geo-attest.routes.js';
 import { registerIdentityRoutes } from './modules/identity/identity.routes.js';
 import { registerPartnerRoutes } from './modules/partners/partners.routes.js';
 import { registerPromotionRoutes } from './modules/promotions/index.js';
 import { installRequestLog, registerRequestLogRoutes } from './modules/request-log/index.js';
-import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
+import { registerWebhookRoutes } from './modules/webhooks/index.js';
 
 export { ADMIN_PREFIX, BODY_LIMIT_BYTES, SELLER_PREFIX } from './http/listeners.js';
 

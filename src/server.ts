@@ -6,7 +6,7 @@ import { createContext } from './create-context.js';
 import { migrateOnSession } from './db/migrate.js';
 import { withEmbeddedSecrets } from './embedded-secrets.js';
 import { startProcessJobs } from './jobs/process-jobs.js';
-import { seedSandboxCatalog } from './modules/sandbox/sandbox.service.js';
+import { seedSandboxCatalog } from './modules/sandbox/index.js';
 import { drainListener, exitGracefullyOnSignal } from './shutdown.js';
 
 async function main(): Promise<void> {

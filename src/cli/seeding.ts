@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
 import { seedDemo } from '../modules/demo/index.js';
-import { seedSandboxCatalog } from '../modules/sandbox/sandbox.service.js';
+import { seedSandboxCatalog } from '../modules/sandbox/index.js';
 
 export const seedSandbox = (ctx: AppContext) => seedSandboxCatalog(ctx);
 

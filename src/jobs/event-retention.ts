@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.js';
-import { purgeExpiredEvents } from '../modules/webhooks/retention.service.js';
+import { purgeExpiredEvents } from '../modules/webhooks/index.js';
 import type { Job } from './runner.js';
 
 /** How often the purge looks for expired events once it has caught up. */

@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js';
 import { type DayRetention, keepDayPartitions } from '../db/day-partitions.js';
 import { REPLAY_WINDOW_MS } from '../http/idempotency/idempotency.js';
 import { REQUEST_LOG_RETENTION_MS } from '../modules/request-log/index.js';
-import { EVENT_RETENTION_MS, eventDayMayGo } from '../modules/webhooks/retention.service.js';
+import { EVENT_RETENTION_MS, eventDayMayGo } from '../modules/webhooks/index.js';
 import type { Job } from './runner.js';
 
 /** The tables kept in day partitions on PostgreSQL, each with how long its rows are kept. */

@@ -7,8 +7,7 @@ import { sweepReservations } from '../modules/checkout/reservations/lifecycle.se
 import { collectNotices } from '../modules/console/notices.service.js';
 import { clearCapturedAddresses } from '../modules/geo-attest/geo-attest.service.js';
 import { purgeOldRequests } from '../modules/request-log/index.js';
-import { trimAttemptBodies } from '../modules/webhooks/retention.service.js';
-import { registerWebhookJobs } from '../modules/webhooks/webhooks.jobs.js';
+import { registerWebhookJobs, trimAttemptBodies } from '../modules/webhooks/index.js';
 import { eventRetentionJob } from './event-retention.js';
 import { partitionUpkeepJob } from './partition-upkeep.js';
 import { listenForWakeups } from './pg-wakeups.js';

@@ -9,7 +9,7 @@ import { activityEntryOf } from '../checkout/orders/order-activity.js';
 import { type AdjustableOrder, lockOrders } from '../checkout/orders/order-adjustments.service.js';
 import { type AuditBy, recordAudit } from '../console/audit.service.js';
 import { emit } from '../events/index.js';
-import { recordActivity } from '../finance/finance.service.js';
+import { recordActivity } from '../finance/index.js';
 import { claimKeys, openKeys, stockUpTo } from '../inventory/claims.service.js';
 import { lockKeys, quarantineKeys } from '../inventory/key-custody.service.js';
 import { deliveredTo, refuseKeysOfOtherOrders } from './key-checks.js';

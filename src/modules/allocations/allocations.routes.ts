@@ -7,7 +7,7 @@ import { principalOf } from '../../http/request-context.js';
 import { DateTime, errorResponses, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { instantOf } from '../../lib/clock.js';
-import { sellerScope } from '../sandbox/sandbox.service.js';
+import { sellerScope } from '../sandbox/index.js';
 import { listRequests, requestIncrease, requestView } from './allocation-requests.service.js';
 import { AllocationRequestSchema, AllocationSchema, ListMeta } from './allocations.schemas.js';
 import { pageAllocations, UPDATED_SINCE_OVERLAP_MS } from './allocations-read.service.js';

@@ -5,8 +5,7 @@ import { principalOf } from '../../http/request-context.js';
 import { errorResponses, Nullable, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { visibleProductIds } from '../catalog/visibility.repo.js';
-import { isMagicSkuCode } from '../sandbox/fixtures.js';
-import { sellerScope } from '../sandbox/sandbox.service.js';
+import { isMagicSkuCode, sellerScope } from '../sandbox/index.js';
 import { availabilityOf } from './availability.service.js';
 
 const Country = Type.String({ pattern: '^[A-Za-z]{2}$' });

@@ -9,7 +9,7 @@ import { DateTime, errorResponses, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { instantOf, isoOf } from '../../lib/clock.js';
 import { catalogChangesOf } from '../events/index.js';
-import { sellerScope } from '../sandbox/sandbox.service.js';
+import { sellerScope } from '../sandbox/index.js';
 import { findProduct } from './catalog.repo.js';
 import {
   ChangesResponse,

@@ -4,7 +4,7 @@ import { principalOf } from '../../http/request-context.js';
 import { DateTime, errorResponses, Nullable, Uuid } from '../../http/schemas.js';
 import { registerArtifactRoute } from '../../http/signed-download.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { sellerScope } from '../sandbox/sandbox.service.js';
+import { sellerScope } from '../sandbox/index.js';
 import { exportArtifact, exportStatus, startExport } from './exports.service.js';
 import { localeChain } from './locale.js';
 

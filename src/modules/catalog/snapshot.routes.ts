@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import { principalOf } from '../../http/request-context.js';
 import { errorResponses } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { sellerScope } from '../sandbox/sandbox.service.js';
+import { sellerScope } from '../sandbox/index.js';
 import { CatalogSnapshotSchema } from './catalog.schemas.js';
 import { localeChain } from './locale.js';
 import { acceptsGzip, matchesEtag, snapshotEtag, snapshotMeta, snapshotStream } from './snapshot.service.js';

@@ -5,7 +5,7 @@ import { principalOf } from '../../http/request-context.js';
 import { errorResponses, Nullable, Warnings } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { auditActorOf } from '../console/audit.service.js';
-import { sellerScope } from '../sandbox/sandbox.service.js';
+import { sellerScope } from '../sandbox/index.js';
 import {
   ActivationSchema,
   FulfilledSchema,

@@ -9,7 +9,7 @@ import { AllocationRequestSchema } from '../allocations/allocations.schemas.js';
 import { pageAllocations } from '../allocations/allocations-read.service.js';
 import { AvailabilityItem } from '../allocations/availability.routes.js';
 import { availabilityOf } from '../allocations/availability.service.js';
-import { sellerScope } from '../sandbox/sandbox.service.js';
+import { sellerScope } from '../sandbox/index.js';
 import { allocationFigures } from './allocation-figures.js';
 import {
   ConsoleAllocationList,

@@ -9,7 +9,7 @@ import { ProductListQuerystring, parseProductQuery } from '../catalog/product-qu
 import { listProducts, productDetail } from '../catalog/products-read.service.js';
 import { PartnerSchema } from '../partners/partners.routes.js';
 import { listPartners } from '../partners/seller-terms.service.js';
-import { sellerScope } from '../sandbox/sandbox.service.js';
+import { sellerScope } from '../sandbox/index.js';
 import { ConsoleProductList, consoleAnswer, consoleData } from './console.schemas.js';
 import { CONSOLE_API } from './console-auth.routes.js';
 import { requireSession } from './console-http.js';

@@ -5,15 +5,26 @@ import { decodeCursor, LimitQuery, nextPageUrl } from '../../http/pagination.js'
 import { DateTime, PageMeta, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { OrderReference } from '../checkout/checkout.schemas.js';
-import { ActivityFilterQuery, activityFilterOf } from '../finance/activity.routes.js';
-import { activityPage } from '../finance/activity.service.js';
-import { ApiSalesQuery, apiSalesPage, StatementsResponse } from '../finance/finance.routes.js';
-import { ActivityEntrySchema, InvoiceSchema, Month, SaleLineSchema } from '../finance/finance.schemas.js';
-import { getInvoice, listInvoices } from '../finance/invoices.service.js';
-import { ReportSchema } from '../finance/reports.routes.js';
-import { reportCsv, reportStatus, startReport } from '../finance/reports.service.js';
-import { statements } from '../finance/statements.service.js';
-import { sellerScope } from '../sandbox/sandbox.service.js';
+import {
+  ActivityEntrySchema,
+  ActivityFilterQuery,
+  ApiSalesQuery,
+  activityFilterOf,
+  activityPage,
+  apiSalesPage,
+  getInvoice,
+  InvoiceSchema,
+  listInvoices,
+  Month,
+  ReportSchema,
+  reportCsv,
+  reportStatus,
+  SaleLineSchema,
+  StatementsResponse,
+  startReport,
+  statements,
+} from '../finance/index.js';
+import { sellerScope } from '../sandbox/index.js';
 import { consoleAnswer, consoleData } from './console.schemas.js';
 import { CONSOLE_API } from './console-auth.routes.js';
 import { requireSession, secretAnswer } from './console-http.js';

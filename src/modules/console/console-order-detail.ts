@@ -6,7 +6,7 @@ import type { SellerActor } from '../checkout/line/quote.service.js';
 import { getOrder } from '../checkout/orders/order-reads.service.js';
 import type { OrderRow } from '../checkout/orders/orders.repo.js';
 import { reservationOfOrder } from '../checkout/reservations/reservations.repo.js';
-import { listApiSales } from '../finance/api-sales.service.js';
+import { listApiSales } from '../finance/index.js';
 import { afterSaleOf } from './console-order-state.js';
 import * as repo from './console-orders.repo.js';
 

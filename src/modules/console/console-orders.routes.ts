@@ -18,7 +18,7 @@ import { findOrder, ORDER_ORIGINS, type OrderRow } from '../checkout/orders/orde
 import { cancelPreorder } from '../checkout/preorders/cancel.service.js';
 import { cancelReservation } from '../checkout/reservations/lifecycle.service.js';
 import { reservationsUnderReference } from '../checkout/reservations/reservations.repo.js';
-import { sellerScope } from '../sandbox/sandbox.service.js';
+import { sellerScope } from '../sandbox/index.js';
 import { auditActorOf } from './audit.service.js';
 import {
   ConsoleOrderRow,

@@ -4,27 +4,27 @@ import { LimitQuery } from '../../http/pagination.js';
 import { dataEnvelope, Nullable, OneOf, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { EVENT_TYPE_NAMES, EVENT_TYPES, exampleEnvelope } from '../events/index.js';
-import { eventDeliveries } from '../webhooks/event-deliveries.service.js';
-import { previewReplay, redeliverEvent, replayFailedSince } from '../webhooks/redelivery.service.js';
 import {
   Attempt,
   Created,
-  Endpoint,
-  Replayed,
-  ReplayPreview,
-  Requeued,
-} from '../webhooks/webhooks.routes.js';
-import {
   createEndpoint,
   deleteEndpoint,
+  Endpoint,
   enableEndpoint,
+  eventDeliveries,
   listAttempts,
   listEndpoints,
   pauseEndpoint,
+  previewReplay,
+  Replayed,
+  ReplayPreview,
+  Requeued,
+  redeliverEvent,
+  replayFailedSince,
   tenantOf,
   testEndpoint,
   updateEndpoint,
-} from '../webhooks/webhooks.service.js';
+} from '../webhooks/index.js';
 import {
   ConsoleWebhookList,
   consoleAnswer,

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { acceptJsonBodiesOnly } from '../../http/json-bodies.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import type { UsageCounter } from '../finance/usage-counter.js';
+import type { UsageCounter } from '../finance/index.js';
 import type { RequestLogRecorder } from '../request-log/index.js';
 import { registerConsoleAllocationRoutes } from './console-allocations.routes.js';
 import { CONSOLE_API, registerConsoleAuthRoutes } from './console-auth.routes.js';

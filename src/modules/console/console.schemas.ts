@@ -5,9 +5,9 @@ import { AllocationSchema } from '../allocations/allocations.schemas.js';
 import { KeyItem } from '../api-keys/api-keys.routes.js';
 import { ProductListItem } from '../catalog/catalog.schemas.js';
 import { OrderAggregate } from '../checkout/orders/order-reads.routes.js';
-import { SaleLineSchema } from '../finance/finance.schemas.js';
+import { SaleLineSchema } from '../finance/index.js';
 import { CompanySchema } from '../operator/index.js';
-import { Attempt, Endpoint } from '../webhooks/webhooks.routes.js';
+import { Attempt, Endpoint } from '../webhooks/index.js';
 
 /**
  * What console routes answer, where the seller API has no schema to reuse. Every console route

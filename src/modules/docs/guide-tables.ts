@@ -2,7 +2,7 @@ import { OPT_IN_SCOPES, SCOPES } from '../../http/auth/scopes.js';
 import { ERROR_CODES } from '../../http/errors.js';
 import { SANDBOX_LIMITS_PER_MINUTE } from '../../http/rate-limit.js';
 import { SIMULATE_EFFECTS } from '../../http/simulate.js';
-import { MAGIC_SKUS } from '../sandbox/fixtures.js';
+import { MAGIC_SKUS } from '../sandbox/index.js';
 
 /**
  * The tables of the /docs guides, rendered from the tables the service itself runs on (error

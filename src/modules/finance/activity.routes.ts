@@ -7,7 +7,7 @@ import { DateOnly, DateTime, errorResponses, OneOf, PageMeta, Uuid } from '../..
 import type { TypedApp } from '../../http/typed-app.js';
 import { instantOf } from '../../lib/clock.js';
 import { OrderReference } from '../checkout/checkout.schemas.js';
-import { sellerScope } from '../sandbox/sandbox.service.js';
+import { sellerScope } from '../sandbox/index.js';
 import { activityCsv, activityPage } from './activity.service.js';
 import { ActivityEntrySchema, TransactionSchema } from './finance.schemas.js';
 import type { ActivityKind } from './finance.table.js';

@@ -14,7 +14,7 @@ import {
 import type { TypedApp } from '../../http/typed-app.js';
 import { instantOf } from '../../lib/clock.js';
 import { OrderReference } from '../checkout/checkout.schemas.js';
-import { sellerScope } from '../sandbox/sandbox.service.js';
+import { sellerScope } from '../sandbox/index.js';
 import { getApiSale, listApiSales } from './api-sales.service.js';
 import {
   CurrencyTotalsSchema,

@@ -5,7 +5,7 @@ import { DateTime, errorResponses, Nullable, Uuid } from '../../http/schemas.js'
 import { registerArtifactRoute } from '../../http/signed-download.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { OrderReference } from '../checkout/checkout.schemas.js';
-import { sellerScope } from '../sandbox/sandbox.service.js';
+import { sellerScope } from '../sandbox/index.js';
 import { ActivityFilterQuery, activityFilterOf } from './activity.routes.js';
 import { REPORT_TYPE, reportArtifact, reportStatus, startReport } from './reports.service.js';
 

@@ -1,9 +1,9 @@
 import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/auth/principal.js';
 import { isoOrNull } from '../../lib/clock.js';
-import { firstOrderOf } from '../finance/finance.service.js';
-import { sellerScope } from '../sandbox/sandbox.service.js';
-import { type WebhookEndpointHealth, webhookEndpointHealth } from '../webhooks/endpoint-health.service.js';
+import { firstOrderOf } from '../finance/index.js';
+import { sellerScope } from '../sandbox/index.js';
+import { type WebhookEndpointHealth, webhookEndpointHealth } from '../webhooks/index.js';
 import { whoami } from './whoami.service.js';
 
 type CheckStatus = 'ok' | 'action_required' | 'pending';

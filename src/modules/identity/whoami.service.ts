@@ -3,7 +3,7 @@ import type { Principal } from '../../http/auth/principal.js';
 import { fail } from '../../http/errors.js';
 import { isoOrNull } from '../../lib/clock.js';
 import { whoamiTerms } from '../partners/seller-terms.service.js';
-import { MAGIC_SKUS } from '../sandbox/fixtures.js';
+import { MAGIC_SKUS } from '../sandbox/index.js';
 import { companyFacts } from './identity.service.js';
 
 /**

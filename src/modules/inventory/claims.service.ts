@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import { randomBase32, uuidv7 } from '../../lib/ids.js';
-import { syntheticKeyPrefix } from '../sandbox/fixtures.js';
+import { syntheticKeyPrefix } from '../sandbox/index.js';
 import * as repo from './claims.repo.js';
 import type { PoolRow } from './inventory.repo.js';
 import { choosePools, poolsFor } from './pools.service.js';

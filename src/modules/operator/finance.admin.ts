@@ -3,8 +3,7 @@ import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
 import { OneOf, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { Month } from '../finance/finance.schemas.js';
-import { closeMonth } from '../finance/invoices.service.js';
+import { closeMonth, Month } from '../finance/index.js';
 import { getCompany } from '../identity/identity.service.js';
 import { adminResponses } from './admin-view.js';
 

@@ -3,8 +3,7 @@ import type { AppContext } from '../../context.js';
 import { LimitQuery, nextPageUrl } from '../../http/pagination.js';
 import { OneOf, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { listDeliveries } from '../webhooks/operator.service.js';
-import { redeliverEvent } from '../webhooks/redelivery.service.js';
+import { listDeliveries, redeliverEvent } from '../webhooks/index.js';
 import { adminResponses } from './admin-view.js';
 
 const admin = { auth: 'admin' } as const;

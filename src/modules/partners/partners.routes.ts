@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { principalOf } from '../../http/request-context.js';
 import { DateTime, errorResponses, Nullable } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { sellerScope } from '../sandbox/sandbox.service.js';
+import { sellerScope } from '../sandbox/index.js';
 import { listPartners } from './seller-terms.service.js';
 
 export const PartnerSchema = Type.Object({

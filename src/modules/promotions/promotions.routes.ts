@@ -4,7 +4,7 @@ import { decodeCursor, LimitQuery, nextPageUrl } from '../../http/pagination.js'
 import { principalOf } from '../../http/request-context.js';
 import { DateOnly, DateTime, errorResponses, Nullable, OneOf, PageMeta, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { sellerScope } from '../sandbox/sandbox.service.js';
+import { sellerScope } from '../sandbox/index.js';
 import { listPromotions, promotionCalendar, respondToPromotion } from './promotions-read.service.js';
 
 const read = { auth: 'seller', scopes: ['seller:promotions:read'], rateClass: 'catalog' } as const;

@@ -12,7 +12,7 @@ import type { PoolRow } from '../../inventory/inventory.repo.js';
 import { poolsOfSku } from '../../inventory/pools.service.js';
 import { inForceApiAgreement, sellerTerms } from '../../partners/seller-terms.service.js';
 import { bestPromotion } from '../../promotions/index.js';
-import { committedPriceDrift, isMagicSkuCode } from '../../sandbox/fixtures.js';
+import { committedPriceDrift, isMagicSkuCode } from '../../sandbox/index.js';
 import type { IntegrationOrderContext } from '../checkout.schemas.js';
 import { type BuyerGeo, resolveBuyerGeo } from './buyer-geo.js';
 import { type CheckoutSku, referenceRates } from './checkout.repo.js';

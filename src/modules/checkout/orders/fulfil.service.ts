@@ -14,7 +14,7 @@ import {
   requireAllocation,
 } from '../../allocations/allocations.service.js';
 import { emitEventList, type PendingEvent } from '../../events/index.js';
-import { recordActivity, recordSale, type SaleRecord } from '../../finance/finance.service.js';
+import { recordActivity, recordSale, type SaleRecord } from '../../finance/index.js';
 import { spendAttestation } from '../../geo-attest/geo-attest.service.js';
 import { type ClaimedKey, claimKeys, openKeys, stockUpTo } from '../../inventory/claims.service.js';
 import { endLiveHold, findHold } from '../holds/holds.repo.js';

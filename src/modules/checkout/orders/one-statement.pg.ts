@@ -4,7 +4,7 @@ import { preparedPerShape } from '../../../db/compiled-once.js';
 import type { Executor } from '../../../db/database.js';
 import { claimHeldBy, type HeldClaim, heldClaimOf } from '../../../http/idempotency/idempotency.repo.js';
 import { ensureEventDays } from '../../events/index.js';
-import { saleRows } from '../../finance/finance.service.js';
+import { saleRows } from '../../finance/index.js';
 import { claimedIds } from '../../inventory/claims.repo.js';
 import { type ClaimedKey, openKeys } from '../../inventory/claims.service.js';
 import type { PoolRow } from '../../inventory/inventory.repo.js';

@@ -1,5 +1,5 @@
 import type { Executor } from '../../../db/database.js';
-import { recordActivity, recordSale } from '../../finance/finance.service.js';
+import { recordActivity, recordSale } from '../../finance/index.js';
 import type { IntegrationOrderContext } from '../checkout.schemas.js';
 import type { BuyerGeo } from '../line/buyer-geo.js';
 import { settle } from '../line/settlement.js';

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../../context.js';
-import { recordActivity } from '../../finance/finance.service.js';
+import { recordActivity } from '../../finance/index.js';
 import { keysOfOrder, openKeys } from '../../inventory/claims.service.js';
 import { activityEntryOf } from '../orders/order-activity.js';
 import { lockOrders } from '../orders/order-adjustments.service.js';
