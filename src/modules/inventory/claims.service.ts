@@ -1,11 +1,11 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
-import { randomBase32, uuidv7 } from '../../lib/ids.js';
-import { syntheticKeyPrefix } from '../sandbox/index.js';
+import { uuidv7 } from '../../lib/ids.js';
 import * as repo from './claims.repo.js';
 import type { PoolRow } from './inventory.repo.js';
 import { choosePools, poolsFor } from './pools.service.js';
+import { syntheticKeyText } from './synthetic-keys.js';
 
 export interface ClaimRequest {
   allocationId: string;
@@ -32,7 +32,7 @@ async function mint(ctx: AppContext, trx: Executor, pool: PoolRow, request: Clai
   const secrets = secretsOf(ctx);
   const now = ctx.clock.now();
   const rows = Array.from({ length: count }, () => {
-    const text = `${syntheticKeyPrefix(request.skuCode)}${randomBase32(12).toUpperCase()}`;
+    const text = syntheticKeyText(request.skuCode);
     return {
       id: uuidv7(now),
       pool_id: pool.id,

@@ -147,10 +147,6 @@ export const MAGIC_SKUS: MagicSku[] = [
 
 export const isMagicSkuCode = (code: string): boolean => code.toUpperCase().startsWith(MAGIC_SKU_PREFIX);
 
-/** Synthetic, unmistakable sandbox key text: never a real redeemable key. */
-export const syntheticKeyPrefix = (skuCode: string) =>
-  `SBX-${skuCode.replace(/^SANDBOX-/, '').replace(/-001$/, '')}-`;
-
 const PRICE_MOVERS = new Set(MAGIC_SKUS.filter((m) => m.priceMovesAtCommit).map((m) => m.code));
 
 /** How far the price of a price-mismatch fixture has moved by the time an order commits. */

@@ -7,6 +7,5 @@ export {
   isMagicSkuCode,
   KEYLESS_FIXTURE,
   MAGIC_SKUS,
-  syntheticKeyPrefix,
 } from './fixtures.js';
 export { seedSandboxCatalog, sellerScope } from './sandbox.service.js';

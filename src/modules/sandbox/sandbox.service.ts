@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
 import type { AppContext } from '../../context.js';
 import { type Executor, isUniqueViolation } from '../../db/database.js';
-import { randomBase32 } from '../../lib/ids.js';
 import { findShare } from '../allocations/allocations.repo.js';
 import { grantAllocation } from '../allocations/allocations.service.js';
 import { setSkuShare } from '../allocations/shares.service.js';
@@ -12,14 +11,9 @@ import { createRelease, createSku } from '../catalog/releases.service.js';
 import { createCompany, getCompany } from '../identity/identity.service.js';
 import { importKeys } from '../inventory/key-import.service.js';
 import { createPool } from '../inventory/pools.service.js';
+import { syntheticKeyText } from '../inventory/synthetic-keys.js';
 import { addAgreement, connect } from '../partners/partners.service.js';
-import {
-  MAGIC_SKUS,
-  type MagicSku,
-  SANDBOX_PUBLISHER_ID,
-  SANDBOX_PUBLISHER_NAME,
-  syntheticKeyPrefix,
-} from './fixtures.js';
+import { MAGIC_SKUS, type MagicSku, SANDBOX_PUBLISHER_ID, SANDBOX_PUBLISHER_NAME } from './fixtures.js';
 import * as repo from './sandbox.repo.js';
 
 const slugOf = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
@@ -168,10 +162,7 @@ async function provision(ctx: AppContext, sellerId: string): Promise<void> {
     }
   });
   for (const { poolId, magic, keys } of finitePools) {
-    const lines = Array.from(
-      { length: keys },
-      () => `${syntheticKeyPrefix(magic.code)}${randomBase32(12).toUpperCase()}`,
-    );
+    const lines = Array.from({ length: keys }, () => syntheticKeyText(magic.code));
     await importKeys(ctx, poolId, Readable.from(lines.join('\n')));
   }
 }
