@@ -2,7 +2,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import type { AppContext } from '../context.js';
 import { fail } from '../http/errors.js';
-import { importKeys } from '../modules/inventory/key-import.service.js';
+import { importKeys } from '../modules/inventory/index.js';
 import { ByteCounter, ProgressBar } from './progress.js';
 
 /** Streams a key file into a pool with a progress bar; prints the import summary. */

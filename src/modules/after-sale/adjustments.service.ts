@@ -5,7 +5,7 @@ import type { SellerActor } from '../checkout/line/quote.service.js';
 import { lockOrders, releaseOrderReference } from '../checkout/orders/order-adjustments.service.js';
 import { emit } from '../events/index.js';
 import { type MovedAmounts, originalSalesOf, recordReversal } from '../finance/index.js';
-import { lockKeys, quarantineKeys, restockKeys } from '../inventory/key-custody.service.js';
+import { lockKeys, quarantineKeys, restockKeys } from '../inventory/index.js';
 import * as repo from './after-sale.repo.js';
 import type { AdjustmentSource, AdjustmentType, KeyOutcome } from './after-sale.table.js';
 import { type OwnedKey, ownedKeys, refuseKeysOfOtherOrders } from './key-checks.js';

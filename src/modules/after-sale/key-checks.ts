@@ -1,7 +1,7 @@
 import { fail } from '../../http/errors.js';
 import type { SellerActor } from '../checkout/line/quote.service.js';
 import type { AdjustableOrder } from '../checkout/orders/order-adjustments.service.js';
-import type { LockedKey } from '../inventory/key-custody.service.js';
+import type { LockedKey } from '../inventory/index.js';
 
 /** Why a key id cannot be taken back; any one refuses the whole request. */
 export type KeyProblem = 'unknown' | 'not_delivered' | 'already_refunded' | 'already_returned' | 'duplicate';

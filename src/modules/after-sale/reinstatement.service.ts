@@ -3,7 +3,7 @@ import { fail } from '../../http/errors.js';
 import { isoOf } from '../../lib/clock.js';
 import { OPERATOR, recordAudit } from '../console/audit.service.js';
 import { recordReinstatement } from '../finance/index.js';
-import { unquarantineKeys } from '../inventory/key-custody.service.js';
+import { unquarantineKeys } from '../inventory/index.js';
 import * as repo from './after-sale.repo.js';
 import { refundView } from './refund-view.js';
 

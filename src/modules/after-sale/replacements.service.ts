@@ -10,8 +10,7 @@ import { type AdjustableOrder, lockOrders } from '../checkout/orders/order-adjus
 import { type AuditBy, recordAudit } from '../console/audit.service.js';
 import { emit } from '../events/index.js';
 import { recordActivity } from '../finance/index.js';
-import { claimKeys, openKeys, stockUpTo } from '../inventory/claims.service.js';
-import { lockKeys, quarantineKeys } from '../inventory/key-custody.service.js';
+import { claimKeys, lockKeys, openKeys, quarantineKeys, stockUpTo } from '../inventory/index.js';
 import { deliveredTo, refuseKeysOfOtherOrders } from './key-checks.js';
 import { replacementPolicyOf, replacementRefusal } from './replacement-policy.js';
 import * as repo from './replacements.repo.js';

@@ -1,6 +1,6 @@
 import { compiledOnce } from '../../db/compiled-once.js';
 import type { Executor } from '../../db/database.js';
-import { availableInPools } from '../inventory/inventory.repo.js';
+import { availableInPools } from '../inventory/index.js';
 import type { AllocationRow } from './allocations.repo.js';
 
 /** A SKU by code or id with what the territory predicate needs, in one environment. */

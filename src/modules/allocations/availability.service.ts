@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import { effectivePrices, pricedCountriesByRelease } from '../catalog/pricing.js';
 import { priceRowsOfReleases } from '../catalog/pricing.repo.js';
 import { visibleProductIds } from '../catalog/visibility.repo.js';
-import { poolsFor, stockOf } from '../inventory/pools.service.js';
+import { poolsFor, stockOf } from '../inventory/index.js';
 import { inForceApiAgreement, sellerTerms } from '../partners/seller-terms.service.js';
 import { isRequestable } from './allocation-requests.service.js';
 import { remainingOf } from './allocations.service.js';

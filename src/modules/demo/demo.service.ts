@@ -9,8 +9,7 @@ import { setReferenceRate, setTerritoryPrice } from '../catalog/prices.service.j
 import { createProduct } from '../catalog/products.service.js';
 import { createRelease, createSku } from '../catalog/releases.service.js';
 import { createCompany, getCompany, replaceFootprint } from '../identity/identity.service.js';
-import { importKeys } from '../inventory/key-import.service.js';
-import { createPool } from '../inventory/pools.service.js';
+import { createPool, importKeys } from '../inventory/index.js';
 import { type AgreementInput, addAgreement, connect } from '../partners/partners.service.js';
 
 export const DEMO_SELLER_ID = '00000000-0000-7000-8000-de0000000001';

@@ -10,7 +10,7 @@ import { operatorRequestView } from '../allocations/allocation-requests.service.
 import { keyView } from '../api-keys/key-management.service.js';
 import { findCompany } from '../identity/identity.repo.js';
 import { companyView, toCompany } from '../identity/identity.service.js';
-import { poolView } from '../inventory/pools.service.js';
+import { poolView } from '../inventory/index.js';
 import { adminView } from './admin-view.js';
 import * as repo from './lists.repo.js';
 import { IdParams } from './schemas.js';

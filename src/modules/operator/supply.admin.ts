@@ -9,8 +9,7 @@ import {
   setAllocationStatus,
   updateAllocation,
 } from '../allocations/allocations.service.js';
-import { importKeys } from '../inventory/key-import.service.js';
-import { createPool, poolView, requirePool } from '../inventory/pools.service.js';
+import { createPool, importKeys, poolView, requirePool } from '../inventory/index.js';
 import { createPromotion } from '../promotions/index.js';
 import { adminResponses, adminView } from './admin-view.js';
 import { inTransaction } from './partners.admin.js';

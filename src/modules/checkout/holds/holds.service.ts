@@ -4,7 +4,7 @@ import { isoOf } from '../../../lib/clock.js';
 import { uuidv7 } from '../../../lib/ids.js';
 import { recordPromise, remainingOf, requireAllocation } from '../../allocations/allocations.service.js';
 import { companyFacts } from '../../identity/identity.service.js';
-import { stockUpTo } from '../../inventory/claims.service.js';
+import { stockUpTo } from '../../inventory/index.js';
 import type { HoldStatus } from '../checkout.table.js';
 import { promisedOnAllocation } from '../line/promised-capacity.js';
 import { type LineInput, quoteLine, type SellerActor } from '../line/quote.service.js';

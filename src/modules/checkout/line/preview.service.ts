@@ -1,7 +1,7 @@
 import type { AppContext } from '../../../context.js';
 import { isoOf } from '../../../lib/clock.js';
 import { remainingOf } from '../../allocations/allocations.service.js';
-import { stockUpTo } from '../../inventory/claims.service.js';
+import { stockUpTo } from '../../inventory/index.js';
 import { COMMITMENT_TTL_MS, issueCommitment } from './price-commitment.js';
 import { promisedOnAllocation } from './promised-capacity.js';
 import { type LineInput, type Quote, quoteLine, type SellerActor } from './quote.service.js';

@@ -16,7 +16,7 @@ import {
 import { emitEventList, type PendingEvent } from '../../events/index.js';
 import { recordActivity, recordSale, type SaleRecord } from '../../finance/index.js';
 import { spendAttestation } from '../../geo-attest/geo-attest.service.js';
-import { type ClaimedKey, claimKeys, openKeys, stockUpTo } from '../../inventory/claims.service.js';
+import { type ClaimedKey, claimKeys, openKeys, stockUpTo } from '../../inventory/index.js';
 import { endLiveHold, findHold } from '../holds/holds.repo.js';
 import { type HoldOutcome, holdOutcome } from '../holds/holds.service.js';
 import { forgetLiveReads } from '../line/hot-reads.js';

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../../context.js';
 import { heavyReader } from '../../../db/replica.js';
 import { fail } from '../../../http/errors.js';
-import { keysOfOrder, openKeys } from '../../inventory/claims.service.js';
+import { keysOfOrder, openKeys } from '../../inventory/index.js';
 import type { SellerActor } from '../line/quote.service.js';
 import { orderAggregate } from './order-view.js';
 import * as repo from './orders.repo.js';

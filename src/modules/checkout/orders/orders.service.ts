@@ -6,7 +6,7 @@ import type { Claim } from '../../../http/idempotency/record-key.js';
 import type { SimulateValue } from '../../../http/simulate.js';
 import { keyedGate } from '../../../lib/gate.js';
 import { companyFacts } from '../../identity/identity.service.js';
-import { keysOfOrder, openKeys } from '../../inventory/claims.service.js';
+import { keysOfOrder, openKeys } from '../../inventory/index.js';
 import { KEYLESS_FIXTURE } from '../../sandbox/index.js';
 import type { OrderBody } from '../checkout.schemas.js';
 import type { Delivery, OrderKind } from '../checkout.table.js';

@@ -10,7 +10,7 @@ import {
   requireAllocation,
 } from '../../allocations/allocations.service.js';
 import { emitEventList } from '../../events/index.js';
-import { claimKeys } from '../../inventory/claims.service.js';
+import { claimKeys } from '../../inventory/index.js';
 import { recordConversionFinance } from './preorder-finance.js';
 import * as repo from './preorders.repo.js';
 

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../../context.js';
 import { recordActivity } from '../../finance/index.js';
-import { keysOfOrder, openKeys } from '../../inventory/claims.service.js';
+import { keysOfOrder, openKeys } from '../../inventory/index.js';
 import { activityEntryOf } from '../orders/order-activity.js';
 import { lockOrders } from '../orders/order-adjustments.service.js';
 import { markRevealed } from '../orders/orders.repo.js';

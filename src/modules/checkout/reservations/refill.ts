@@ -3,7 +3,7 @@ import type { Executor } from '../../../db/database.js';
 import { fail } from '../../../http/errors.js';
 import type { AllocationRow } from '../../allocations/allocations.repo.js';
 import { recordPromise, remainingOf, requireAllocation } from '../../allocations/allocations.service.js';
-import { stockUpTo } from '../../inventory/claims.service.js';
+import { stockUpTo } from '../../inventory/index.js';
 import { promisedOnAllocation } from '../line/promised-capacity.js';
 import type { Quote } from '../line/quote.service.js';
 import { proveCatalogVersion } from './admission.pg.js';
