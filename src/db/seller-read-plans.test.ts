@@ -35,6 +35,7 @@ import {
 import { listActivity } from '../modules/finance/activity.repo.js';
 import { keptSaleTotals, keysPerDay } from '../modules/finance/kept-totals.repo.js';
 import { listSaleLines, saleTotals } from '../modules/finance/sales-read.repo.js';
+import { keyIdsOfOrders } from '../modules/inventory/claims.repo.js';
 import { availableInPools } from '../modules/inventory/inventory.repo.js';
 import { feedPage } from '../modules/webhooks/events-feed.repo.js';
 import type { Database } from './database.js';
@@ -158,6 +159,12 @@ const READS: SellerRead[] = [
     name: 'console GET /orders (keys taken back per order of the page)',
     run: (db) => keysTakenBackPerOrder(db, ['ord-1', 'ord-2']),
     index: postgres ? 'refund_keys_pk' : 'sqlite_autoindex_refund_keys_1',
+    seeks: 'order_id',
+  },
+  {
+    name: "GET /orders and console GET /orders (key ids of the page's orders)",
+    run: (db) => keyIdsOfOrders(db, ['ord-1', 'ord-2']),
+    index: 'game_keys_order',
     seeks: 'order_id',
   },
   {

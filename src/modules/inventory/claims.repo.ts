@@ -113,6 +113,17 @@ export async function insertSoldKeys(ex: Executor, rows: Insertable<GameKeysTabl
   if (rows.length > 0) await ex.insertInto('game_keys').values(rows).execute();
 }
 
+/** The key ids of these orders, by order then id: one read for a page of orders. */
+export function keyIdsOfOrders(ex: Executor, orderIds: string[]) {
+  return ex
+    .selectFrom('game_keys')
+    .select(['order_id', 'id'])
+    .where('order_id', 'in', orderIds)
+    .orderBy('order_id')
+    .orderBy('id')
+    .execute();
+}
+
 export function keysOfOrder(ex: Executor, orderId: string) {
   return ex
     .selectFrom('game_keys')

@@ -123,3 +123,4 @@ export function openKeys(ctx: AppContext, keys: readonly { ciphertext: string }[
 }
 
 export const keysOfOrder = repo.keysOfOrder;
+export const keyIdsOfOrders = repo.keyIdsOfOrders;

@@ -4,7 +4,14 @@
  */
 
 export { claimedIds } from './claims.repo.js';
-export { type ClaimedKey, claimKeys, keysOfOrder, openKeys, stockUpTo } from './claims.service.js';
+export {
+  type ClaimedKey,
+  claimKeys,
+  keyIdsOfOrders,
+  keysOfOrder,
+  openKeys,
+  stockUpTo,
+} from './claims.service.js';
 export { availableInPools, type PoolRow } from './inventory.repo.js';
 export {
   type LockedKey,

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../../context.js';
 import { heavyReader } from '../../../db/replica.js';
 import { fail } from '../../../http/errors.js';
-import { keysOfOrder, openKeys } from '../../inventory/index.js';
+import { keyIdsOfOrders, keysOfOrder, openKeys } from '../../inventory/index.js';
 import type { SellerActor } from '../line/quote.service.js';
 import { orderAggregate } from './order-view.js';
 import * as repo from './orders.repo.js';
@@ -25,15 +25,16 @@ export async function listOrders(ctx: AppContext, actor: SellerActor, q: OrderLi
     environment: actor.environment,
     ...q,
   });
-  return Promise.all(
-    rows.map(async (order) => ({
-      order,
-      view: orderAggregate(
-        order,
-        (await keysOfOrder(reads, order.id)).map((k) => k.id),
-      ),
-    })),
-  );
+  const keyIds = new Map<string, string[]>(rows.map((order) => [order.id, []]));
+  if (rows.length > 0) {
+    for (const key of await keyIdsOfOrders(
+      reads,
+      rows.map((order) => order.id),
+    )) {
+      keyIds.get(key.order_id!)?.push(key.id);
+    }
+  }
+  return rows.map((order) => ({ order, view: orderAggregate(order, keyIds.get(order.id)!) }));
 }
 
 async function requireOrder(ctx: AppContext, actor: SellerActor, id: string) {

@@ -244,3 +244,29 @@ describe('POST /orders on the sandbox fixtures', () => {
     expect(JSON.stringify(rows)).not.toContain(first.body.data.keys[0]);
   });
 });
+
+describe('GET /orders', () => {
+  it('lists each order with its own key ids, pages included, read for the whole page at once', async () => {
+    const seller = await makeSeller(t);
+    const placed = [];
+    for (const quantity of [1, 3, 2]) {
+      const result = await post(t, seller, '/orders', alwaysOrder({ quantity }));
+      expect(result.status, JSON.stringify(result.body)).toBe(200);
+      placed.push(result.body.data as { orderId: string; keyIds: string[] });
+    }
+    const listed = new Map<string, string[]>();
+    let url: string | null = '/api/seller/v1/orders?limit=2';
+    while (url) {
+      const page = await t.app.inject({ method: 'GET', url, headers: seller.auth });
+      expect(page.statusCode).toBe(200);
+      const body = page.json() as {
+        data: { id: string; keyIds: string[] }[];
+        meta: { nextUrl: string | null };
+      };
+      for (const order of body.data) listed.set(order.id, order.keyIds);
+      url = body.meta.nextUrl;
+    }
+    expect(listed.size).toBe(3);
+    for (const order of placed) expect(listed.get(order.orderId)).toEqual([...order.keyIds].sort());
+  });
+});
