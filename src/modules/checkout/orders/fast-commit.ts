@@ -2,6 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { AppContext } from '../../../context.js';
 import { preparedPerShape } from '../../../db/compiled-once.js';
 import type { Executor } from '../../../db/database.js';
+import { unlessMissed } from '../../../db/guarded-writes.js';
 import type { AllocationRow } from '../../allocations/allocations.repo.js';
 import {
   announceEventsWritten,
@@ -24,8 +25,8 @@ import type { FulfilRequest } from './fulfil-request.js';
  * The capacity events' payloads are written here as their JSON without `remaining` (and
  * `threshold`), which the statement appends from the updated row, so they read exactly as
  * `pullEvents` writes them on the other path. When the update matches no row (the grant moved
- * since the quote read it) the statement raises SDF01 and the queued COMMIT rolls back:
- * `isFastPathMissed`, and the caller runs the order again on the locked path.
+ * since the quote read it) the statement raises SDF01 and the queued COMMIT rolls back: a miss
+ * (`unlessMissed`, null), and the caller runs the order again on the locked path.
  *
  * Here as parts: the CTEs `upd` (the counter update, also on `condition`), `after` and
  * `events`, and the select that ends the statement (the updated grant, or SDF01), which the
@@ -144,23 +145,22 @@ const pullAndEmit = preparedPerShape(
   { lastOfTransaction: true },
 );
 
-/** Moves the counter and writes the order's events, last; the transaction commits behind it. */
+/**
+ * Moves the counter and writes the order's events, last; the transaction commits behind it.
+ * Null when the grant moved (a miss): the transaction then rolls back, nothing written.
+ */
 export async function pullAndEmitLast(
   ctx: AppContext,
   trx: Executor,
   req: FulfilRequest,
   orderEvent: PendingEvent,
   deliverAfterMs: number | undefined,
-): Promise<AllocationRow> {
+): Promise<AllocationRow | null> {
   const now = ctx.clock.now();
   const values = tailValues(ctx, req, orderEvent, deliverAfterMs ?? now, now);
   await ensureEventDays(ctx, values.eventIds);
-  const result = await pullAndEmit(trx, null, {
-    ...values,
-    promiseVersion: req.quote.allocation.promise_version,
-  });
-  return result.rows[0]!;
+  const result = await unlessMissed(
+    pullAndEmit(trx, null, { ...values, promiseVersion: req.quote.allocation.promise_version }),
+  );
+  return result?.rows[0] ?? null;
 }
-
-/** The fast path's statement found the grant moved: nothing was written, run the order again. */
-export const isFastPathMissed = (err: unknown) => (err as { code?: string } | null)?.code === 'SDF01';

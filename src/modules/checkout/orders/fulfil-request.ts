@@ -23,9 +23,4 @@ export interface FulfilRequest {
   simulate: SimulateValue | null;
   /** The request's Idempotency-Key claim, which the fulfilment's transaction fences (claim-fence.ts). */
   claim: Claim | null;
-  /**
-   * The fulfilment is its transaction's whole work: on PostgreSQL the fast path's statement
-   * may end it, with the commit queued behind (fast-commit.ts).
-   */
-  endsTransaction?: boolean;
 }

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../../context.js';
 import type { Executor } from '../../../db/database.js';
 import { isPostgres } from '../../../db/dialect.js';
+import { endsOwnTransaction } from '../../../db/guarded-writes.js';
 import { fail } from '../../../http/errors.js';
 import { fenceClaim } from '../../../http/idempotency/claim-fence.js';
 import { readableId, uuidv7 } from '../../../lib/ids.js';
@@ -58,13 +59,55 @@ const notEnough = (skuCode: string, requested: number, available: number) =>
 
 /**
  * One fulfilment, inside the caller's transaction. First the request's claim is fenced
- * (claim-fence.ts), then the work that needs no lock on the grant: write the order (a
- * concurrent duplicate reference waits on its unique index), claim the keys (SKIP LOCKED),
- * open them, record the sale and activity. Then the grant, touched once and last (see
- * `commitToAllocation`), and the order's events in one insert. The grant's row lock is held
- * from that statement to the commit only. Any failure rolls all of it back, keys included.
+ * (claim-fence.ts), then the work that needs no lock on the grant (`writeBeforeGrant`), then
+ * the grant, touched once and last (see `commitToAllocation`), and the order's events in one
+ * insert. The grant's row lock is held from that statement to the commit only. Any failure
+ * rolls all of it back, keys included.
  */
 export async function fulfil(ctx: AppContext, trx: Executor, req: FulfilRequest): Promise<Fulfilment> {
+  const written = await writeBeforeGrant(ctx, trx, req);
+  return commitOnGrant(ctx, trx, req, written);
+}
+
+/**
+ * One fulfilment as the whole of a transaction of its own (`inOwnTransaction`). On PostgreSQL a
+ * plain order with nothing promised ends it with the grant's guarded counter update and its
+ * events (fast-commit.ts), the COMMIT queued behind: null when that update misses (the grant
+ * moved since the quote read it), the transaction then rolled back with nothing written.
+ */
+export async function fulfilEndingTransaction(
+  ctx: AppContext,
+  trx: Executor,
+  req: FulfilRequest,
+): Promise<Fulfilment | null> {
+  const written = await writeBeforeGrant(ctx, trx, req);
+  if (!written.unpromised || !isPostgres(trx) || !endsOwnTransaction(trx)) {
+    return commitOnGrant(ctx, trx, req, written);
+  }
+  const { fulfilment, now, deliverAfterMs } = written;
+  const after = await pullAndEmitLast(ctx, trx, req, orderEvent(req, now), deliverAfterMs);
+  return after ? fulfilment : null;
+}
+
+interface WrittenBeforeGrant {
+  /** The fulfilment, but for the hold's outcome, which the grant's step decides. */
+  fulfilment: Fulfilment;
+  /** Nothing promised on the grant: the fast path's guarded update may take it. */
+  unpromised: boolean;
+  now: number;
+  deliverAfterMs: number | undefined;
+}
+
+/**
+ * Everything before the grant: fence the claim, write the order (a concurrent duplicate
+ * reference waits on its unique index), claim the keys (SKIP LOCKED), open them, record the
+ * sale and activity, open a keyless redemption.
+ */
+async function writeBeforeGrant(
+  ctx: AppContext,
+  trx: Executor,
+  req: FulfilRequest,
+): Promise<WrittenBeforeGrant> {
   const { quote, actor } = req;
   const now = ctx.clock.now();
   const order = orderRow(req, now);
@@ -94,18 +137,24 @@ export async function fulfil(ctx: AppContext, trx: Executor, req: FulfilRequest)
   const plaintext = req.delivery === 'keys' ? openKeys(ctx, keys) : [];
   await recordFinance(trx, req, order.id, quote.allocation, now);
   const redemption = req.delivery === 'keyless' ? await openRedemption(ctx, trx, req, order.id, now) : null;
+  const deliverAfterMs = req.simulate === 'webhook_delay_30s' ? now + WEBHOOK_DELAY_MS : undefined;
+  return { fulfilment: { order, keys, plaintext, hold: null, redemption }, unpromised, now, deliverAfterMs };
+}
 
-  const delay = req.simulate === 'webhook_delay_30s' ? { deliverAfterMs: now + WEBHOOK_DELAY_MS } : {};
-  if (unpromised && req.endsTransaction && isPostgres(trx)) {
-    await pullAndEmitLast(ctx, trx, req, orderEvent(req, now), delay.deliverAfterMs);
-    return { order, keys, plaintext, hold: null, redemption };
-  }
+/** The grant's step (fast, reserved fast, or locked), then the order's events and the grant's. */
+async function commitOnGrant(
+  ctx: AppContext,
+  trx: Executor,
+  req: FulfilRequest,
+  { fulfilment, unpromised, now, deliverAfterMs }: WrittenBeforeGrant,
+): Promise<Fulfilment> {
   const committed =
     (unpromised && (await pullFast(trx, req, now))) ||
     (req.reservation && (await pullReservedFast(trx, req, req.reservation, now))) ||
-    (await commitToAllocation(ctx, trx, req, order.id, now));
+    (await commitToAllocation(ctx, trx, req, fulfilment.order.id, now));
+  const delay = deliverAfterMs === undefined ? {} : { deliverAfterMs };
   await emitEventList(ctx, trx, [orderEvent(req, now), ...committed.events], delay);
-  return { order, keys, plaintext, hold: committed.hold, redemption };
+  return { ...fulfilment, hold: committed.hold };
 }
 
 interface Committed {

@@ -5,8 +5,9 @@ import { commitBody, hotDropScenario, reserveBody, seller } from '../../../../te
 import { type ProductionScenario, productionOrder, productionScenario } from '../../../../test/production.js';
 import { call, expectApiError } from '../../../../test/route-contract.js';
 import { carvedOf, keysInPool, pulledOn, recordStatements } from '../../../../test/stored.js';
+import { inOwnTransaction } from '../../../db/guarded-writes.js';
 import { activityOfOrder, saleLinesOfOrder } from '../../finance/finance.service.js';
-import { fulfil } from './fulfil.service.js';
+import { fulfilEndingTransaction } from './fulfil.service.js';
 import { oneStatementPool } from './one-statement.pg.js';
 import { commitLine, prepareOrder } from './orders.service.js';
 
@@ -71,14 +72,15 @@ describe.skipIf(ENGINE !== 'postgres')('the one-statement order (PostgreSQL)', (
     const first = await commitLine(t.ctx, viaStatement);
 
     const viaTransaction = await prepared(s);
-    const order = await t.ctx.db
-      .transaction()
-      .execute((trx) => fulfil(t.ctx, trx, { ...viaTransaction.request, endsTransaction: true }));
+    const order = await inOwnTransaction(t.ctx.db, (trx) =>
+      fulfilEndingTransaction(t.ctx, trx, viaTransaction.request),
+    );
 
     expect(first.view.keys).toHaveLength(1);
     expect(s.keys).toContain(first.view.keys![0]);
     const a = await written(first.view.orderId);
-    const b = await written(order.order.id);
+    expect(order).not.toBeNull();
+    const b = await written(order!.order.id);
     expect(a.keys).toEqual(['sold']);
     expect(a.sales).toHaveLength(1);
     expect(a.activity).toHaveLength(1);

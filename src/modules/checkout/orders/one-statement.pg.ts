@@ -2,6 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { AppContext } from '../../../context.js';
 import { preparedPerShape } from '../../../db/compiled-once.js';
 import type { Executor } from '../../../db/database.js';
+import { unlessMissed } from '../../../db/guarded-writes.js';
 import { claimHeldBy, type HeldClaim, heldClaimOf } from '../../../http/idempotency/idempotency.repo.js';
 import { ensureEventDays } from '../../events/index.js';
 import { saleRows } from '../../finance/index.js';
@@ -33,8 +34,9 @@ import type { FulfilRequest } from './fulfil-request.js';
  *
  * Anything the statement cannot decide (too few keys, the grant paused, out of hot-drop mode
  * or headroom, promised since the quote, the reservation expired, the catalog moved since a
- * speculative quote) raises SDF01 and writes nothing: the caller runs the order again on the
- * locked path, which answers with the exact refusal, or first quotes it again.
+ * speculative quote) raises SDF01 and writes nothing: a miss (`unlessMissed`, null), and the
+ * caller runs the order again on the locked path, which answers with the exact refusal, or
+ * first quotes it again.
  */
 
 /** The one pool the order would claim from, if the order has the statement's shape. */
@@ -123,13 +125,13 @@ const oneStatement = preparedPerShape((shape: Shape, v: Values, ex) => {
     ${tail.from}`;
 });
 
-/** The order in one statement; SDF01 (`isFastPathMissed`) when it must run on the locked path. */
+/** The order in one statement; null (a miss, nothing written) when it must run on the locked path. */
 export async function fulfilInOneStatement(
   ctx: AppContext,
   ex: Executor,
   req: FulfilRequest,
   pool: PoolRow,
-): Promise<Fulfilment> {
+): Promise<Fulfilment | null> {
   const now = ctx.clock.now();
   const order = orderRow(req, now);
   const { sale } = financeOf(req, order.id, req.quote.allocation, now);
@@ -137,24 +139,27 @@ export async function fulfilInOneStatement(
   const version = req.quote.versionToProve;
   const tail = tailValues(ctx, req, orderEvent(req, now), now, now);
   await ensureEventDays(ctx, tail.eventIds);
-  const { rows: result } = await oneStatement(
-    ex,
-    { committing: req.reservation !== undefined, proving: version !== null, fenced: req.claim !== null },
-    {
-      ...tail,
-      order,
-      sale: rows.sale,
-      activity: rows.activity,
-      orderId: order.id,
-      poolId: pool.id,
-      promiseVersion: req.quote.allocation.promise_version,
-      version,
-      reservationId: req.reservation?.id ?? null,
-      reservationQuantity: req.reservation?.quantity ?? null,
-      claim: req.claim && heldClaimOf(req.claim),
-    },
+  const written = await unlessMissed(
+    oneStatement(
+      ex,
+      { committing: req.reservation !== undefined, proving: version !== null, fenced: req.claim !== null },
+      {
+        ...tail,
+        order,
+        sale: rows.sale,
+        activity: rows.activity,
+        orderId: order.id,
+        poolId: pool.id,
+        promiseVersion: req.quote.allocation.promise_version,
+        version,
+        reservationId: req.reservation?.id ?? null,
+        reservationQuantity: req.reservation?.quantity ?? null,
+        claim: req.claim && heldClaimOf(req.claim),
+      },
+    ),
   );
-  const keys = result[0]?.keys ?? [];
+  if (!written) return null;
+  const keys = written.rows[0]?.keys ?? [];
   const plaintext = req.delivery === 'keys' ? openKeys(ctx, keys) : [];
   return { order, keys, plaintext, hold: null, redemption: null };
 }

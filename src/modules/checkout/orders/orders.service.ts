@@ -1,6 +1,7 @@
 import type { AppContext } from '../../../context.js';
 import { isUniqueViolation } from '../../../db/database.js';
 import { isPostgres } from '../../../db/dialect.js';
+import { inOwnTransaction } from '../../../db/guarded-writes.js';
 import { fail } from '../../../http/errors.js';
 import type { Claim } from '../../../http/idempotency/record-key.js';
 import type { SimulateValue } from '../../../http/simulate.js';
@@ -15,8 +16,7 @@ import { catalogVersion } from '../line/catalog-cache.js';
 import { skuForCheckout } from '../line/checkout.repo.js';
 import { type LineInput, quoteLine, type SellerActor } from '../line/quote.service.js';
 import { liveLinkOf } from '../redemption/links.js';
-import { isFastPathMissed } from './fast-commit.js';
-import { type Fulfilment, fulfil, referenceOwner } from './fulfil.service.js';
+import { type Fulfilment, fulfil, fulfilEndingTransaction, referenceOwner } from './fulfil.service.js';
 import type { FulfilRequest } from './fulfil-request.js';
 import { fulfilInOneStatement, oneStatementPool } from './one-statement.pg.js';
 import { fulfilledView } from './order-view.js';
@@ -163,15 +163,32 @@ export function fulfilmentView(request: FulfilRequest, done: Fulfilment) {
   return view;
 }
 
+/** A committed line's answer: the order's view, and whether it replays an earlier order. */
+export interface CommittedLine {
+  view: Awaited<ReturnType<typeof orderResponse>>;
+  replayed: boolean;
+}
+
 /**
  * Commits one prepared line in its own transaction. A concurrent request with the same
- * reference loses on the unique index; it then replays the winner (or conflicts).
+ * reference loses on the unique index; it then replays the winner (or conflicts). For a line
+ * quoted without reading the catalog version use `prepareAndCommit`, which meets a version
+ * that moved.
  */
-export async function commitLine(ctx: AppContext, prepared: Prepared) {
+export async function commitLine(ctx: AppContext, prepared: Prepared): Promise<CommittedLine> {
+  const committed = await commitIfProven(ctx, prepared);
+  if (committed === 'unproven')
+    throw new Error('commitLine was given a speculative quote: use prepareAndCommit');
+  return committed;
+}
+
+/** `'unproven'`: a speculative quote (`Quote.versionToProve`) whose catalog version moved before it was written. */
+async function commitIfProven(ctx: AppContext, prepared: Prepared): Promise<CommittedLine | 'unproven'> {
   if ('replay' in prepared) return { view: prepared.replay, replayed: true };
   const { request } = prepared;
   try {
     const done = await fulfilAlone(ctx, request);
+    if (done === 'unproven') return 'unproven';
     return { view: fulfilmentView(request, done), replayed: false };
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
@@ -181,46 +198,40 @@ export async function commitLine(ctx: AppContext, prepared: Prepared) {
   }
 }
 
-/** A speculative quote the order's statement could not prove: quoted again, reading the version. */
-class UnprovenQuote extends Error {}
-
 /**
- * One fulfilment on its own: on PostgreSQL the common order is one statement
- * (one-statement.pg.ts); otherwise a transaction of its own, which the fast path's statement
- * may end (fast-commit.ts). When either finds what it cannot decide (the grant moved since
- * the quote read it, too few keys), nothing was written and the fulfilment runs again, in a
- * transaction on the locked path.
+ * One fulfilment on its own, in two writes: first the optimistic one, then the locked one when
+ * it misses. On PostgreSQL the optimistic write of the common order is one statement
+ * (one-statement.pg.ts); otherwise it is a transaction of its own that the grant's guarded
+ * update may end (`fulfilEndingTransaction`). A miss (the grant moved since the quote read it,
+ * too few keys) wrote nothing and comes back as null; the fulfilment then runs in a
+ * transaction on the locked path (`fulfil`), which answers with the exact refusal.
  */
-async function fulfilAlone(ctx: AppContext, request: FulfilRequest) {
+async function fulfilAlone(ctx: AppContext, request: FulfilRequest): Promise<Fulfilment | 'unproven'> {
   const pool = isPostgres(ctx.db) ? oneStatementPool(request) : null;
-  // The one statement proves a speculative quote's catalog version; a transaction reads it first.
-  if (!pool) await proveByReading(ctx, request);
-  try {
-    if (pool) {
-      return await onHotGrant(request.quote.allocation.id, () =>
-        fulfilInOneStatement(ctx, ctx.db, request, pool),
-      );
-    }
-    return await ctx.db
-      .transaction()
-      .execute((trx) => fulfil(ctx, trx, { ...request, endsTransaction: true }));
-  } catch (err) {
-    if (!isFastPathMissed(err)) throw err;
+  if (pool) {
+    // The one statement proves a speculative quote's catalog version itself.
+    const done = await onHotGrant(request.quote.allocation.id, () =>
+      fulfilInOneStatement(ctx, ctx.db, request, pool),
+    );
+    if (done) return done;
     ctx.metrics.orderFastPathRetries.inc();
-    // The one statement proved nothing that stands: prove by reading, as a transaction does.
-    if (pool) await proveByReading(ctx, request);
-    return ctx.db.transaction().execute((trx) => fulfil(ctx, trx, request));
+    if (!(await provenByReading(ctx, request))) return 'unproven';
+  } else {
+    if (!(await provenByReading(ctx, request))) return 'unproven';
+    const done = await inOwnTransaction(ctx.db, (trx) => fulfilEndingTransaction(ctx, trx, request));
+    if (done) return done;
+    ctx.metrics.orderFastPathRetries.inc();
   }
+  return ctx.db.transaction().execute((trx) => fulfil(ctx, trx, request));
 }
 
 /**
  * A speculative quote (`Quote.versionToProve`) stands for a transaction as a quote that read
- * the version first does, if the version read now is the one it was judged under; otherwise
- * it is `UnprovenQuote`, and the line is prepared again.
+ * the version first does, if the version read now is the one it was judged under.
  */
-async function proveByReading(ctx: AppContext, request: FulfilRequest) {
+async function provenByReading(ctx: AppContext, request: FulfilRequest): Promise<boolean> {
   const version = request.quote.versionToProve;
-  if (version !== null && (await catalogVersion(ctx)) !== version) throw new UnprovenQuote();
+  return version === null || (await catalogVersion(ctx)) === version;
 }
 
 /** The hold an order names must match it; a live one lends its currency. */
@@ -327,16 +338,16 @@ export function placeOrder(ctx: AppContext, actor: SellerActor, body: OrderBody,
 
 /**
  * Prepares a line and commits it (`commitLine`). On PostgreSQL it is first quoted on the cached
- * catalog without reading its version: the order's one statement proves it, and a line it
- * cannot prove is prepared again, reading the version (`UnprovenQuote`).
+ * catalog without reading its version: the order's write proves it, and a line it cannot prove
+ * is prepared again, reading the version.
  */
-export async function prepareAndCommit(ctx: AppContext, prepare: (speculate: boolean) => Promise<Prepared>) {
+export async function prepareAndCommit(
+  ctx: AppContext,
+  prepare: (speculate: boolean) => Promise<Prepared>,
+): Promise<CommittedLine> {
   if (isPostgres(ctx.db)) {
-    try {
-      return await commitLine(ctx, await prepare(true));
-    } catch (err) {
-      if (!(err instanceof UnprovenQuote)) throw err;
-    }
+    const committed = await commitIfProven(ctx, await prepare(true));
+    if (committed !== 'unproven') return committed;
   }
   return commitLine(ctx, await prepare(false));
 }

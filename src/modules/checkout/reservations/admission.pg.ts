@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import { preparedPerShape } from '../../../db/compiled-once.js';
 import type { Executor } from '../../../db/database.js';
+import { unlessMissed } from '../../../db/guarded-writes.js';
 import type { OutboxRow } from '../../events/index.js';
 import { catalogStillAt } from '../line/catalog-cache.js';
 import type { ReservationsTable } from './reservations.table.js';
@@ -36,7 +37,8 @@ const RESERVATION_COLUMNS = sql`(id, seller_company_id, environment, api_key_id,
 
 /**
  * A reservation quoted on a catalog version nobody read (`Quote.versionToProve`) is written only
- * if that version is current: SDF01 (`isFastPathMissed`) otherwise, and nothing written.
+ * if that version is current: otherwise the statement misses (SDF01, which `unlessMissed` makes
+ * null) and writes nothing, and its function answers `'unproven'`.
  */
 const proven = (shape: Shape, version: number | null) =>
   shape.proving
@@ -77,7 +79,7 @@ const takeAndRecordStatement = preparedPerShape(
  * Database slot store: take the units from the first free slot from `start` that no one else
  * holds (SKIP LOCKED), write the reservation and its `order.reserved`, and read what is left
  * (free in the store, and uncarved), all in one statement. Null when no slot had the units
- * (the caller refills).
+ * (the caller refills), `'unproven'` when the quote's catalog version moved.
  */
 export async function takeAndRecord(
   ex: Executor,
@@ -85,12 +87,15 @@ export async function takeAndRecord(
   event: OutboxRow,
   start: number,
   versionToProve: number | null,
-): Promise<Taken | null> {
-  const result = await takeAndRecordStatement(
-    ex,
-    { proving: versionToProve !== null },
-    { row, event, version: versionToProve, start },
+): Promise<Taken | null | 'unproven'> {
+  const result = await unlessMissed(
+    takeAndRecordStatement(
+      ex,
+      { proving: versionToProve !== null },
+      { row, event, version: versionToProve, start },
+    ),
   );
+  if (!result) return 'unproven';
   const taken = result.rows[0];
   return taken ? { slot: taken.slot, free: Number(taken.free), uncarved: Number(taken.uncarved) } : null;
 }
@@ -110,7 +115,8 @@ const recordStatement = preparedPerShape(
 /**
  * Redis store (units already taken there): the reservation and its `order.reserved` in one
  * statement, only while the pool is at the generation of the copy the units came from
- * (redis-slot-store.ts). False when it is not: nothing was written.
+ * (redis-slot-store.ts). False when it is not, `'unproven'` when the quote's catalog version
+ * moved: in both, nothing was written.
  */
 export async function recordReservation(
   ex: Executor,
@@ -118,20 +124,25 @@ export async function recordReservation(
   event: OutboxRow,
   versionToProve: number | null,
   generation: number,
-): Promise<boolean> {
-  const result = await recordStatement(
-    ex,
-    { proving: versionToProve !== null },
-    { row, event, version: versionToProve, generation },
+): Promise<boolean | 'unproven'> {
+  const result = await unlessMissed(
+    recordStatement(
+      ex,
+      { proving: versionToProve !== null },
+      { row, event, version: versionToProve, generation },
+    ),
   );
+  if (!result) return 'unproven';
   return result.rows.length === 1;
 }
 
 const proveStatement = preparedPerShape(
-  (_shape: null, v: { version: number }) => sql`select 1 where true${proven({ proving: true }, v.version)}`,
+  (_shape: null, v: { version: number }) =>
+    sql<{ current: boolean }>`select ${catalogStillAt(v.version)} as current`,
 );
 
-/** The refill's transaction, for a reservation quoted without reading the version (see `proven`). */
-export async function proveCatalogVersion(ex: Executor, version: number): Promise<void> {
-  await proveStatement(ex, null, { version });
+/** The refill's transaction: whether a reservation quoted without reading the version stands (see `proven`). */
+export async function catalogStillCurrent(ex: Executor, version: number): Promise<boolean> {
+  const { rows } = await proveStatement(ex, null, { version });
+  return rows[0]?.current === true;
 }

@@ -6,7 +6,7 @@ import { recordPromise, remainingOf, requireAllocation } from '../../allocations
 import { stockUpTo } from '../../inventory/index.js';
 import { promisedOnAllocation } from '../line/promised-capacity.js';
 import type { Quote } from '../line/quote.service.js';
-import { proveCatalogVersion } from './admission.pg.js';
+import { catalogStillCurrent } from './admission.pg.js';
 import * as pools from './pool-generation.repo.js';
 import * as repo from './reservations.repo.js';
 import { SLOTS, type SlotStore, slotsLeft, type Taken } from './slot-store.js';
@@ -80,7 +80,8 @@ async function carve(trx: Executor, allocation: AllocationRow, units: number) {
  * Short of that, the free units still scattered in the store are drained and counted:
  * SOLD_OUT only when even they and the headroom cannot cover it. `record` writes the
  * reservation in the same transaction. With Redis the new free units reach it only after the
- * carve committed.
+ * carve committed. `'unproven'` when the quote was judged on a catalog version nobody read
+ * (`Quote.versionToProve`) and the version moved since: nothing written.
  */
 export async function refill(
   ctx: AppContext,
@@ -88,15 +89,17 @@ export async function refill(
   quote: Quote,
   row: Refilled,
   record: (trx: Executor) => Promise<void>,
-): Promise<Taken> {
+): Promise<Taken | 'unproven'> {
   const q = row.quantity;
   // Redis units taken or drained inside the transaction: given back if it fails.
   let owed = 0;
   let generation = 0;
   let fill: { units: number; uncarved: number } | null = null;
   try {
-    const taken = await ctx.db.transaction().execute(async (trx) => {
-      if (quote.versionToProve !== null) await proveCatalogVersion(trx, quote.versionToProve);
+    const taken = await ctx.db.transaction().execute(async (trx): Promise<Taken | 'unproven'> => {
+      if (quote.versionToProve !== null && !(await catalogStillCurrent(trx, quote.versionToProve))) {
+        return 'unproven';
+      }
       const allocation = await requireAllocation(trx, row.allocation_id, true);
       if (allocation.status !== 'active') throw fail('FORBIDDEN', `The allocation is ${allocation.status}.`);
       if (allocation.hot_drop !== 1) throw fail('HOT_DROP_NOT_ENABLED', 'Hot-drop mode was turned off.');

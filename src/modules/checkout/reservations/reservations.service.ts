@@ -9,7 +9,6 @@ import { emitEventList, ensureEventDays, outboxRowsOf } from '../../events/index
 import type { HoldBody } from '../checkout.schemas.js';
 import type { PriceQuote } from '../line/price-quote.js';
 import { type Quote, quoteLine, type SellerActor } from '../line/quote.service.js';
-import { isFastPathMissed } from '../orders/fast-commit.js';
 import { recordReservation, takeAndRecord } from './admission.pg.js';
 import { slotStoreOf } from './admission-store.js';
 import { refill, refillUnderWay, topUpWhenLow, trackRefill } from './refill.js';
@@ -85,50 +84,52 @@ export async function reserve(ctx: AppContext, actor: SellerActor, body: Reserve
   const attempt = async (speculate: boolean) => {
     const quote = await quoteReservation(ctx, actor, body, speculate);
     const row = rowOf(actor, body, quote, ctx.clock.now());
-    return answer(row, await admitOrRefill(ctx, store, actor, quote, row));
+    const taken = await admitOrRefill(ctx, store, actor, quote, row);
+    return taken === 'unproven' ? taken : answer(row, taken);
   };
   if (ctx.engine === 'postgres') {
-    try {
-      return await attempt(true);
-    } catch (err) {
-      // SDF01 here comes only from a proof of the catalog version that failed.
-      if (!isFastPathMissed(err)) throw err;
-    }
+    const answered = await attempt(true);
+    if (answered !== 'unproven') return answered;
   }
-  return attempt(false);
+  const answered = await attempt(false);
+  if (answered === 'unproven') throw new Error('a reservation quoted on the version it read was unproven');
+  return answered;
 }
 
 /** The hold's gates (`quoteLine`), then hot-drop mode and the per-reservation maximum. */
-async function quoteReservation(ctx: AppContext, actor: SellerActor, body: ReserveBody, speculate: boolean) {
+async function quoteReservation(
+  ctx: AppContext,
+  actor: SellerActor,
+  body: ReserveBody,
+  speculate: boolean,
+): Promise<Quote> {
   const quote = await quoteLine(ctx, actor, body, 'hold', { speculate });
-  try {
-    checkReservable(quote, body.quantity);
-  } catch (err) {
-    // Refused on a version nobody read: judged again on the current one.
-    if (quote.versionToProve === null) throw err;
-    return quoteReservation(ctx, actor, body, false);
-  }
-  return quote;
+  const refusal = reservableRefusal(quote, body.quantity);
+  if (!refusal) return quote;
+  // Refused on a version nobody read: judged again on the current one.
+  if (quote.versionToProve !== null) return quoteReservation(ctx, actor, body, false);
+  throw refusal;
 }
 
-function checkReservable({ allocation, sku, price, currency }: Quote, quantity: number) {
+/** Why the quoted line cannot be reserved, or null when it can. */
+function reservableRefusal({ allocation, sku, price, currency }: Quote, quantity: number) {
   if (price.unitPriceCents === null) {
     // A secondary-currency sale has no catalog price to quote: it names its price here, since
     // the commit has no field for one.
-    throw fail(
+    return fail(
       'EXPECTED_UNIT_PRICE_REQUIRED',
       `The catalog has no ${currency} price to bind: send expectedUnitPriceCents with the reservation.`,
       { currencyCode: currency, unitPriceCents: null },
     );
   }
   if (allocation.hot_drop !== 1) {
-    throw fail('HOT_DROP_NOT_ENABLED', `The allocation on ${sku.code} is not in hot-drop mode.`, {
+    return fail('HOT_DROP_NOT_ENABLED', `The allocation on ${sku.code} is not in hot-drop mode.`, {
       allocationId: allocation.id,
       recommendedAction: 'use_checkout_hold_or_post_orders',
     });
   }
   if (quantity > allocation.reservation_max_quantity) {
-    throw fail(
+    return fail(
       'QUANTITY_INVALID',
       `A reservation takes at most ${allocation.reservation_max_quantity} keys.`,
       {
@@ -137,6 +138,7 @@ function checkReservable({ allocation, sku, price, currency }: Quote, quantity: 
       },
     );
   }
+  return null;
 }
 
 function answer(row: NewReservation, taken: Taken) {
@@ -166,6 +168,7 @@ const MAX_WAITS = 3;
  * another (measured on PostgreSQL, 32 connections: that queue set the rate and the p99). A
  * take that leaves the store low starts a top-up in the background (`topUpWhenLow`), so that
  * under steady demand the store does not run dry and no request waits for a refill.
+ * `'unproven'` when the quote's catalog version moved (see `admit`): nothing written.
  */
 async function admitOrRefill(
   ctx: AppContext,
@@ -173,9 +176,10 @@ async function admitOrRefill(
   actor: SellerActor,
   quote: Quote,
   row: NewReservation,
-): Promise<Taken> {
+): Promise<Taken | 'unproven'> {
   for (let waits = 0; ; waits++) {
     const taken = await admit(ctx, store, actor, quote, row);
+    if (taken === 'unproven') return taken;
     if (taken) {
       topUpWhenLow(ctx, store, quote, taken);
       return taken;
@@ -194,7 +198,9 @@ async function admitOrRefill(
 /**
  * Takes units from the store and writes the reservation. SQLite: both in one transaction (one
  * member of a group commit). PostgreSQL: one statement with the database store; with Redis,
- * the units are taken there first and go back if the write fails.
+ * the units are taken there first and go back if the write fails. Null when the store has
+ * none to give; `'unproven'` when the statement could not prove the catalog version a
+ * speculative quote was judged on (PostgreSQL).
  */
 async function admit(
   ctx: AppContext,
@@ -202,7 +208,7 @@ async function admit(
   actor: SellerActor,
   { versionToProve }: Quote,
   row: NewReservation,
-): Promise<Taken | null> {
+): Promise<Taken | null | 'unproven'> {
   if (ctx.engine !== 'postgres') {
     return ctx.db.transaction().execute(async (trx) => {
       const taken = await store.take(trx, row.allocation_id, row.quantity);
@@ -217,13 +223,13 @@ async function admit(
   if (store.transactional) {
     const start = Math.floor(Math.random() * SLOTS);
     const taken = await takeAndRecord(ctx.db, row, event, start, versionToProve);
-    if (taken) row.slot = taken.slot;
+    if (taken && taken !== 'unproven') row.slot = taken.slot;
     return taken;
   }
   const taken = await store.take(ctx.db, row.allocation_id, row.quantity);
   if (!taken) return null;
   row.slot = taken.slot;
-  let recorded: boolean;
+  let recorded: boolean | 'unproven';
   try {
     recorded = await recordReservation(ctx.db, row, event, versionToProve, taken.generation ?? 0);
   } catch (err) {
@@ -232,10 +238,10 @@ async function admit(
     else await giveBack(store, ctx, row, taken);
     throw err;
   }
-  if (recorded) return taken;
-  // The copy the units came from was rebuilt or is stale: the refill path syncs it.
+  if (recorded === true) return taken;
+  // Unproven, or the copy the units came from was rebuilt or is stale (the refill path syncs it).
   await giveBack(store, ctx, row, taken);
-  return null;
+  return recorded === 'unproven' ? recorded : null;
 }
 
 async function giveBack(store: SlotStore, ctx: AppContext, row: NewReservation, taken: Taken) {

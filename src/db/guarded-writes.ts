@@ -1,0 +1,40 @@
+import type { Kysely } from 'kysely';
+import type { Database, Executor } from './database.js';
+
+/**
+ * Guarded writes: the order path's statements that decide as they write, and the transactions
+ * they may end. The one place the order path's misses become values.
+ *
+ * A guarded statement that finds what it cannot decide (the grant moved since the quote read
+ * it, the catalog moved since a quote judged on it, too few keys) calls `sdapi_require` (a
+ * PostgreSQL function of ours), which raises SQLSTATE SDF01, and writes nothing; when it ends a
+ * transaction, the COMMIT queued behind it is answered with ROLLBACK. `unlessMissed` turns that
+ * error into `null` right where the statement runs, so that a miss travels up the order path as
+ * a value, never as an exception. Every other error passes through unchanged.
+ */
+export async function unlessMissed<T>(statement: Promise<T>): Promise<T | null> {
+  try {
+    return await statement;
+  } catch (err) {
+    if ((err as { code?: string } | null)?.code === 'SDF01') return null;
+    throw err;
+  }
+}
+
+const ownTransactions = new WeakSet<object>();
+
+/**
+ * Runs `work` as the whole of a transaction of its own. Its last statement may then end the
+ * transaction (`endsOwnTransaction`): on PostgreSQL a statement compiled with
+ * `lastOfTransaction` has its COMMIT queued right behind it (pipelined-transaction.ts). Work
+ * run inside someone else's transaction never ends it.
+ */
+export function inOwnTransaction<T>(db: Kysely<Database>, work: (trx: Executor) => Promise<T>): Promise<T> {
+  return db.transaction().execute((trx) => {
+    ownTransactions.add(trx);
+    return work(trx);
+  });
+}
+
+/** Whether `trx` is a transaction of `inOwnTransaction`, whose work may end it with its last statement. */
+export const endsOwnTransaction = (trx: Executor) => ownTransactions.has(trx);
