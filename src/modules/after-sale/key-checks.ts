@@ -1,5 +1,5 @@
 import { fail } from '../../http/errors.js';
-import type { SellerActor } from '../checkout/line/quote.service.js';
+import type { SellerActor } from '../checkout/line/quote.js';
 import type { AdjustableOrder } from '../checkout/orders/order-adjustments.service.js';
 import type { LockedKey } from '../inventory/index.js';
 

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/database.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { uuidv7 } from '../../lib/ids.js';
-import type { SellerActor } from '../checkout/line/quote.service.js';
+import type { SellerActor } from '../checkout/line/quote.js';
 import { referenceOwner } from '../checkout/orders/fulfil.service.js';
 import type { AdjustmentResult } from './adjustments.service.js';
 import * as repo from './after-sale.repo.js';

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { type Executor, isUniqueViolation } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
-import type { SellerActor } from '../checkout/line/quote.service.js';
+import type { SellerActor } from '../checkout/line/quote.js';
 import { referenceOwner } from '../checkout/orders/fulfil.service.js';
 import { type AuditBy, recordAudit } from '../console/audit.service.js';
 import { adjustKeys } from './adjustments.service.js';

@@ -4,7 +4,7 @@ import { fail } from '../../http/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { requireAllocation } from '../allocations/allocations.service.js';
 import { promisedOnAllocation } from '../checkout/line/promised-capacity.js';
-import type { SellerActor } from '../checkout/line/quote.service.js';
+import type { SellerActor } from '../checkout/line/quote.js';
 import { activityEntryOf } from '../checkout/orders/order-activity.js';
 import { type AdjustableOrder, lockOrders } from '../checkout/orders/order-adjustments.service.js';
 import { type AuditBy, recordAudit } from '../console/audit.service.js';

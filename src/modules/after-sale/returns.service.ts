@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { isoOf } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
-import type { SellerActor } from '../checkout/line/quote.service.js';
+import type { SellerActor } from '../checkout/line/quote.js';
 import { type AuditBy, recordAudit } from '../console/audit.service.js';
 import { adjustKeys, type KeyPlan } from './adjustments.service.js';
 import { refuseDuplicates } from './key-checks.js';

@@ -15,7 +15,7 @@ import {
   SettlementSchema,
 } from './checkout.schemas.js';
 import { previewLine } from './line/preview.service.js';
-import type { SellerActor } from './line/quote.service.js';
+import type { SellerActor } from './line/quote.js';
 import { placeBulk } from './orders/bulk.service.js';
 import { placeOrder } from './orders/orders.service.js';
 

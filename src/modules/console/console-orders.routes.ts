@@ -12,7 +12,7 @@ import { replaceKey } from '../after-sale/replacements.service.js';
 import { returnKeys } from '../after-sale/returns.service.js';
 import { CancelledPreorder, ReleasedReservation } from '../checkout/cancel.routes.js';
 import { OrderReference } from '../checkout/checkout.schemas.js';
-import type { SellerActor } from '../checkout/line/quote.service.js';
+import type { SellerActor } from '../checkout/line/quote.js';
 import { OrderAggregate, orderListPage } from '../checkout/orders/order-reads.routes.js';
 import { findOrder, ORDER_ORIGINS, type OrderRow } from '../checkout/orders/orders.repo.js';
 import { cancelPreorder } from '../checkout/preorders/cancel.service.js';

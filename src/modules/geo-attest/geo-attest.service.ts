@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
-import { fail } from '../../http/errors.js';
+import { type ApiError, fail } from '../../http/errors.js';
 import { SELLER_PREFIX } from '../../http/listeners.js';
 import { isoOf, isoOrNull } from '../../lib/clock.js';
 import { randomToken } from '../../lib/crypto.js';
@@ -104,23 +104,25 @@ const refuse = (why: string) =>
 
 /**
  * The evidence an attestation gives a checkout line, judged before the order's transaction:
- * it must be the caller's, captured and live, and not spent on another reference. Anything else
- * is VALIDATION_FAILED naming the field. The spend itself is in the order's transaction.
+ * it must be the caller's, captured and live at `now`, and not spent on another reference.
+ * Anything else is VALIDATION_FAILED naming the field, answered as the value (the checkout
+ * judges it in its place among the gates). The spend itself is in the order's transaction.
  */
 export async function attestedCountry(
-  ctx: AppContext,
+  ex: Executor,
   seller: AttestingSeller,
   id: string,
   orderReference: string | undefined,
-): Promise<{ countryCode: string | null }> {
-  const row = await repo.findAttestation(ctx.db, id);
+  now: number,
+): Promise<{ countryCode: string | null } | ApiError> {
+  const row = await repo.findAttestation(ex, id);
   if (!row || row.company_id !== seller.sellerId || row.environment !== seller.environment) {
-    throw refuse('is not an attestation of yours');
+    return refuse('is not an attestation of yours');
   }
-  if (row.captured_at === null) throw refuse("was not captured by the buyer's page");
-  if (row.expires_at <= ctx.clock.now()) throw refuse('has expired');
+  if (row.captured_at === null) return refuse("was not captured by the buyer's page");
+  if (row.expires_at <= now) return refuse('has expired');
   if (row.order_reference !== null && row.order_reference !== orderReference) {
-    throw refuse('was already spent on another order');
+    return refuse('was already spent on another order');
   }
   return { countryCode: row.country_code };
 }

@@ -7,7 +7,8 @@ import { companyFacts } from '../../identity/identity.service.js';
 import { stockUpTo } from '../../inventory/index.js';
 import type { HoldStatus } from '../checkout.table.js';
 import { promisedOnAllocation } from '../line/promised-capacity.js';
-import { type LineInput, quoteLine, type SellerActor } from '../line/quote.service.js';
+import type { LineInput, SellerActor } from '../line/quote.js';
+import { quoteLine } from '../line/quote.service.js';
 import * as repo from './holds.repo.js';
 
 export const HOLD_TTL = { defaultSeconds: 1800, minSeconds: 60, maxSeconds: 3600 } as const;

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { AppContext } from '../../../context.js';
-import { fail } from '../../../http/errors.js';
+import { type ApiError, fail } from '../../../http/errors.js';
 import { normalizeIp } from '../../../lib/ip.js';
 
 /**
@@ -27,20 +27,21 @@ export interface BuyerGeo {
  * address itself never leaves this function. A checkout-page attestation (already checked:
  * the caller's, captured, live, unspent) that observed a country is the stronger evidence: its
  * country is the detected one, and it ranks 1 when it agrees with the declaration. One that
- * observed no country (a private address) leaves the evidence to the declared IP.
+ * observed no country (a private address) leaves the evidence to the declared IP. A declared
+ * IP that is not an address is refused (the refusal is the answer).
  */
 export function resolveBuyerGeo(
   ctx: AppContext,
   declaredCountry: string,
   consumerIp: string | undefined,
   attestation: { countryCode: string | null } | null,
-): BuyerGeo {
+): BuyerGeo | ApiError {
   let detected: string | null = null;
   let hash: string | null = null;
   if (consumerIp !== undefined) {
     const ip = normalizeIp(consumerIp);
     if (!ip) {
-      throw fail('VALIDATION_FAILED', 'integrationOrderContext.consumerIp is not an IP address.', {
+      return fail('VALIDATION_FAILED', 'integrationOrderContext.consumerIp is not an IP address.', {
         issues: [
           {
             field: 'integrationOrderContext.consumerIp',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../http/errors.js';
 import { convertMinorCeil, discounted } from '../../../lib/money.js';
 import type { EffectivePrice } from '../../catalog/pricing.js';
-import { type CommercialFacts, checkChannel, checkCommercial, type Schedule } from './commercial-rules.js';
+import { type CommercialFacts, channelRefusal, checkCommercial, type Schedule } from './commercial-rules.js';
 import { settle } from './settlement.js';
 
 const price = (
@@ -41,12 +41,8 @@ const facts = (overrides: Partial<CommercialFacts> = {}): CommercialFacts => ({
 });
 
 const codeOf = (f: CommercialFacts) => {
-  try {
-    checkCommercial(f);
-    return null;
-  } catch (err) {
-    return (err as ApiError).code;
-  }
+  const judged = checkCommercial(f);
+  return judged instanceof ApiError ? judged.code : null;
 };
 
 describe('the commercial checks of a checkout line', () => {
@@ -80,32 +76,26 @@ describe('the commercial checks of a checkout line', () => {
   });
 
   it('says why a currency is not permitted, and allows a secondary-currency sale the term names', () => {
-    try {
-      checkCommercial(facts({ country: 'FR', currency: 'CHF', footprint: null }));
-      expect.unreachable();
-    } catch (err) {
-      expect((err as ApiError).details).toMatchObject({ reason: 'currency_not_permitted_for_country' });
-    }
+    const unpermitted = checkCommercial(facts({ country: 'FR', currency: 'CHF', footprint: null }));
+    expect(unpermitted).toBeInstanceOf(ApiError);
+    expect((unpermitted as ApiError).details).toMatchObject({ reason: 'currency_not_permitted_for_country' });
     const secondary = checkCommercial(facts({ currency: 'CHF', saleNetMinor: 1334 }));
     expect(secondary).toMatchObject({ secondaryCurrency: true, listPrice: { currencyCode: 'EUR' } });
-    try {
-      checkCommercial(facts({ currency: 'CHF', saleNetMinor: 1333 }));
-      expect.unreachable();
-    } catch (err) {
-      // 1500 EUR cents at 0.8 CHF / 0.9 EUR per USD = 1333.33 -> floor rounds up to 1334
-      expect((err as ApiError).details).toMatchObject({ floorMinor: 1334, currencyCode: 'CHF' });
-    }
+    const belowFloor = checkCommercial(facts({ currency: 'CHF', saleNetMinor: 1333 }));
+    expect(belowFloor).toBeInstanceOf(ApiError);
+    // 1500 EUR cents at 0.8 CHF / 0.9 EUR per USD = 1333.33 -> floor rounds up to 1334
+    expect((belowFloor as ApiError).details).toMatchObject({ floorMinor: 1334, currencyCode: 'CHF' });
   });
 
   it('permits own-storefront channels and named marketplaces only', () => {
-    expect(() => checkChannel('web', schedule)).not.toThrow();
-    expect(() => checkChannel('marketplace:acme', schedule)).toThrow(ApiError);
+    expect(channelRefusal('web', schedule)).toBeNull();
+    expect(channelRefusal('marketplace:acme', schedule)?.code).toBe('SALES_CHANNEL_NOT_PERMITTED');
     const named = {
       ...schedule,
       permittedChannels: 'own_storefront_plus_named_marketplaces',
       marketplaceSlugs: ['acme'],
     };
-    expect(() => checkChannel('marketplace:acme', named)).not.toThrow();
+    expect(channelRefusal('marketplace:acme', named)).toBeNull();
   });
 });
 

@@ -1,4 +1,4 @@
-import { type ErrorCode, fail } from '../../../http/errors.js';
+import { type ApiError, type ErrorCode, fail } from '../../../http/errors.js';
 import { convertMinorCeil } from '../../../lib/money.js';
 import type { EffectivePrice } from '../../catalog/pricing.js';
 import type { IntegrationOrderContext } from '../checkout.schemas.js';
@@ -58,12 +58,13 @@ const missing = (field: string, code: ErrorCode, message = 'is required'): Decla
  * moves. Every missing one is named at once in `details.issues` (each with its code); the
  * answer's code is the first of them, in the order they are checked here. A missing price bind
  * (`expectedUnitPriceCents` or `priceCommitmentToken`) joins the list when it is not alone.
+ * Null when nothing is missing.
  */
-export function requireDeclarations(
+export function declarationsRefusal(
   context: IntegrationOrderContext | undefined,
   production: boolean,
   priceBound = true,
-): void {
+): ApiError | null {
   const issues: DeclarationIssue[] = [];
   const field = (name: string) => `integrationOrderContext.${name}`;
   for (const name of ['salesTaxRatePercent', 'salesPriceGrossMinor'] as const) {
@@ -75,7 +76,7 @@ export function requireDeclarations(
     issues.push(missing(field('consumerIp'), 'VALIDATION_FAILED', 'is required on production checkout'));
   }
   const first = issues[0];
-  if (!first) return;
+  if (!first) return null;
   if (!priceBound) {
     issues.push(
       missing(
@@ -87,16 +88,16 @@ export function requireDeclarations(
   }
   // `details.missing` is the message's list, field for field: one answer, one list of what to add.
   const missingFields = issues.map((i) => i.field);
-  throw fail(
+  return fail(
     first.code,
     `The order lacks ${issues.length === 1 ? 'a declaration' : 'declarations'}: ${missingFields.join(', ')}.`,
     { missing: missingFields, issues },
   ).withHint(`Add ${missingFields.join(', ')} and send the order again; nothing was sold.`);
 }
 
-/** The sales channel must be one the agreement's schedule permits. */
-export function checkChannel(channel: string | undefined, schedule: Schedule): void {
-  if (!channel) return;
+/** The sales channel must be one the agreement's schedule permits: the refusal, or null. */
+export function channelRefusal(channel: string | undefined, schedule: Schedule): ApiError | null {
+  if (!channel) return null;
   const own = ['web', 'mobile_app', 'partner_embed'];
   const marketplaces =
     schedule.permittedChannels === 'own_storefront_plus_named_marketplaces'
@@ -104,7 +105,7 @@ export function checkChannel(channel: string | undefined, schedule: Schedule): v
       : [];
   const permitted = [...own, ...marketplaces];
   if (!permitted.includes(channel)) {
-    throw fail(
+    return fail(
       'SALES_CHANNEL_NOT_PERMITTED',
       `Sales channel ${channel} is not permitted by your agreement.`,
       {
@@ -115,6 +116,7 @@ export function checkChannel(channel: string | undefined, schedule: Schedule): v
       },
     );
   }
+  return null;
 }
 
 /** Whether the schedule lets the seller sell in `currency` into `country`; null when it does. */
@@ -129,18 +131,18 @@ function termRefusal(schedule: Schedule, country: string, currency: string, cata
 /**
  * The commercial checks, in their order: footprint country, footprint currency, agreement currency,
  * catalog pricing, reference-rate floor, region locks, consumer geo. The first failing check names
- * the code.
+ * the code: its refusal is the answer.
  */
-export function checkCommercial(f: CommercialFacts): CommercialResult {
+export function checkCommercial(f: CommercialFacts): CommercialResult | ApiError {
   const { country, currency } = f;
   if (f.footprint && !f.footprint.countries.includes(country)) {
-    throw fail('FOOTPRINT_COUNTRY_NOT_DECLARED', `${country} is not in your declared selling footprint.`, {
+    return fail('FOOTPRINT_COUNTRY_NOT_DECLARED', `${country} is not in your declared selling footprint.`, {
       countryCode: country,
       fixItUrl: FOOTPRINT_URL,
     });
   }
   if (f.footprint && currency && !f.footprint.currencies.includes(currency)) {
-    throw fail('FOOTPRINT_CURRENCY_NOT_DECLARED', `${currency} is not in your declared selling footprint.`, {
+    return fail('FOOTPRINT_CURRENCY_NOT_DECLARED', `${currency} is not in your declared selling footprint.`, {
       currencyCode: currency,
       fixItUrl: FOOTPRINT_URL,
     });
@@ -148,7 +150,7 @@ export function checkCommercial(f: CommercialFacts): CommercialResult {
   const priced = currency ? f.prices.get(currency) : undefined;
   const reason = currency ? termRefusal(f.schedule, country, currency, priced !== undefined) : null;
   if (reason && reason !== 'currency_not_priced') {
-    throw fail(
+    return fail(
       'CURRENCY_NOT_PERMITTED_BY_TERM',
       `Your agreement does not permit ${currency} sales into ${country}.`,
       {
@@ -161,7 +163,7 @@ export function checkCommercial(f: CommercialFacts): CommercialResult {
   }
   const list = priced ?? [...f.prices.values()].sort((a, b) => (a.currencyCode < b.currencyCode ? -1 : 1))[0];
   if (!list) {
-    throw fail('CATALOG_PRICE_NOT_SET', `The publisher has no price for ${country}.`, {
+    return fail('CATALOG_PRICE_NOT_SET', `The publisher has no price for ${country}.`, {
       countryCode: country,
     });
   }
@@ -170,22 +172,23 @@ export function checkCommercial(f: CommercialFacts): CommercialResult {
     secondaryCurrency &&
     (reason === 'currency_not_priced' || (currency && f.schedule.currencyDetail[currency] === 'territory'))
   ) {
-    throw fail('CURRENCY_NOT_PRICED_FOR_COUNTRY', `The catalog has no ${currency} price for ${country}.`, {
+    return fail('CURRENCY_NOT_PRICED_FOR_COUNTRY', `The catalog has no ${currency} price for ${country}.`, {
       countryCode: country,
       currencyCode: currency,
       pricedCurrencies: [...f.prices.keys()].sort(),
     });
   }
-  checkFloor(f, list);
+  const belowFloor = floorRefusal(f, list);
+  if (belowFloor) return belowFloor;
   if (f.schedule.regionLocks.includes(country)) {
-    throw fail('REGION_LOCKED', `The publisher locks ${country} for your agreement.`, {
+    return fail('REGION_LOCKED', `The publisher locks ${country} for your agreement.`, {
       countryCode: country,
       countries: f.schedule.regionLocks,
       consoleAction: 'review_partner_contracts',
     });
   }
   if (f.geo.mismatch && f.schedule.consumerGeoPolicy === 'refuse') {
-    throw fail(
+    return fail(
       'CONSUMER_GEO_MISMATCH_POLICY_REFUSED',
       "The buyer's detected country differs from the declared one and the agreement refuses such sales.",
       { declaredCountry: f.geo.declaredCountry, detectedCountry: f.geo.detectedCountry },
@@ -195,13 +198,13 @@ export function checkCommercial(f: CommercialFacts): CommercialResult {
 }
 
 /** The SRP floor (lower list-price band) converted into the sale currency at the reference rate. */
-function checkFloor(f: CommercialFacts, list: EffectivePrice): void {
+function floorRefusal(f: CommercialFacts, list: EffectivePrice): ApiError | null {
   const currency = f.currency ?? list.currencyCode;
   const band = list.srpMinCents;
-  if (band === null || f.saleNetMinor === null) return;
+  if (band === null || f.saleNetMinor === null) return null;
   const floorMinor = convertMinorCeil(band, list.currencyCode, currency, f.unitsPerUsd);
   if (floorMinor === null) {
-    throw fail(
+    return fail(
       'CURRENCY_NOT_PRICED_FOR_COUNTRY',
       `No reference rate converts ${list.currencyCode} to ${currency}.`,
       {
@@ -212,7 +215,7 @@ function checkFloor(f: CommercialFacts, list: EffectivePrice): void {
     );
   }
   if (f.saleNetMinor < floorMinor) {
-    throw fail(
+    return fail(
       'SRP_MISMATCH_FOR_CURRENCY',
       `The sale price is below the list-price floor of ${floorMinor} ${currency}.`,
       {
@@ -222,4 +225,5 @@ function checkFloor(f: CommercialFacts, list: EffectivePrice): void {
       },
     );
   }
+  return null;
 }

@@ -4,7 +4,8 @@ import { remainingOf } from '../../allocations/allocations.service.js';
 import { stockUpTo } from '../../inventory/index.js';
 import { COMMITMENT_TTL_MS, issueCommitment } from './price-commitment.js';
 import { promisedOnAllocation } from './promised-capacity.js';
-import { type LineInput, type Quote, quoteLine, type SellerActor } from './quote.service.js';
+import type { LineInput, Quote, SellerActor } from './quote.js';
+import { quoteLine } from './quote.service.js';
 
 /** What an order could pull now: min(headroom, stock) less what live holds and pre-orders were promised. */
 async function fulfillableNow(ctx: AppContext, quote: Quote): Promise<number> {

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../../context.js';
-import { fail } from '../../../http/errors.js';
+import { type ApiError, fail } from '../../../http/errors.js';
 import { constantTimeEqual } from '../../../lib/crypto.js';
 
 /** How long a preview's price commitment can be committed. */
@@ -42,21 +42,21 @@ const invalid = (reason: string) =>
     reason,
   });
 
-/** Verifies a token for this order's seller, SKU, country and currency; returns the committed price. */
+/**
+ * Verifies a token for this order's seller, SKU, country and currency at `now`: the committed
+ * price, or the refusal.
+ */
 export function verifyCommitment(
-  ctx: AppContext,
+  secrets: AppContext['secrets'],
   token: string,
   expected: Omit<PriceCommitment, 'unitPriceCents' | 'expiresAt'>,
-): number {
+  now: number,
+): number | ApiError {
   const [prefix, payload, mac] = token.split('.');
-  if (prefix !== PREFIX || !payload || !mac || !ctx.secrets) throw invalid('malformed');
-  if (!constantTimeEqual(mac, ctx.secrets.sign(`${PREFIX}.${payload}`))) throw invalid('signature');
-  let fields: unknown[];
-  try {
-    fields = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid('malformed');
-  }
+  if (prefix !== PREFIX || !payload || !mac || !secrets) return invalid('malformed');
+  if (!constantTimeEqual(mac, secrets.sign(`${PREFIX}.${payload}`))) return invalid('signature');
+  const fields = parsedPayload(payload);
+  if (!fields) return invalid('malformed');
   const [sellerId, environment, skuId, country, currency, price, expiresAt] = fields as [
     string,
     string,
@@ -66,9 +66,19 @@ export function verifyCommitment(
     number,
     number,
   ];
-  if (sellerId !== expected.sellerId || environment !== expected.environment) throw invalid('seller');
-  if (skuId !== expected.skuId) throw invalid('sku');
-  if (country !== expected.country || currency !== expected.currency) throw invalid('country_or_currency');
-  if (expiresAt <= ctx.clock.now()) throw invalid('expired');
+  if (sellerId !== expected.sellerId || environment !== expected.environment) return invalid('seller');
+  if (skuId !== expected.skuId) return invalid('sku');
+  if (country !== expected.country || currency !== expected.currency) return invalid('country_or_currency');
+  if (expiresAt <= now) return invalid('expired');
   return price;
+}
+
+/** The signed payload's fields; null when it is not the JSON array a commitment signs. */
+function parsedPayload(payload: string): unknown[] | null {
+  try {
+    const fields: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    return Array.isArray(fields) ? fields : null;
+  } catch {
+    return null;
+  }
 }

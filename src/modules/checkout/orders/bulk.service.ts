@@ -3,7 +3,7 @@ import { isUniqueViolation } from '../../../db/database.js';
 import { ApiError, fail } from '../../../http/errors.js';
 import { isClaimTakenOver } from '../../../http/idempotency/claim-fence.js';
 import type { OrderBody } from '../checkout.schemas.js';
-import type { SellerActor } from '../line/quote.service.js';
+import type { SellerActor } from '../line/quote.js';
 import { fulfil } from './fulfil.service.js';
 import {
   commitLine,

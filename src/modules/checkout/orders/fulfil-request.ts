@@ -1,7 +1,7 @@
 import type { Claim } from '../../../http/idempotency/record-key.js';
 import type { SimulateValue } from '../../../http/simulate.js';
 import type { Delivery, OrderKind } from '../checkout.table.js';
-import type { Quote, SellerActor } from '../line/quote.service.js';
+import type { Quote, SellerActor } from '../line/quote.js';
 import type { ConsumedReservation } from '../reservations/consume.js';
 
 /** What an order asks of its fulfilment: the judged quote and everything the order row records. */

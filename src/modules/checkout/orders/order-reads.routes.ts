@@ -6,7 +6,7 @@ import type { TypedApp } from '../../../http/typed-app.js';
 import { instantOf } from '../../../lib/clock.js';
 import { actorOf } from '../checkout.routes.js';
 import { FulfilledSchema, OrderReference } from '../checkout.schemas.js';
-import type { SellerActor } from '../line/quote.service.js';
+import type { SellerActor } from '../line/quote.js';
 import {
   getOrder,
   listOrders,

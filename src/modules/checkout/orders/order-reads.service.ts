@@ -2,7 +2,7 @@ import type { AppContext } from '../../../context.js';
 import { heavyReader } from '../../../db/replica.js';
 import { fail } from '../../../http/errors.js';
 import { keyIdsOfOrders, keysOfOrder, openKeys } from '../../inventory/index.js';
-import type { SellerActor } from '../line/quote.service.js';
+import type { SellerActor } from '../line/quote.js';
 import { orderAggregate } from './order-view.js';
 import * as repo from './orders.repo.js';
 import { findByReference, orderResponse } from './orders.service.js';

@@ -2,7 +2,7 @@ import type { AppContext } from '../../../context.js';
 import { fail } from '../../../http/errors.js';
 import { isoOf } from '../../../lib/clock.js';
 import { emit } from '../../events/index.js';
-import type { SellerActor } from '../line/quote.service.js';
+import type { SellerActor } from '../line/quote.js';
 import { findByReference } from '../orders/orders.service.js';
 import { endPreorder } from './preorders.repo.js';
 

@@ -3,7 +3,7 @@ import { fail } from '../../../http/errors.js';
 import { randomBase32 } from '../../../lib/ids.js';
 import type { PullBody } from '../checkout.schemas.js';
 import { allocationSku } from '../line/checkout.repo.js';
-import type { SellerActor } from '../line/quote.service.js';
+import type { SellerActor } from '../line/quote.js';
 import { commitLine, prepareLine, type RequestFacts } from '../orders/orders.service.js';
 
 /** The SKU a pull names: skuCode, or the seller's allocation (id or readable id). */

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../../context.js';
 import { ApiError, fail } from '../../../http/errors.js';
 import type { IntegrationOrderContext } from '../checkout.schemas.js';
-import type { LineInput, SellerActor } from '../line/quote.service.js';
+import type { LineInput, SellerActor } from '../line/quote.js';
 import {
   findByReference,
   type Prepared,

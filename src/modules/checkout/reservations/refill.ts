@@ -5,7 +5,7 @@ import type { AllocationRow } from '../../allocations/allocations.repo.js';
 import { recordPromise, remainingOf, requireAllocation } from '../../allocations/allocations.service.js';
 import { stockUpTo } from '../../inventory/index.js';
 import { promisedOnAllocation } from '../line/promised-capacity.js';
-import type { Quote } from '../line/quote.service.js';
+import type { Quote } from '../line/quote.js';
 import { catalogStillCurrent } from './admission.pg.js';
 import * as pools from './pool-generation.repo.js';
 import * as repo from './reservations.repo.js';
