@@ -19,18 +19,20 @@ const MARK = '\u0000param:';
  * query building or compiling per request; SQLite reuses its prepared statement (the statement
  * cache of database.ts) and PostgreSQL a named prepared statement of each connection (parse and
  * plan once). Every value the query varies on must be one of `names`: anything else is a constant
- * of the compiled text. `lastOfTransaction` (PostgreSQL): the statement ends its transaction, which
+ * of the compiled text. `build` may return a query builder or a raw `sql` fragment (SQL that a
+ * statement of another module composes too, such as the grant pull). `lastOfTransaction` (PostgreSQL): the statement ends its transaction, which
  * commits right behind it (pipelined-transaction.ts).
  */
 export function compiledOnce<N extends string, R>(
   names: readonly N[],
-  build: (db: Kysely<Database>, values: Record<N, string>) => Compilable<R>,
+  build: (db: Kysely<Database>, values: Record<N, string>) => Compilable<R> | RawBuilder<R>,
   options: { lastOfTransaction?: boolean } = {},
 ): (ex: Executor, values: Record<N, unknown>) => Promise<QueryResult<R>> {
   const byEngine = new Map<boolean, { sql: string; slots: (N | { constant: unknown })[] }>();
   const compile = (ex: Executor, postgres: boolean) => {
     const markers = Object.fromEntries(names.map((n) => [n, `${MARK}${n}`])) as Record<N, string>;
-    const compiled = build(ex as Kysely<Database>, markers).compile();
+    const built = build(ex as Kysely<Database>, markers);
+    const compiled = isRawBuilder(built) ? built.compile(ex) : built.compile();
     const slots = compiled.parameters.map((p) =>
       typeof p === 'string' && p.startsWith(MARK) ? (p.slice(MARK.length) as N) : { constant: p },
     );
@@ -48,6 +50,9 @@ export function compiledOnce<N extends string, R>(
     return runCompiled<R>(ex, adapter, sql, parameters);
   };
 }
+
+const isRawBuilder = <R>(built: Compilable<R> | RawBuilder<R>): built is RawBuilder<R> =>
+  'isRawBuilder' in built && built.isRawBuilder === true;
 
 function runCompiled<R>(
   ex: Executor,

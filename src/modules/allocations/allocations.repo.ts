@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { type Insertable, type RawBuilder, type Selectable, sql, type Updateable } from 'kysely';
 import { compiledOnce } from '../../db/compiled-once.js';
 import type { Database, Executor } from '../../db/database.js';
 import { lockRows } from '../../db/dialect.js';
@@ -45,27 +45,25 @@ export async function updateAllocation(
   await ex.updateTable('allocations').set(patch).where('id', '=', id).execute();
 }
 
-/** The counter of an active grant moved by `count`, where its headroom covers it. */
-const pullWithinHeadroom = (db: Kysely<Database>, v: Record<'id' | 'count' | 'now', string>) =>
-  db
-    .updateTable('allocations')
-    .set((eb) => ({
-      quantity_pulled: eb('quantity_pulled', '+', v.count as never),
-      updated_at: v.now as never,
-    }))
-    .where('id', '=', v.id)
-    .where('status', '=', 'active')
-    .where((eb) => eb(eb('quantity_limit', '-', eb.ref('quantity_pulled')), '>=', v.count as never));
+/**
+ * The grant pull: the rule "an active grant with the headroom for `count`" as the update that
+ * moves its counter, written once. The fast paths below run it alone; checkout's PostgreSQL
+ * statements (fast-commit.ts) compose it as a CTE. `also` adds the caller's condition (the
+ * `promise_version` the quote read, hot-drop mode, the keys claimed). Dialect-neutral: the
+ * values' types come from the columns they meet.
+ */
+export const grantPull = (v: { id: unknown; count: unknown; now: unknown }, also: RawBuilder<unknown>) =>
+  sql<AllocationRow>`update allocations
+    set quantity_pulled = quantity_pulled + ${v.count}, updated_at = ${v.now}
+    where id = ${v.id} and status = 'active' and quantity_limit - quantity_pulled >= ${v.count}
+      and ${also}
+    returning *`;
 
-const pullOnce = compiledOnce(['id', 'count', 'promiseVersion', 'now'], (db, v) =>
-  pullWithinHeadroom(db, v)
-    .where('promise_version', '=', v.promiseVersion as never)
-    .returningAll(),
+const pullOnce = compiledOnce(['id', 'count', 'promiseVersion', 'now'], (_db, v) =>
+  grantPull(v, sql`promise_version = ${v.promiseVersion}`),
 );
 
-const pullReservedOnce = compiledOnce(['id', 'count', 'now'], (db, v) =>
-  pullWithinHeadroom(db, v).where('hot_drop', '=', 1).returningAll(),
-);
+const pullReservedOnce = compiledOnce(['id', 'count', 'now'], (_db, v) => grantPull(v, sql`hot_drop = 1`));
 
 /** See `pullReserved` in allocations.service.ts. */
 export async function pullReserved(

@@ -3,7 +3,7 @@ import type { AppContext } from '../../../context.js';
 import { preparedPerShape } from '../../../db/compiled-once.js';
 import type { Executor } from '../../../db/database.js';
 import { unlessMissed } from '../../../db/guarded-writes.js';
-import type { AllocationRow } from '../../allocations/allocations.repo.js';
+import { type AllocationRow, grantPull } from '../../allocations/allocations.repo.js';
 import {
   announceEventsWritten,
   assertPayload,
@@ -16,8 +16,8 @@ import {
 import type { FulfilRequest } from './fulfil-request.js';
 
 /**
- * PostgreSQL's fast path (docs/checkout.md, "Fulfilment: one transaction"): the grant's
- * conditional counter update and every event of the order (the order's own, then
+ * PostgreSQL's fast path (docs/checkout.md, "Fulfilment: one transaction"): the grant pull
+ * (`grantPull`, the allocations repository's conditional counter update) and every event of the order (the order's own, then
  * `allocation.updated`, `allocation.low_stock` and `allocation.depleted` as the counter
  * crosses them) in one statement, the transaction's last, with its COMMIT queued behind it
  * (db/pipelined-transaction.ts). The grant's row lock is held for this statement and the commit.
@@ -36,10 +36,7 @@ import type { FulfilRequest } from './fulfil-request.js';
 export function counterAndEvents(v: TailValues, condition: RawBuilder<unknown>) {
   return {
     ctes: sql`upd as (
-    update allocations set quantity_pulled = quantity_pulled + ${v.quantity}::integer, updated_at = ${v.now}::bigint
-    where id = ${v.allocationId} and status = 'active' and quantity_limit - quantity_pulled >= ${v.quantity}::integer
-      and ${condition}
-    returning *
+    ${grantPull({ id: v.allocationId, count: v.quantity, now: v.now }, condition)}
   ), after as (
     select upd.*, greatest(0, quantity_limit - quantity_pulled) as remaining from upd
   ), events as (
