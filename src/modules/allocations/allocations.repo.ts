@@ -1,6 +1,6 @@
 import { type Insertable, type RawBuilder, type Selectable, sql, type Updateable } from 'kysely';
 import { compiledOnce } from '../../db/compiled-once.js';
-import type { Database, Executor } from '../../db/database.js';
+import type { Executor } from '../../db/database.js';
 import { lockRows } from '../../db/dialect.js';
 import type { AllocationsTable, SharesTable } from './allocations.table.js';
 
