@@ -11,14 +11,14 @@ export async function pulledOn(t: TestApp, allocationId: string): Promise<number
   return Number(row.quantity_pulled);
 }
 
-/** A hot-drop grant's carved total (units promised to reservations), as stored. */
+/** A hot-drop grant's carved total (units promised to reservations), as stored; 0 before its first. */
 export async function carvedOf(t: TestApp, allocationId: string): Promise<number> {
   const pool = await t.ctx.db
     .selectFrom('reservation_pools')
     .select('carved')
     .where('allocation_id', '=', allocationId)
-    .executeTakeFirstOrThrow();
-  return Number(pool.carved);
+    .executeTakeFirst();
+  return Number(pool?.carved ?? 0);
 }
 
 /** How many keys of a pool are in `state`, as stored. */
