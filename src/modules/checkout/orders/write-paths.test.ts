@@ -79,7 +79,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 );
 
 /** What an answer says, without what differs between two worlds (ids, references, keys' text). */
-function gist(res: { status: number; body: Record<string, any> }, what: string) {
+function gist(res: Awaited<ReturnType<typeof call>>, what: string) {
   const data = res.body.data ?? {};
   if (res.status === 200) seen.written.add(what);
   else seen.refused.add(res.body.code);
