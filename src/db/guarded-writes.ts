@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, Executor } from './database.js';
+import { isPostgres } from './dialect.js';
 
 /**
  * Guarded writes: the order path's statements that decide as they write, and the transactions
@@ -24,10 +25,10 @@ export async function unlessMissed<T>(statement: Promise<T>): Promise<T | null> 
 const ownTransactions = new WeakSet<object>();
 
 /**
- * Runs `work` as the whole of a transaction of its own. Its last statement may then end the
- * transaction (`endsOwnTransaction`): on PostgreSQL a statement compiled with
- * `lastOfTransaction` has its COMMIT queued right behind it (pipelined-transaction.ts). Work
- * run inside someone else's transaction never ends it.
+ * Runs `work` as the whole of a transaction of its own. On PostgreSQL its last statement may
+ * then end the transaction (`lastStatementEnds`): a statement compiled with `lastOfTransaction`
+ * has its COMMIT queued right behind it (pipelined-transaction.ts). Work run inside someone
+ * else's transaction never ends it.
  */
 export function inOwnTransaction<T>(db: Kysely<Database>, work: (trx: Executor) => Promise<T>): Promise<T> {
   return db.transaction().execute((trx) => {
@@ -36,5 +37,9 @@ export function inOwnTransaction<T>(db: Kysely<Database>, work: (trx: Executor) 
   });
 }
 
-/** Whether `trx` is a transaction of `inOwnTransaction`, whose work may end it with its last statement. */
-export const endsOwnTransaction = (trx: Executor) => ownTransactions.has(trx);
+/**
+ * Whether a statement compiled with `lastOfTransaction` may end `trx`: a transaction of
+ * `inOwnTransaction` on PostgreSQL. (SQLite has no such statement: its group commit ends
+ * transactions.)
+ */
+export const lastStatementEnds = (trx: Executor) => ownTransactions.has(trx) && isPostgres(trx);

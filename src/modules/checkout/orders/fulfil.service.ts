@@ -1,7 +1,6 @@
 import type { AppContext } from '../../../context.js';
 import type { Executor } from '../../../db/database.js';
-import { isPostgres } from '../../../db/dialect.js';
-import { endsOwnTransaction } from '../../../db/guarded-writes.js';
+import { lastStatementEnds } from '../../../db/guarded-writes.js';
 import { fail } from '../../../http/errors.js';
 import { fenceClaim } from '../../../http/idempotency/claim-fence.js';
 import { readableId, uuidv7 } from '../../../lib/ids.js';
@@ -81,7 +80,7 @@ export async function fulfilEndingTransaction(
   req: FulfilRequest,
 ): Promise<Fulfilment | null> {
   const written = await writeBeforeGrant(ctx, trx, req);
-  if (!written.unpromised || !isPostgres(trx) || !endsOwnTransaction(trx)) {
+  if (!written.unpromised || !lastStatementEnds(trx)) {
     return commitOnGrant(ctx, trx, req, written);
   }
   const { fulfilment, now, deliverAfterMs } = written;

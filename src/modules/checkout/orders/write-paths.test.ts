@@ -30,8 +30,8 @@ vi.mock('../../../db/guarded-writes.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../../db/guarded-writes.js')>();
   return {
     ...real,
-    endsOwnTransaction: (trx: Parameters<typeof real.endsOwnTransaction>[0]) =>
-      !switchedOff.optimistic && real.endsOwnTransaction(trx),
+    lastStatementEnds: (trx: Parameters<typeof real.lastStatementEnds>[0]) =>
+      !switchedOff.optimistic && real.lastStatementEnds(trx),
   };
 });
 vi.mock('../../allocations/allocations.service.js', async (importOriginal) => {
