@@ -21,7 +21,7 @@ export async function benchSnapshot(count: number) {
   await migrateToLatest(ctx.db);
   const seller = await createCompany(ctx, { name: 'Bench Seller', country: 'DE' }, ctx.db);
   await seedCatalog(ctx, seller.id, count);
-  const scope = { sellerId: seller.id, environment: 'production' };
+  const scope = { sellerId: seller.id, environment: 'production' as const };
 
   let bytes = 0;
   let lines = 0;

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { constantTimeEqual } from '../lib/crypto.js';
 import { authenticateSeller, requireScopes } from './auth/authenticate.js';
+import { resolveSellerScope } from './auth/seller-scope.js';
 import { type ProxyTrust, proxyTrustFrom, resolveClientIp } from './client-ip.js';
 import { fail } from './errors.js';
 import {
@@ -19,11 +20,13 @@ import { API_MAJOR_VERSION, resolveContractDate } from './versioning.js';
 /**
  * The contract every route shares, in order: response headers and the contract date;
  * then, as the route declares, admin or seller authentication, scopes, the sandbox simulate
- * header and sandbox rate limits; idempotency once the body is parsed and valid.
+ * header, sandbox rate limits and the seller the request acts for; idempotency once the body is
+ * parsed and valid.
  */
 export function installContractHooks(app: FastifyInstance, ctx: AppContext): void {
   const trusts: ProxyTrust = proxyTrustFrom(ctx.config.trustProxy);
   app.decorateRequest('principal', null);
+  app.decorateRequest('seller', null);
   app.decorateRequest('simulate', null);
   app.decorateRequest('clientIp', null);
   app.decorateRequest('transientFailure', false);
@@ -68,6 +71,7 @@ export function installContractHooks(app: FastifyInstance, ctx: AppContext): voi
     if (config.pageCacheKey)
       request.cachedPage = peekCachedPage(ctx, config.pageCacheKey(request), now) ?? null;
     await applySandboxRateLimit(ctx.rateLimits, request, reply, now);
+    if (config.actsForSeller !== false) request.seller = await resolveSellerScope(ctx, principal);
   });
 
   // Idempotency hooks ride only on the routes that accept the header: no cost elsewhere.

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Principal } from './auth/principal.js';
+import type { Principal, SellerScope } from './auth/principal.js';
 import type { Scope } from './auth/scopes.js';
 import type { RateBucket, RateClass } from './rate-limit.js';
 import type { SimulateValue } from './simulate.js';
@@ -9,6 +9,13 @@ import type { ContractDate } from './versioning.js';
 export interface RouteContract {
   /** `seller`: a seller API key; `admin`: the operator token; `none`: public. */
   auth: 'seller' | 'admin' | 'none';
+  /**
+   * `false`: a seller route that answers about the key's account (its keys, identity, request
+   * log, webhooks and events) rather than acting for the seller, so the auth hook leaves
+   * `request.seller` unset and does not provision a sandbox seller: provisioning creates an
+   * agreement and emits events, which these answers would show.
+   */
+  actsForSeller?: false;
   /** Any one of these scopes admits the key. */
   scopes?: readonly Scope[];
   idempotency?: 'required' | 'optional';
@@ -39,6 +46,8 @@ declare module 'fastify' {
 
   interface FastifyRequest {
     principal: Principal | null;
+    /** The seller a seller route acts for, resolved with the principal (unless `actsForSeller: false`). */
+    seller: SellerScope | null;
     contractDate: ContractDate;
     simulate: SimulateValue | null;
     clientIp: string | null;
@@ -53,4 +62,10 @@ declare module 'fastify' {
 export function principalOf(request: { principal: Principal | null }): Principal {
   if (!request.principal) throw new Error('seller route reached without a principal');
   return request.principal;
+}
+
+/** The seller a seller route acts for (the auth hook resolves it with the principal). */
+export function sellerOf(request: { seller: SellerScope | null }): SellerScope {
+  if (!request.seller) throw new Error('seller route reached without a seller (actsForSeller: false?)');
+  return request.seller;
 }

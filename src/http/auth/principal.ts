@@ -15,3 +15,9 @@ export interface Principal {
   /** Set for keys without the typed prefix (`service_sk_` only). */
   legacy: boolean;
 }
+
+/** The seller a request acts for: every seller read and write narrows by it. */
+export interface SellerScope {
+  sellerId: string;
+  environment: Environment;
+}

@@ -30,12 +30,7 @@ export function registerAfterSaleRoutes(app: TypedApp, ctx: AppContext): void {
       response: { 200: Type.Object({ data: RefundSchema }), ...errorResponses(404, 409) },
     },
     handler: async (request) => {
-      const { view } = await createRefund(
-        ctx,
-        await actorOf(ctx, request),
-        apiAuditBy(request),
-        request.body,
-      );
+      const { view } = await createRefund(ctx, actorOf(request), apiAuditBy(request), request.body);
       return { data: view };
     },
   });
@@ -50,7 +45,7 @@ export function registerAfterSaleRoutes(app: TypedApp, ctx: AppContext): void {
     },
     handler: async (request) => {
       const q = request.query;
-      const rows = await listRefunds(ctx, await actorOf(ctx, request), {
+      const rows = await listRefunds(ctx, actorOf(request), {
         orderReference: q.orderReference,
         type: q.type,
         from: q.from ? instantOf(q.from) : undefined,
@@ -72,7 +67,7 @@ export function registerAfterSaleRoutes(app: TypedApp, ctx: AppContext): void {
       response: { 200: Type.Object({ data: RefundSchema }), ...errorResponses(404) },
     },
     handler: async (request) => ({
-      data: await getRefund(ctx, await actorOf(ctx, request), request.params.refundId),
+      data: await getRefund(ctx, actorOf(request), request.params.refundId),
     }),
   });
 
@@ -86,7 +81,7 @@ export function registerAfterSaleRoutes(app: TypedApp, ctx: AppContext): void {
       response: { 200: Type.Object({ data: ReturnSchema }), ...errorResponses(404) },
     },
     handler: async (request) => ({
-      data: await returnKeys(ctx, await actorOf(ctx, request), apiAuditBy(request), request.body),
+      data: await returnKeys(ctx, actorOf(request), apiAuditBy(request), request.body),
     }),
   });
 }

@@ -54,7 +54,7 @@ export function registerReplacementRoutes(app: TypedApp, ctx: AppContext): void 
       response: { 200: dataEnvelope(ReplacementSchema), ...errorResponses(409) },
     },
     handler: async (request) => ({
-      data: await replaceKey(ctx, await actorOf(ctx, request), apiAuditBy(request), request.body),
+      data: await replaceKey(ctx, actorOf(request), apiAuditBy(request), request.body),
     }),
   });
 
@@ -68,7 +68,7 @@ export function registerReplacementRoutes(app: TypedApp, ctx: AppContext): void 
       response: { 200: dataEnvelope(LinkSchema), ...errorResponses(404) },
     },
     handler: async (request) => ({
-      data: await changeLink(ctx, await actorOf(ctx, request), request.params.orderReference, 'revoke'),
+      data: await changeLink(ctx, actorOf(request), request.params.orderReference, 'revoke'),
     }),
   });
 
@@ -82,7 +82,7 @@ export function registerReplacementRoutes(app: TypedApp, ctx: AppContext): void 
       response: { 200: dataEnvelope(LinkSchema), ...errorResponses(404, 410) },
     },
     handler: async (request) => ({
-      data: await changeLink(ctx, await actorOf(ctx, request), request.params.orderReference, 'regenerate'),
+      data: await changeLink(ctx, actorOf(request), request.params.orderReference, 'regenerate'),
     }),
   });
 }

@@ -3,11 +3,10 @@ import type { AppContext } from '../../context.js';
 import { validationIssues } from '../../http/error-handler.js';
 import { fail } from '../../http/errors.js';
 import { decodeCursor, LimitQuery, nextPageUrl, page } from '../../http/pagination.js';
-import { principalOf } from '../../http/request-context.js';
+import { sellerOf } from '../../http/request-context.js';
 import { DateTime, errorResponses, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { instantOf } from '../../lib/clock.js';
-import { sellerScope } from '../sandbox/index.js';
 import { listRequests, requestIncrease, requestView } from './allocation-requests.service.js';
 import { AllocationRequestSchema, AllocationSchema, ListMeta } from './allocations.schemas.js';
 import { pageAllocations, UPDATED_SINCE_OVERLAP_MS } from './allocations-read.service.js';
@@ -38,7 +37,7 @@ export function registerAllocationRoutes(app: TypedApp, ctx: AppContext): void {
       },
     },
     handler: async (request) => {
-      const { sellerId, environment } = await sellerScope(ctx, principalOf(request));
+      const { sellerId, environment } = sellerOf(request);
       const q = request.query;
       const after = q.cursor ? (decodeCursor(q.cursor, ['number', 'string']) as [number, string]) : undefined;
       const updatedSince = q.updatedSince ? instantOf(q.updatedSince) : undefined;
@@ -75,7 +74,7 @@ export function registerAllocationRoutes(app: TypedApp, ctx: AppContext): void {
       },
     },
     handler: async (request) => {
-      const { sellerId, environment } = await sellerScope(ctx, principalOf(request));
+      const { sellerId, environment } = sellerOf(request);
       const { limit, cursor } = request.query;
       const after = cursor ? (decodeCursor(cursor, ['number', 'string']) as [number, string]) : undefined;
       const rows = await listRequests(ctx, sellerId, environment, limit, after);
@@ -106,7 +105,7 @@ export function registerAllocationRoutes(app: TypedApp, ctx: AppContext): void {
         if (!issues.some((i) => BAD_REQUEST_FIELDS.has(i.field))) throw request.validationError;
         throw fail('BAD_REQUEST', `Invalid ${issues.map((i) => i.field).join(', ')}.`, { issues });
       }
-      const { sellerId, environment } = await sellerScope(ctx, principalOf(request));
+      const { sellerId, environment } = sellerOf(request);
       return { data: await requestIncrease(ctx, sellerId, environment, request.body) };
     },
   });

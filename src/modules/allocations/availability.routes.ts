@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
-import { principalOf } from '../../http/request-context.js';
+import { principalOf, sellerOf } from '../../http/request-context.js';
 import { errorResponses, Nullable, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { visibleProductIds } from '../catalog/visibility.repo.js';
-import { isMagicSkuCode, sellerScope } from '../sandbox/index.js';
+import { isMagicSkuCode } from '../sandbox/index.js';
 import { availabilityOf } from './availability.service.js';
 
 const Country = Type.String({ pattern: '^[A-Za-z]{2}$' });
@@ -101,7 +101,7 @@ export function registerAvailabilityRoutes(app: TypedApp, ctx: AppContext): void
           { skuCode: magic },
         );
       }
-      const scope = await sellerScope(ctx, principal);
+      const scope = sellerOf(request);
       const visible = await visibleProductIds(ctx.db, scope.sellerId, scope.environment, ctx.clock.now());
       const query = { quantity: q.quantity, country };
       if (single) {

@@ -36,7 +36,7 @@ export const SecretOnce = Type.Object({
   livemode: Type.Boolean(),
 });
 const KeyParams = Type.Object({ id: Uuid });
-const scoped = { auth: 'seller', scopes: ['seller:keys:write'] } as const;
+const scoped = { auth: 'seller', actsForSeller: false, scopes: ['seller:keys:write'] } as const;
 
 /** The seller API's key item: its contract has no last-used time (the console and operator show it). */
 const itemOf = ({ lastUsedAt: _consoleOnly, ...row }: ReturnType<typeof keyView>) => ({

@@ -1,15 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../../context.js';
+import type { SellerScope } from '../../http/auth/principal.js';
 import { isoOf, isoOrNull } from '../../lib/clock.js';
 import * as repo from './catalog-read.repo.js';
 import { pickLocalized } from './locale.js';
 import { type EffectivePrice, effectivePrices } from './pricing.js';
 import { priceRowsOfReleases } from './pricing.repo.js';
 
-export interface SellerScope {
-  sellerId: string;
-  environment: string;
-}
+export type { SellerScope } from '../../http/auth/principal.js';
 
 const json = <T>(text: string | null, fallback: T): T => (text ? (JSON.parse(text) as T) : fallback);
 

@@ -4,12 +4,11 @@ import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
 import { cachedPage } from '../../http/page-cache.js';
 import { decodeCursor, encodeCursor, LimitQuery, nextPageUrl, page } from '../../http/pagination.js';
-import { principalOf } from '../../http/request-context.js';
+import { principalOf, sellerOf } from '../../http/request-context.js';
 import { DateTime, errorResponses, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { instantOf, isoOf } from '../../lib/clock.js';
 import { catalogChangesOf } from '../events/index.js';
-import { sellerScope } from '../sandbox/index.js';
 import { findProduct } from './catalog.repo.js';
 import {
   ChangesResponse,
@@ -60,7 +59,7 @@ export function registerCatalogRoutes(app: TypedApp, ctx: AppContext): void {
       response: { 200: ProductListResponse, ...errorResponses() },
     },
     handler: async (request, reply) => {
-      const scope = await sellerScope(ctx, principalOf(request));
+      const scope = sellerOf(request);
       return cachedPage(
         ctx,
         reply,
@@ -99,7 +98,7 @@ export function registerCatalogRoutes(app: TypedApp, ctx: AppContext): void {
       response: { 200: ProductDetailResponse, ...errorResponses(404) },
     },
     handler: async (request) => {
-      const scope = await sellerScope(ctx, principalOf(request));
+      const scope = sellerOf(request);
       const chain = localeChain(request.query.locale, request.headers['accept-language']);
       return productDetail(ctx, scope, request.params.productId, chain, request.query.expand === 'base');
     },
@@ -118,7 +117,7 @@ export function registerCatalogRoutes(app: TypedApp, ctx: AppContext): void {
       response: { 200: Type.Object({ data: Type.Array(PricingReleaseSchema) }), ...errorResponses(404) },
     },
     handler: async (request) => {
-      const scope = await sellerScope(ctx, principalOf(request));
+      const scope = sellerOf(request);
       const countries = request.query.country?.toUpperCase().split(',') ?? null;
       return {
         data: await productPricing(
@@ -141,7 +140,7 @@ export function registerCatalogRoutes(app: TypedApp, ctx: AppContext): void {
       response: { 200: Type.Object({ data: ChecksumSchema }), ...errorResponses() },
     },
     handler: async (request) => {
-      const scope = await sellerScope(ctx, principalOf(request));
+      const scope = sellerOf(request);
       return { data: await catalogChecksum(ctx, scope, publisherFilter(request.query)) };
     },
   });
@@ -160,7 +159,7 @@ export function registerCatalogRoutes(app: TypedApp, ctx: AppContext): void {
       response: { 200: ChangesResponse, ...errorResponses() },
     },
     handler: async (request) => {
-      const { sellerId, environment } = await sellerScope(ctx, principalOf(request));
+      const { sellerId, environment } = sellerOf(request);
       const { since, limit, cursor } = request.query;
       const afterSeq = cursor ? (decodeCursor(cursor, ['number'])[0] as number) : undefined;
       const rows = await catalogChangesOf(

@@ -1,10 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
-import { principalOf } from '../../http/request-context.js';
+import { sellerOf } from '../../http/request-context.js';
 import { DateTime, errorResponses, Nullable, Uuid } from '../../http/schemas.js';
 import { registerArtifactRoute } from '../../http/signed-download.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { sellerScope } from '../sandbox/index.js';
 import { exportArtifact, exportStatus, startExport } from './exports.service.js';
 import { localeChain } from './locale.js';
 
@@ -36,7 +35,7 @@ export function registerExportRoutes(app: TypedApp, ctx: AppContext): void {
       response: { 202: Type.Object({ exportId: Type.String(), status: Type.String() }), ...errorResponses() },
     },
     handler: async (request, reply) => {
-      const scope = await sellerScope(ctx, principalOf(request));
+      const scope = sellerOf(request);
       const [locale = 'en'] = localeChain(undefined, request.headers['accept-language']);
       reply.code(202);
       return startExport(ctx, scope, locale, request.log);
@@ -53,7 +52,7 @@ export function registerExportRoutes(app: TypedApp, ctx: AppContext): void {
       response: { 200: Type.Object({ data: ExportStatusSchema }), ...errorResponses(404, 410) },
     },
     handler: async (request) => {
-      const scope = await sellerScope(ctx, principalOf(request));
+      const scope = sellerOf(request);
       return { data: await exportStatus(ctx, scope, request.params.exportId) };
     },
   });

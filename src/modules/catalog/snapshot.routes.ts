@@ -1,10 +1,9 @@
 import { createGzip } from 'node:zlib';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
-import { principalOf } from '../../http/request-context.js';
+import { sellerOf } from '../../http/request-context.js';
 import { errorResponses } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { sellerScope } from '../sandbox/index.js';
 import { CatalogSnapshotSchema } from './catalog.schemas.js';
 import { localeChain } from './locale.js';
 import { acceptsGzip, matchesEtag, snapshotEtag, snapshotMeta, snapshotStream } from './snapshot.service.js';
@@ -61,7 +60,7 @@ export function registerSnapshotRoutes(app: TypedApp, ctx: AppContext): void {
       },
     },
     handler: async (request, reply) => {
-      const scope = await sellerScope(ctx, principalOf(request));
+      const scope = sellerOf(request);
       const format = request.query.format ?? 'json';
       const chain = localeChain(undefined, request.headers['accept-language']);
       const gzip = acceptsGzip(request.headers['accept-encoding']);

@@ -61,7 +61,7 @@ export function registerCancelRoutes(app: TypedApp, ctx: AppContext): void {
     },
     handler: async (request) => {
       const { reservationId, orderReference } = request.body;
-      const actor = await actorOf(ctx, request);
+      const actor = actorOf(request);
       if (reservationId !== undefined && orderReference === undefined) {
         const data = await cancelReservation(ctx, actor, reservationId);
         ctx.metrics.reservations.inc({ environment: actor.environment, outcome: 'released' });

@@ -1,11 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { principalOf } from '../../http/request-context.js';
+import { principalOf, sellerOf } from '../../http/request-context.js';
 import { errorResponses, Nullable, Warnings } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { auditActorOf } from '../console/audit.service.js';
-import { sellerScope } from '../sandbox/index.js';
 import {
   ActivationSchema,
   FulfilledSchema,
@@ -19,11 +18,10 @@ import type { SellerActor } from './line/quote.js';
 import { placeBulk } from './orders/bulk.service.js';
 import { placeOrder } from './orders/orders.service.js';
 
-/** The seller a checkout request acts for (sandbox sellers are provisioned on first use). */
-export async function actorOf(ctx: AppContext, request: FastifyRequest): Promise<SellerActor> {
-  const principal = principalOf(request);
-  const { sellerId, environment } = await sellerScope(ctx, principal);
-  return { sellerId, environment, apiKeyId: principal.keyId };
+/** The seller a checkout request acts for, and the API key that acts. */
+export function actorOf(request: FastifyRequest): SellerActor {
+  const { sellerId, environment } = sellerOf(request);
+  return { sellerId, environment, apiKeyId: principalOf(request).keyId };
 }
 
 /** The API key behind a request, as the audit log names it. */
@@ -75,7 +73,7 @@ export function registerCheckoutRoutes(app: TypedApp, ctx: AppContext): void {
       },
     },
     handler: async (request) => {
-      const line = await previewLine(ctx, await actorOf(ctx, request), request.body);
+      const line = await previewLine(ctx, actorOf(request), request.body);
       return { data: { ...line, lines: [line] } };
     },
   });
@@ -90,12 +88,7 @@ export function registerCheckoutRoutes(app: TypedApp, ctx: AppContext): void {
       response: { 200: Type.Object({ data: FulfilledSchema }), ...errorResponses(404, 409, 412, 503) },
     },
     handler: async (request) => {
-      const { view, replayed } = await placeOrder(
-        ctx,
-        await actorOf(ctx, request),
-        request.body,
-        factsOf(request),
-      );
+      const { view, replayed } = await placeOrder(ctx, actorOf(request), request.body, factsOf(request));
       if (!replayed) ctx.metrics.recordFulfilment(principalOf(request).environment, 'order', view);
       return { data: view };
     },
@@ -149,13 +142,7 @@ export function registerCheckoutRoutes(app: TypedApp, ctx: AppContext): void {
     },
     handler: async (request) => {
       const strict = request.body.strict ?? request.contractDate === '2026-09-01';
-      const items = await placeBulk(
-        ctx,
-        await actorOf(ctx, request),
-        request.body.items,
-        strict,
-        factsOf(request),
-      );
+      const items = await placeBulk(ctx, actorOf(request), request.body.items, strict, factsOf(request));
       const environment = principalOf(request).environment;
       for (const item of items) {
         if (item.data && !item.replayed) ctx.metrics.recordFulfilment(environment, 'bulk_line', item.data);

@@ -9,7 +9,6 @@ import { AllocationRequestSchema } from '../allocations/allocations.schemas.js';
 import { pageAllocations } from '../allocations/allocations-read.service.js';
 import { AvailabilityItem } from '../allocations/availability.routes.js';
 import { availabilityOf } from '../allocations/availability.service.js';
-import { sellerScope } from '../sandbox/index.js';
 import { allocationFigures } from './allocation-figures.js';
 import {
   ConsoleAllocationList,
@@ -19,8 +18,7 @@ import {
   StockHistoryPoint,
 } from './console.schemas.js';
 import { CONSOLE_API } from './console-auth.routes.js';
-import { requireSession } from './console-http.js';
-import { principalOfSession } from './sessions.service.js';
+import { requireSellerSession } from './console-http.js';
 import { hotDropState, stockHistory } from './stock-history.service.js';
 
 const open = { config: { auth: 'none' } } as const;
@@ -35,12 +33,9 @@ const afterOf = (cursor: string | undefined) =>
  */
 export function registerConsoleAllocationRoutes(app: TypedApp, ctx: AppContext): void {
   const scopeOf = async (
-    request: Parameters<typeof requireSession>[1],
+    request: Parameters<typeof requireSellerSession>[1],
     capability?: 'allocations:request',
-  ) => {
-    const session = await requireSession(ctx, request, capability ? { capability } : {});
-    return sellerScope(ctx, principalOfSession(session));
-  };
+  ) => (await requireSellerSession(ctx, request, capability ? { capability } : {})).seller;
 
   app.get(
     `${CONSOLE_API}/allocations`,

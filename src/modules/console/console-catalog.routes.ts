@@ -9,12 +9,10 @@ import { ProductListQuerystring, parseProductQuery } from '../catalog/product-qu
 import { listProducts, productDetail } from '../catalog/products-read.service.js';
 import { PartnerSchema } from '../partners/partners.routes.js';
 import { listPartners } from '../partners/seller-terms.service.js';
-import { sellerScope } from '../sandbox/index.js';
 import { ConsoleProductList, consoleAnswer, consoleData } from './console.schemas.js';
 import { CONSOLE_API } from './console-auth.routes.js';
-import { requireSession } from './console-http.js';
+import { requireSellerSession } from './console-http.js';
 import { withPublisherAndSkus } from './console-product-rows.js';
-import { principalOfSession } from './sessions.service.js';
 
 const open = { config: { auth: 'none' } } as const;
 const { q, partner, status, locale, limit, cursor } = ProductListQuerystring.properties;
@@ -41,8 +39,7 @@ export function registerConsoleCatalogRoutes(app: TypedApp, ctx: AppContext): vo
       },
     },
     async (request) => {
-      const session = await requireSession(ctx, request);
-      const scope = await sellerScope(ctx, principalOfSession(session));
+      const { seller: scope } = await requireSellerSession(ctx, request);
       const query = parseProductQuery(request.query, request.headers['accept-language']);
       const rows = query.statusExcludesAll ? [] : await listProducts(ctx, scope, query.list);
       const result = page(rows, query.list.limit, (r) => r.cursorKey, nextPageUrl(request.url));
@@ -67,8 +64,7 @@ export function registerConsoleCatalogRoutes(app: TypedApp, ctx: AppContext): vo
       },
     },
     async (request) => {
-      const session = await requireSession(ctx, request);
-      const scope = await sellerScope(ctx, principalOfSession(session));
+      const { seller: scope } = await requireSellerSession(ctx, request);
       const chain = localeChain(request.query.locale, request.headers['accept-language']);
       return productDetail(ctx, scope, request.params.productId, chain, false);
     },
@@ -78,8 +74,7 @@ export function registerConsoleCatalogRoutes(app: TypedApp, ctx: AppContext): vo
     `${CONSOLE_API}/partners`,
     { ...open, schema: { ...consoleData(Type.Array(PartnerSchema)) } },
     async (request) => {
-      const session = await requireSession(ctx, request);
-      const { sellerId, environment } = await sellerScope(ctx, principalOfSession(session));
+      const { sellerId, environment } = (await requireSellerSession(ctx, request)).seller;
       return { data: await listPartners(ctx, sellerId, environment) };
     },
   );

@@ -24,11 +24,9 @@ import {
   startReport,
   statements,
 } from '../finance/index.js';
-import { sellerScope } from '../sandbox/index.js';
 import { consoleAnswer, consoleData } from './console.schemas.js';
 import { CONSOLE_API } from './console-auth.routes.js';
-import { requireSession, secretAnswer } from './console-http.js';
-import { principalOfSession } from './sessions.service.js';
+import { requireSellerSession, secretAnswer } from './console-http.js';
 
 const open = { config: { auth: 'none' } } as const;
 
@@ -46,7 +44,7 @@ const ActivityFilter = {
 export function registerConsoleFinanceRoutes(app: TypedApp, ctx: AppContext): void {
   const base = `${CONSOLE_API}/finance`;
   const scopeOf = async (request: FastifyRequest) =>
-    sellerScope(ctx, principalOfSession(await requireSession(ctx, request, { capability: 'finance:read' })));
+    (await requireSellerSession(ctx, request, { capability: 'finance:read' })).seller;
 
   app.get(
     `${base}/statements`,

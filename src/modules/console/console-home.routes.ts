@@ -3,7 +3,7 @@ import type { TypedApp } from '../../http/typed-app.js';
 import { integrationStatus } from '../identity/integration-status.service.js';
 import { ChecklistSchema, consoleData } from './console.schemas.js';
 import { CONSOLE_API } from './console-auth.routes.js';
-import { requireSession } from './console-http.js';
+import { requireSellerSession } from './console-http.js';
 import { readinessChecklist } from './readiness.service.js';
 import { principalOfSession } from './sessions.service.js';
 
@@ -13,9 +13,8 @@ export function registerConsoleHomeRoutes(app: TypedApp, ctx: AppContext): void 
     `${CONSOLE_API}/home`,
     { config: { auth: 'none' }, schema: consoleData(ChecklistSchema) },
     async (request) => {
-      const session = await requireSession(ctx, request);
-      const principal = principalOfSession(session);
-      const status = await integrationStatus(ctx, principal);
+      const { session, seller } = await requireSellerSession(ctx, request);
+      const status = await integrationStatus(ctx, principalOfSession(session), seller);
       return { data: await readinessChecklist(ctx, session, status) };
     },
   );

@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
+import type { SellerScope } from '../../http/auth/principal.js';
+import { resolveSellerScope } from '../../http/auth/seller-scope.js';
 import { fail } from '../../http/errors.js';
 import { type Capability, can } from './roles.js';
 import { ABSOLUTE_MS, type ConsoleSession, checkCsrf, resolveSession } from './sessions.service.js';
@@ -89,4 +91,17 @@ export async function requireSession(
     });
   }
   return session;
+}
+
+/**
+ * The signed-in session of a console call that acts as the seller, and that seller: the
+ * session's company in its environment, a sandbox seller provisioned on first use as for a key.
+ */
+export async function requireSellerSession(
+  ctx: AppContext,
+  request: FastifyRequest,
+  needs: SessionNeeds = {},
+): Promise<{ session: ConsoleSession; seller: SellerScope }> {
+  const session = await requireSession(ctx, request, needs);
+  return { session, seller: await resolveSellerScope(ctx, session) };
 }

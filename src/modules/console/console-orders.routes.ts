@@ -18,7 +18,6 @@ import { findOrder, ORDER_ORIGINS, type OrderRow } from '../checkout/orders/orde
 import { cancelPreorder } from '../checkout/preorders/cancel.service.js';
 import { cancelReservation } from '../checkout/reservations/lifecycle.service.js';
 import { reservationsUnderReference } from '../checkout/reservations/reservations.repo.js';
-import { sellerScope } from '../sandbox/index.js';
 import { auditActorOf } from './audit.service.js';
 import {
   ConsoleOrderRow,
@@ -28,7 +27,7 @@ import {
   ReservationUnderReference,
 } from './console.schemas.js';
 import { CONSOLE_API } from './console-auth.routes.js';
-import { requireSession, type SessionNeeds, secretAnswer } from './console-http.js';
+import { requireSellerSession, type SessionNeeds, secretAnswer } from './console-http.js';
 import { orderOfKeyCode } from './console-key-search.js';
 import { orderDetail } from './console-order-detail.js';
 import { afterSaleOf } from './console-order-state.js';
@@ -46,12 +45,11 @@ const manage = { capability: 'orders:manage' } as const;
  * the company.
  */
 async function actorOf(ctx: AppContext, request: FastifyRequest, needs: SessionNeeds = {}) {
-  const session = await requireSession(ctx, request, needs);
+  const { session, seller } = await requireSellerSession(ctx, request, needs);
   const principal = principalOfSession(session);
-  const scope = await sellerScope(ctx, principal);
   return {
     session,
-    actor: { ...scope, apiKeyId: principal.keyId } as SellerActor,
+    actor: { ...seller, apiKeyId: principal.keyId } as SellerActor,
     by: auditActorOf(principal),
   };
 }

@@ -5,11 +5,9 @@ import type { TypedApp } from '../../http/typed-app.js';
 import type { UsageCounter } from '../finance/index.js';
 import { usage } from '../finance/index.js';
 import type { RequestLogRecorder } from '../request-log/index.js';
-import { sellerScope } from '../sandbox/index.js';
 import { consoleAnswer, UsagePage } from './console.schemas.js';
 import { CONSOLE_API } from './console-auth.routes.js';
-import { requireSession } from './console-http.js';
-import { principalOfSession } from './sessions.service.js';
+import { requireSellerSession } from './console-http.js';
 import { busiestKeys, rateLimitPeaks } from './usage-insights.service.js';
 
 /**
@@ -35,9 +33,9 @@ export function registerConsoleUsageRoutes(
       },
     },
     async (request) => {
-      const session = await requireSession(ctx, request);
+      const { session, seller } = await requireSellerSession(ctx, request);
       await Promise.all([counter.flush(ctx.db), requestLog.flush()]);
-      const daily = await usage(ctx, await sellerScope(ctx, principalOfSession(session)), request.query);
+      const daily = await usage(ctx, seller, request.query);
       const span = { companyId: session.companyId, environment: session.environment, ...daily.meta };
       const [peaks, keys] = await Promise.all([rateLimitPeaks(ctx, span), busiestKeys(ctx, span)]);
       return { data: daily.data, meta: { ...daily.meta, peaks, busiestKeys: keys } };

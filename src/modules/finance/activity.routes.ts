@@ -1,13 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { decodeCursor, LimitQuery, nextPageUrl } from '../../http/pagination.js';
-import { principalOf } from '../../http/request-context.js';
+import { sellerOf } from '../../http/request-context.js';
 import { DateOnly, DateTime, errorResponses, OneOf, PageMeta, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { instantOf } from '../../lib/clock.js';
 import { OrderReference } from '../checkout/checkout.schemas.js';
-import { sellerScope } from '../sandbox/index.js';
 import { activityCsv, activityPage } from './activity.service.js';
 import { ActivityEntrySchema, TransactionSchema } from './finance.schemas.js';
 import type { ActivityKind } from './finance.table.js';
@@ -59,8 +57,6 @@ export function activityFilterOf(q: SpanParams) {
 const beforeOf = (cursor: string | undefined) =>
   cursor ? (decodeCursor(cursor, ['number', 'string']) as [number, string]) : undefined;
 
-const scopeOf = (ctx: AppContext, request: FastifyRequest) => sellerScope(ctx, principalOf(request));
-
 /** GET /activity, GET /transactions and GET /usage (scope seller:products:read). */
 export function registerActivityRoutes(app: TypedApp, ctx: AppContext, counter: UsageCounter): void {
   app.get('/activity', {
@@ -90,7 +86,7 @@ export function registerActivityRoutes(app: TypedApp, ctx: AppContext, counter: 
     },
     handler: async (request, reply) => {
       const q = request.query;
-      const filter = { ...(await scopeOf(ctx, request)), ...activityFilterOf(q), before: beforeOf(q.cursor) };
+      const filter = { ...sellerOf(request), ...activityFilterOf(q), before: beforeOf(q.cursor) };
       if (q.format === 'csv') {
         return reply
           .type('text/csv; charset=utf-8')
@@ -115,7 +111,7 @@ export function registerActivityRoutes(app: TypedApp, ctx: AppContext, counter: 
     },
     handler: async (request) => {
       const q = request.query;
-      const filter = { ...(await scopeOf(ctx, request)), ...activityFilterOf(q), before: beforeOf(q.cursor) };
+      const filter = { ...sellerOf(request), ...activityFilterOf(q), before: beforeOf(q.cursor) };
       return transactionsPage(ctx, filter, q.limit, nextPageUrl(request.url));
     },
   });
@@ -149,7 +145,7 @@ export function registerActivityRoutes(app: TypedApp, ctx: AppContext, counter: 
     },
     handler: async (request) => {
       await counter.flush(ctx.db);
-      return usage(ctx, await scopeOf(ctx, request), request.query);
+      return usage(ctx, sellerOf(request), request.query);
     },
   });
 }

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { decodeCursor, LimitQuery, nextPageUrl } from '../../http/pagination.js';
-import { principalOf } from '../../http/request-context.js';
+import { sellerOf } from '../../http/request-context.js';
 import {
   CurrencyCode,
   DateTime,
@@ -14,7 +14,6 @@ import {
 import type { TypedApp } from '../../http/typed-app.js';
 import { instantOf } from '../../lib/clock.js';
 import { OrderReference } from '../checkout/checkout.schemas.js';
-import { sellerScope } from '../sandbox/index.js';
 import { getApiSale, listApiSales } from './api-sales.service.js';
 import {
   CurrencyTotalsSchema,
@@ -82,13 +81,7 @@ export function registerFinanceRoutes(app: TypedApp, ctx: AppContext): void {
         ...errorResponses(),
       },
     },
-    handler: async (request) =>
-      apiSalesPage(
-        ctx,
-        await sellerScope(ctx, principalOf(request)),
-        request.query,
-        nextPageUrl(request.url),
-      ),
+    handler: async (request) => apiSalesPage(ctx, sellerOf(request), request.query, nextPageUrl(request.url)),
   });
 
   app.get('/finance/api-sales/:transactionId', {
@@ -100,7 +93,7 @@ export function registerFinanceRoutes(app: TypedApp, ctx: AppContext): void {
       response: { 200: Type.Object({ data: SaleLineSchema }), ...errorResponses(404) },
     },
     handler: async (request) => {
-      const scope = await sellerScope(ctx, principalOf(request));
+      const scope = sellerOf(request);
       return { data: await getApiSale(ctx, scope, request.params.transactionId) };
     },
   });
@@ -117,7 +110,7 @@ export function registerFinanceRoutes(app: TypedApp, ctx: AppContext): void {
         ...errorResponses(),
       },
     },
-    handler: async (request) => statements(ctx, await sellerScope(ctx, principalOf(request)), request.query),
+    handler: async (request) => statements(ctx, sellerOf(request), request.query),
   });
 
   app.get('/finance/summary', {
@@ -135,7 +128,7 @@ export function registerFinanceRoutes(app: TypedApp, ctx: AppContext): void {
     },
     handler: async (request) => {
       const q = request.query;
-      return summary(ctx, await sellerScope(ctx, principalOf(request)), {
+      return summary(ctx, sellerOf(request), {
         from: q.from ? instantOf(q.from) : undefined,
         to: q.to ? instantOf(q.to) : undefined,
       });
@@ -153,7 +146,7 @@ export function registerFinanceRoutes(app: TypedApp, ctx: AppContext): void {
       },
     },
     handler: async (request) => {
-      const data = await listInvoices(ctx, await sellerScope(ctx, principalOf(request)));
+      const data = await listInvoices(ctx, sellerOf(request));
       return { data, meta: { count: data.length } };
     },
   });
@@ -167,7 +160,7 @@ export function registerFinanceRoutes(app: TypedApp, ctx: AppContext): void {
       response: { 200: Type.Object({ data: InvoiceSchema }), ...errorResponses(404) },
     },
     handler: async (request) => {
-      const scope = await sellerScope(ctx, principalOf(request));
+      const scope = sellerOf(request);
       return { data: await getInvoice(ctx, scope, request.params.invoiceId) };
     },
   });

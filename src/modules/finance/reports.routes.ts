@@ -1,11 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
-import { principalOf } from '../../http/request-context.js';
+import { sellerOf } from '../../http/request-context.js';
 import { DateTime, errorResponses, Nullable, Uuid } from '../../http/schemas.js';
 import { registerArtifactRoute } from '../../http/signed-download.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { OrderReference } from '../checkout/checkout.schemas.js';
-import { sellerScope } from '../sandbox/index.js';
 import { ActivityFilterQuery, activityFilterOf } from './activity.routes.js';
 import { REPORT_TYPE, reportArtifact, reportStatus, startReport } from './reports.service.js';
 
@@ -52,7 +51,7 @@ export function registerReportRoutes(app: TypedApp, ctx: AppContext): void {
       },
     },
     handler: async (request, reply) => {
-      const scope = await sellerScope(ctx, principalOf(request));
+      const scope = sellerOf(request);
       reply.code(202);
       return startReport(ctx, scope, activityFilterOf(request.body), request.log);
     },
@@ -68,7 +67,7 @@ export function registerReportRoutes(app: TypedApp, ctx: AppContext): void {
       response: { 200: Type.Object({ data: ReportSchema }), ...errorResponses(404, 410) },
     },
     handler: async (request) => {
-      const scope = await sellerScope(ctx, principalOf(request));
+      const scope = sellerOf(request);
       return { data: await reportStatus(ctx, scope, request.params.reportId) };
     },
   });

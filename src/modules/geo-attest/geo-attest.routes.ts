@@ -48,7 +48,7 @@ export function registerGeoAttestRoutes(app: TypedApp, ctx: AppContext): void {
     },
     handler: async (request, reply) => {
       reply.code(201);
-      return { data: await createAttestation(ctx, await actorOf(ctx, request)) };
+      return { data: await createAttestation(ctx, actorOf(request)) };
     },
   });
 
@@ -61,7 +61,7 @@ export function registerGeoAttestRoutes(app: TypedApp, ctx: AppContext): void {
       response: { 200: dataEnvelope(AttestationSchema), ...errorResponses(404) },
     },
     handler: async (request) => ({
-      data: await getAttestation(ctx, await actorOf(ctx, request), request.params.attestId),
+      data: await getAttestation(ctx, actorOf(request), request.params.attestId),
     }),
   });
 

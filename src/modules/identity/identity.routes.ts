@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
-import { principalOf } from '../../http/request-context.js';
+import { principalOf, sellerOf } from '../../http/request-context.js';
 import { ApiErrorRef, dataEnvelope, errorResponses } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { isoOf, isoOrNull } from '../../lib/clock.js';
@@ -60,7 +60,7 @@ export function registerIdentityRoutes(app: TypedApp, ctx: AppContext): void {
   });
 
   app.get('/whoami', {
-    config: { auth: 'seller', rateClass: 'general' },
+    config: { auth: 'seller', actsForSeller: false, rateClass: 'general' },
     schema: {
       tags: ['identity'],
       summary:
@@ -78,11 +78,13 @@ export function registerIdentityRoutes(app: TypedApp, ctx: AppContext): void {
         'Integration readiness: blockers, agreement, footprint completeness and whether a first order completed.',
       response: { 200: dataEnvelope(IntegrationStatusSchema), ...errorResponses() },
     },
-    handler: async (request) => ({ data: await integrationStatus(ctx, principalOf(request)) }),
+    handler: async (request) => ({
+      data: await integrationStatus(ctx, principalOf(request), sellerOf(request)),
+    }),
   });
 
   app.get('/me/footprint', {
-    config: { auth: 'seller', scopes: ['seller:account:manage'] },
+    config: { auth: 'seller', actsForSeller: false, scopes: ['seller:account:manage'] },
     schema: {
       tags: ['identity'],
       summary: 'The selling countries and currencies declared for the company.',
@@ -95,7 +97,12 @@ export function registerIdentityRoutes(app: TypedApp, ctx: AppContext): void {
   });
 
   app.put('/me/footprint', {
-    config: { auth: 'seller', scopes: ['seller:account:manage'], idempotency: 'optional' },
+    config: {
+      auth: 'seller',
+      actsForSeller: false,
+      scopes: ['seller:account:manage'],
+      idempotency: 'optional',
+    },
     schema: {
       tags: ['identity'],
       summary: 'Replaces both footprint sets in one transaction; each needs at least one entry.',

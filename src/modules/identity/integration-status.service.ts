@@ -1,8 +1,7 @@
 import type { AppContext } from '../../context.js';
-import type { Principal } from '../../http/auth/principal.js';
+import type { Principal, SellerScope } from '../../http/auth/principal.js';
 import { isoOrNull } from '../../lib/clock.js';
 import { firstOrderOf } from '../finance/index.js';
-import { sellerScope } from '../sandbox/index.js';
 import { type WebhookEndpointHealth, webhookEndpointHealth } from '../webhooks/index.js';
 import { whoami } from './whoami.service.js';
 
@@ -16,11 +15,10 @@ type CheckStatus = 'ok' | 'action_required' | 'pending';
  * for an action. Identity composes the webhooks read service here (webhooks imports nothing from
  * identity, so the import cannot cycle).
  */
-export async function integrationStatus(ctx: AppContext, principal: Principal) {
-  const scope = await sellerScope(ctx, principal);
+export async function integrationStatus(ctx: AppContext, principal: Principal, seller: SellerScope) {
   const [identity, first, webhooks] = await Promise.all([
     whoami(ctx, principal),
-    firstOrderOf(ctx.db, scope),
+    firstOrderOf(ctx.db, seller),
     webhookEndpointHealth(ctx, { companyId: principal.companyId, environment: principal.environment }),
   ]);
   const footprint = identity.footprint;

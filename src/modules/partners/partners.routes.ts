@@ -1,9 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
-import { principalOf } from '../../http/request-context.js';
+import { sellerOf } from '../../http/request-context.js';
 import { DateTime, errorResponses, Nullable } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { sellerScope } from '../sandbox/index.js';
 import { listPartners } from './seller-terms.service.js';
 
 export const PartnerSchema = Type.Object({
@@ -37,7 +36,7 @@ export function registerPartnerRoutes(app: TypedApp, ctx: AppContext): void {
       response: { 200: Type.Object({ data: Type.Array(PartnerSchema) }), ...errorResponses() },
     },
     handler: async (request) => {
-      const { sellerId, environment } = await sellerScope(ctx, principalOf(request));
+      const { sellerId, environment } = sellerOf(request);
       return { data: await listPartners(ctx, sellerId, environment) };
     },
   });

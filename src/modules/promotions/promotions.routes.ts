@@ -1,10 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { decodeCursor, LimitQuery, nextPageUrl } from '../../http/pagination.js';
-import { principalOf } from '../../http/request-context.js';
+import { sellerOf } from '../../http/request-context.js';
 import { DateOnly, DateTime, errorResponses, Nullable, OneOf, PageMeta, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { sellerScope } from '../sandbox/index.js';
 import { listPromotions, promotionCalendar, respondToPromotion } from './promotions-read.service.js';
 
 const read = { auth: 'seller', scopes: ['seller:promotions:read'], rateClass: 'catalog' } as const;
@@ -47,7 +46,7 @@ export function registerPromotionRoutes(app: TypedApp, ctx: AppContext): void {
     },
     handler: async (request) => {
       const q = request.query;
-      const scope = await sellerScope(ctx, principalOf(request));
+      const scope = sellerOf(request);
       const after = q.cursor ? (decodeCursor(q.cursor, ['number', 'string']) as [number, string]) : undefined;
       return listPromotions(
         ctx,
@@ -72,8 +71,7 @@ export function registerPromotionRoutes(app: TypedApp, ctx: AppContext): void {
         ...errorResponses(),
       },
     },
-    handler: async (request) =>
-      promotionCalendar(ctx, await sellerScope(ctx, principalOf(request)), request.query),
+    handler: async (request) => promotionCalendar(ctx, sellerOf(request), request.query),
   });
 
   app.post('/promotions/:promotionId/respond', {
@@ -87,7 +85,7 @@ export function registerPromotionRoutes(app: TypedApp, ctx: AppContext): void {
       response: { 200: Type.Object({ data: PromotionSchema }), ...errorResponses(404) },
     },
     handler: async (request) => {
-      const scope = await sellerScope(ctx, principalOf(request));
+      const scope = sellerOf(request);
       return {
         data: await respondToPromotion(ctx, scope, request.params.promotionId, request.body.response),
       };

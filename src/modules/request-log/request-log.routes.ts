@@ -55,7 +55,7 @@ export const RequestLogEntry = Type.Object({
 /** GET /request-logs: the request log for terminals, the same rows the console shows. */
 export function registerRequestLogRoutes(app: TypedApp, ctx: AppContext, recorder: RequestLogRecorder): void {
   app.get('/request-logs', {
-    config: { auth: 'seller', scopes: ['seller:keys:write', 'seller:account:manage'] },
+    config: { auth: 'seller', actsForSeller: false, scopes: ['seller:keys:write', 'seller:account:manage'] },
     schema: {
       tags: ['request-logs'],
       summary:

@@ -1,6 +1,7 @@
 /**
- * The sandbox module's front door: the seller scope every read narrows by (a sandbox key sees the
- * sandbox catalog only), the sandbox catalog's seeding, and the magic SKUs' fixtures.
+ * The sandbox module's front door: a sandbox seller's provisioning with the fixture catalog (run
+ * once per seller and process, when the seller a request acts for is resolved), the sandbox
+ * catalog's seeding, and the magic SKUs' fixtures.
  */
 export {
   committedPriceDrift,
@@ -8,4 +9,4 @@ export {
   KEYLESS_FIXTURE,
   MAGIC_SKUS,
 } from './fixtures.js';
-export { seedSandboxCatalog, sellerScope } from './sandbox.service.js';
+export { ensureSandboxProvisioned, seedSandboxCatalog } from './sandbox.service.js';

@@ -164,9 +164,3 @@ async function provision(ctx: AppContext, sellerId: string): Promise<void> {
     await importKeys(ctx, poolId, Readable.from(lines.join('\n')));
   }
 }
-
-/** The seller a request acts for; a sandbox seller is provisioned with the fixtures on first use. */
-export async function sellerScope(ctx: AppContext, principal: { companyId: string; environment: string }) {
-  if (principal.environment === 'sandbox') await ensureSandboxProvisioned(ctx, principal.companyId);
-  return { sellerId: principal.companyId, environment: principal.environment };
-}

@@ -95,10 +95,19 @@ export const Replayed = Type.Object({
   eventIds: Type.Array(Type.String()),
   more: Type.Boolean(),
 });
-/** Webhook management (and the events feed) counts in its own sandbox rate class (docs/http-contract.md). */
-const read = { auth: 'seller', scopes: ['seller:webhooks:read'], rateClass: 'webhooks' } as const;
+/**
+ * Webhook management (and the events feed) counts in its own sandbox rate class
+ * (docs/http-contract.md), and does not act for the seller: a sandbox seller is not provisioned here.
+ */
+const read = {
+  auth: 'seller',
+  actsForSeller: false,
+  scopes: ['seller:webhooks:read'],
+  rateClass: 'webhooks',
+} as const;
 const write = {
   auth: 'seller',
+  actsForSeller: false,
   scopes: ['seller:webhooks:write'],
   idempotency: 'optional',
   rateClass: 'webhooks',

@@ -38,7 +38,7 @@ export function registerHoldRoutes(app: TypedApp, ctx: AppContext): void {
       response: { 200: Type.Object({ data: HoldSchema }), ...errorResponses(404, 409, 412, 503) },
     },
     handler: async (request) => {
-      const hold = await placeHold(ctx, await actorOf(ctx, request), request.body);
+      const hold = await placeHold(ctx, actorOf(request), request.body);
       ctx.metrics.holdsPlaced.inc({ environment: principalOf(request).environment });
       return { data: hold };
     },
@@ -58,7 +58,7 @@ export function registerHoldRoutes(app: TypedApp, ctx: AppContext): void {
       },
     },
     handler: async (request) => ({
-      data: await releaseHold(ctx, await actorOf(ctx, request), request.body.holdId),
+      data: await releaseHold(ctx, actorOf(request), request.body.holdId),
     }),
   });
 }

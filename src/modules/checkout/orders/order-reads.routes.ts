@@ -99,8 +99,7 @@ export function registerOrderReadRoutes(app: TypedApp, ctx: AppContext): void {
         ...errorResponses(),
       },
     },
-    handler: async (request) =>
-      orderListPage(ctx, await actorOf(ctx, request), request.query, nextPageUrl(request.url)),
+    handler: async (request) => orderListPage(ctx, actorOf(request), request.query, nextPageUrl(request.url)),
   });
 
   app.get('/orders/:orderReadableId', {
@@ -112,7 +111,7 @@ export function registerOrderReadRoutes(app: TypedApp, ctx: AppContext): void {
       response: { 200: Type.Object({ data: OrderAggregate }), ...errorResponses(404) },
     },
     handler: async (request) => ({
-      data: await getOrder(ctx, await actorOf(ctx, request), request.params.orderReadableId),
+      data: await getOrder(ctx, actorOf(request), request.params.orderReadableId),
     }),
   });
 
@@ -126,7 +125,7 @@ export function registerOrderReadRoutes(app: TypedApp, ctx: AppContext): void {
       response: { 200: Type.Object({ data: FulfilledSchema }), ...errorResponses(404) },
     },
     handler: async (request) => ({
-      data: await revealOrder(ctx, await actorOf(ctx, request), request.params.orderId),
+      data: await revealOrder(ctx, actorOf(request), request.params.orderId),
     }),
   });
 
@@ -144,7 +143,7 @@ export function registerOrderReadRoutes(app: TypedApp, ctx: AppContext): void {
       },
     },
     handler: async (request) => ({
-      data: await recoverKeys(ctx, await actorOf(ctx, request), request.body.orderReference),
+      data: await recoverKeys(ctx, actorOf(request), request.body.orderReference),
     }),
   });
 }

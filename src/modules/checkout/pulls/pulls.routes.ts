@@ -27,7 +27,7 @@ export function registerPullRoutes(app: TypedApp, ctx: AppContext): void {
     handler: async (request) => {
       const { view, replayed } = await pullKeys(
         ctx,
-        await actorOf(ctx, request),
+        actorOf(request),
         request.body,
         'pull',
         factsOf(request),
@@ -62,7 +62,7 @@ export function registerPullRoutes(app: TypedApp, ctx: AppContext): void {
     handler: async (request, reply) => {
       const { view, replayed } = await pullKeys(
         ctx,
-        await actorOf(ctx, request),
+        actorOf(request),
         request.body,
         'export',
         factsOf(request),

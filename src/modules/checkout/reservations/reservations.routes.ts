@@ -51,7 +51,7 @@ export function registerReservationRoutes(app: TypedApp, ctx: AppContext): void 
       },
     },
     handler: async (request) => {
-      const data = await reserve(ctx, await actorOf(ctx, request), request.body);
+      const data = await reserve(ctx, actorOf(request), request.body);
       ctx.metrics.reservations.inc({ environment: principalOf(request).environment, outcome: 'reserved' });
       return { data };
     },
@@ -70,7 +70,7 @@ export function registerReservationRoutes(app: TypedApp, ctx: AppContext): void 
       response: { 200: Type.Object({ data: FulfilledSchema }), ...errorResponses(404, 409, 410, 503) },
     },
     handler: async (request) => {
-      const view = await commitReservation(ctx, await actorOf(ctx, request), request.body, factsOf(request));
+      const view = await commitReservation(ctx, actorOf(request), request.body, factsOf(request));
       const { environment } = principalOf(request);
       ctx.metrics.recordFulfilment(environment, 'order', view);
       ctx.metrics.reservations.inc({ environment, outcome: 'committed' });
@@ -87,7 +87,7 @@ export function registerReservationRoutes(app: TypedApp, ctx: AppContext): void 
       response: { 200: Type.Object({ data: ReservationSchema }), ...errorResponses(409, 410, 503) },
     },
     handler: async (request) => ({
-      data: await extendReservation(ctx, await actorOf(ctx, request), request.params.reservationId),
+      data: await extendReservation(ctx, actorOf(request), request.params.reservationId),
     }),
   });
 }
