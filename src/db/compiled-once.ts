@@ -20,8 +20,9 @@ const MARK = '\u0000param:';
  * cache of database.ts) and PostgreSQL a named prepared statement of each connection (parse and
  * plan once). Every value the query varies on must be one of `names`: anything else is a constant
  * of the compiled text. `build` may return a query builder or a raw `sql` fragment (SQL that a
- * statement of another module composes too, such as the grant pull). `lastOfTransaction` (PostgreSQL): the statement ends its transaction, which
- * commits right behind it (pipelined-transaction.ts).
+ * statement of another module composes too, such as the grant pull). `lastOfTransaction`
+ * (PostgreSQL): the statement ends its transaction, which commits right behind it
+ * (pipelined-transaction.ts).
  */
 export function compiledOnce<N extends string, R>(
   names: readonly N[],
