@@ -43,3 +43,36 @@ export function inOwnTransaction<T>(db: Kysely<Database>, work: (trx: Executor) 
  * transactions.)
  */
 export const lastStatementEnds = (trx: Executor) => ownTransactions.has(trx) && isPostgres(trx);
+
+/** What `rollBackWith` wraps: the outcome a transaction's work ends in instead of a commit. */
+class RolledBack<V> {
+  constructor(readonly outcome: V) {}
+}
+
+/**
+ * Ends a transaction of `transactionOrOutcome` in `outcome` instead of a commit: everything
+ * the work wrote is rolled back (keys it claimed go back to their pool), and `outcome` is the
+ * transaction's answer.
+ */
+export const rollBackWith = <V>(outcome: V) => new RolledBack(outcome);
+
+/**
+ * Runs `work` in a transaction on `db` that either commits, answering what `work` returns, or
+ * rolls back, answering the outcome `work` ended it with (`rollBackWith`). The one place an
+ * outcome that undoes a transaction's writes becomes a value.
+ */
+export async function transactionOrOutcome<T, V>(
+  db: Executor,
+  work: (trx: Executor) => Promise<T | RolledBack<V>>,
+): Promise<T | V> {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const done = await work(trx);
+      if (done instanceof RolledBack) throw done;
+      return done;
+    });
+  } catch (err) {
+    if (err instanceof RolledBack) return err.outcome as V;
+    throw err;
+  }
+}

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
-import { fail } from '../../http/errors.js';
+import { type ApiError, fail, isApiError } from '../../http/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import * as repo from './claims.repo.js';
 import type { PoolRow } from './inventory.repo.js';
@@ -59,6 +59,20 @@ export async function claimKeys(
   trx: Executor,
   request: ClaimRequest,
 ): Promise<ClaimedKey[]> {
+  const claimed = await claimKeysOrShort(ctx, trx, request);
+  if (isApiError(claimed)) throw claimed;
+  return claimed;
+}
+
+/**
+ * `claimKeys`, short of keys answering the refusal NO_AVAILABLE_KEYS as a value: the caller then
+ * rolls its transaction back, which returns every key taken (`rollBackWith`, db/guarded-writes.ts).
+ */
+export async function claimKeysOrShort(
+  ctx: AppContext,
+  trx: Executor,
+  request: ClaimRequest,
+): Promise<ClaimedKey[] | ApiError> {
   const { dedicated, shared } = request.pools
     ? choosePools(request.pools, request.environment, request.allocationId)
     : await poolsFor(trx, request.skuId, request.environment, request.allocationId);
@@ -76,7 +90,7 @@ export async function claimKeys(
     }
   }
   if (claimed.length < request.quantity) {
-    throw fail(
+    return fail(
       'NO_AVAILABLE_KEYS',
       `Only ${claimed.length} of ${request.quantity} keys are available; none were pulled.`,
       {

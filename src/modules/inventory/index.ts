@@ -7,6 +7,7 @@ export { claimedIds } from './claims.repo.js';
 export {
   type ClaimedKey,
   claimKeys,
+  claimKeysOrShort,
   keyIdsOfOrders,
   keysOfOrder,
   openKeys,

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../../context.js';
-import { fail } from '../../../http/errors.js';
+import { fail, isApiError } from '../../../http/errors.js';
 import { isoOf } from '../../../lib/clock.js';
 import { uuidv7 } from '../../../lib/ids.js';
 import { recordPromise, remainingOf, requireAllocation } from '../../allocations/allocations.service.js';
@@ -32,11 +32,11 @@ export function holdOutcome(hold: repo.HoldRow, now: number): HoldOutcome {
   return { holdId: hold.id, status: 'expired', committedWithoutHold: true, endedAs: status };
 }
 
-/** The seller's own hold, or 422 HOLD_NOT_FOUND (another company's hold is never revealed). */
-export async function requireOwnHold(ctx: AppContext, actor: SellerActor, holdId: string) {
+/** The seller's own hold, or the refusal 422 HOLD_NOT_FOUND (another company's hold is never revealed). */
+export async function ownHold(ctx: AppContext, actor: SellerActor, holdId: string) {
   const hold = await repo.findHold(ctx.db, holdId);
   if (!hold || hold.seller_company_id !== actor.sellerId || hold.environment !== actor.environment) {
-    throw fail('HOLD_NOT_FOUND', `No checkout hold ${holdId}.`, { holdId });
+    return fail('HOLD_NOT_FOUND', `No checkout hold ${holdId}.`, { holdId });
   }
   return hold;
 }
@@ -129,7 +129,8 @@ export async function placeHold(ctx: AppContext, actor: SellerActor, input: Hold
 
 /** DELETE /orders/hold: a live hold is released; an ended one is reported as it ended. */
 export async function releaseHold(ctx: AppContext, actor: SellerActor, holdId: string) {
-  const hold = await requireOwnHold(ctx, actor, holdId);
+  const hold = await ownHold(ctx, actor, holdId);
+  if (isApiError(hold)) throw hold;
   const now = ctx.clock.now();
   if (await repo.endLiveHold(ctx.db, holdId, 'released', now)) {
     return { holdId, status: 'released' as HoldStatus, released: true };

@@ -68,7 +68,7 @@ describe.skipIf(ENGINE !== 'postgres')('the one-statement order (PostgreSQL)', (
   it('writes what the order transaction writes', async () => {
     const s = await productionScenario(t, { keyCount: 4 });
     const viaStatement = await prepared(s);
-    expect(oneStatementPool(viaStatement.request)?.id).toBe(s.poolId);
+    expect(oneStatementPool(t.ctx.db, viaStatement.request)?.id).toBe(s.poolId);
     const first = await commitLine(t.ctx, viaStatement);
 
     const viaTransaction = await prepared(s);

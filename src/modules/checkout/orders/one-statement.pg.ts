@@ -2,6 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { AppContext } from '../../../context.js';
 import { preparedPerShape } from '../../../db/compiled-once.js';
 import type { Executor } from '../../../db/database.js';
+import { isPostgres } from '../../../db/dialect.js';
 import { unlessMissed } from '../../../db/guarded-writes.js';
 import { claimHeldBy, type HeldClaim, heldClaimOf } from '../../../http/idempotency/idempotency.repo.js';
 import { ensureEventDays } from '../../events/index.js';
@@ -39,8 +40,9 @@ import type { FulfilRequest } from './fulfil-request.js';
  * first quotes it again.
  */
 
-/** The one pool the order would claim from, if the order has the statement's shape. */
-export function oneStatementPool(req: FulfilRequest): PoolRow | null {
+/** The one pool the order would claim from, if it runs on PostgreSQL and has the statement's shape. */
+export function oneStatementPool(db: Executor, req: FulfilRequest): PoolRow | null {
+  if (!isPostgres(db)) return null;
   const { quote } = req;
   if (req.kind !== 'order' || (req.delivery !== 'keys' && req.delivery !== 'deferred')) return null;
   if (req.holdId || req.attestId || req.simulate || quote.price.unitPriceCents === null) return null;

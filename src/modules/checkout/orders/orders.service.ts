@@ -1,36 +1,24 @@
 import type { AppContext } from '../../../context.js';
 import { isUniqueViolation } from '../../../db/database.js';
-import { isPostgres } from '../../../db/dialect.js';
-import { inOwnTransaction } from '../../../db/guarded-writes.js';
-import { fail } from '../../../http/errors.js';
+import { type ApiError, fail, isApiError } from '../../../http/errors.js';
 import type { Claim } from '../../../http/idempotency/record-key.js';
 import type { SimulateValue } from '../../../http/simulate.js';
-import { keyedGate } from '../../../lib/gate.js';
 import { companyFacts } from '../../identity/identity.service.js';
 import { keysOfOrder, openKeys } from '../../inventory/index.js';
 import { KEYLESS_FIXTURE } from '../../sandbox/index.js';
 import type { OrderBody } from '../checkout.schemas.js';
 import type { Delivery, OrderKind } from '../checkout.table.js';
-import { effectiveStatus, type HoldOutcome, requireOwnHold } from '../holds/holds.service.js';
-import { catalogVersion } from '../line/catalog-cache.js';
+import { effectiveStatus, type HoldOutcome, ownHold } from '../holds/holds.service.js';
 import { skuForCheckout } from '../line/checkout.repo.js';
 import type { LineInput, SellerActor } from '../line/quote.js';
-import { quoteLine } from '../line/quote.service.js';
+import { quoteOrRefusal } from '../line/quote.service.js';
 import { liveLinkOf } from '../redemption/links.js';
-import { type Fulfilment, fulfil, fulfilEndingTransaction, referenceOwner } from './fulfil.service.js';
+import { type Fulfilment, referenceOwner } from './fulfil.service.js';
 import type { FulfilRequest } from './fulfil-request.js';
-import { fulfilInOneStatement, oneStatementPool } from './one-statement.pg.js';
 import { fulfilledView } from './order-view.js';
 import * as repo from './orders.repo.js';
 import { takenBackKeys } from './taken-back-keys.js';
-
-/**
- * One-statement orders in flight per grant in this process. The grant's row lock admits one
- * statement at a time anyway; more waiting on it in the database cost context switches and
- * lock-queue work on the two cores the database shares with the app (measured with 32
- * connections on one SKU, docs/checkout.md: 2-4 in flight beat 8 and unbounded).
- */
-const onHotGrant = keyedGate(4);
+import { writeFulfilment, writeProvesCatalogVersion } from './write-fulfilment.js';
 
 export interface RequestFacts {
   contractDate: string;
@@ -108,31 +96,35 @@ export const findByReference = (ctx: AppContext, actor: SellerActor, reference: 
 
 export type Prepared = { replay: Awaited<ReturnType<typeof orderResponse>> } | { request: FulfilRequest };
 
+interface PrepareOptions {
+  kind: OrderKind;
+  delivery: Delivery;
+  holdId?: string | null;
+  facts: RequestFacts;
+  /** The caller answers for a reference already fulfilled (`prepareOrder`, `placeOrder`). */
+  referenceChecked?: boolean;
+  /** The caller meets an unproven quote again (`placeOrder`): see `quoteOrRefusal`. */
+  speculate?: boolean;
+}
+
 /**
  * Everything before the transaction: a reference already fulfilled replays (or conflicts);
- * otherwise the line is quoted through every gate and becomes a fulfilment request.
+ * otherwise the line is quoted through every gate and becomes a fulfilment request, or is
+ * refused (the refusal as a value).
  */
-export async function prepareLine(
+export async function prepareOrRefuse(
   ctx: AppContext,
   actor: SellerActor,
   input: LineInput & { orderReference: string },
-  options: {
-    kind: OrderKind;
-    delivery: Delivery;
-    holdId?: string | null;
-    facts: RequestFacts;
-    /** The caller answers for a reference already fulfilled (`prepareOrder`, `placeOrder`). */
-    referenceChecked?: boolean;
-    /** The caller meets an unproven quote again (`placeOrder`): see `quoteLine`. */
-    speculate?: boolean;
-  },
-): Promise<Prepared> {
+  options: PrepareOptions,
+): Promise<Prepared | ApiError> {
   if (!options.referenceChecked) {
     const existing = await findByReference(ctx, actor, input.orderReference);
     if (existing) return { replay: await replayOrConflict(ctx, existing, input) };
   }
   const mode = options.kind === 'order' ? 'order' : 'pull';
-  const quote = await quoteLine(ctx, actor, input, mode, { speculate: options.speculate });
+  const quote = await quoteOrRefusal(ctx, actor, input, mode, { speculate: options.speculate });
+  if (isApiError(quote)) return quote;
   return {
     request: {
       actor,
@@ -148,6 +140,18 @@ export async function prepareLine(
       claim: options.facts.claim,
     },
   };
+}
+
+/** `prepareOrRefuse`, the refusal thrown as the request's answer. */
+export async function prepareLine(
+  ctx: AppContext,
+  actor: SellerActor,
+  input: LineInput & { orderReference: string },
+  options: PrepareOptions,
+): Promise<Prepared> {
+  const prepared = await prepareOrRefuse(ctx, actor, input, options);
+  if (isApiError(prepared)) throw prepared;
+  return prepared;
 }
 
 /** The response of a fulfilment just committed. */
@@ -188,7 +192,7 @@ async function commitIfProven(ctx: AppContext, prepared: Prepared): Promise<Comm
   if ('replay' in prepared) return { view: prepared.replay, replayed: true };
   const { request } = prepared;
   try {
-    const done = await fulfilAlone(ctx, request);
+    const done = await writeFulfilment(ctx, request);
     if (done === 'unproven') return 'unproven';
     return { view: fulfilmentView(request, done), replayed: false };
   } catch (err) {
@@ -199,46 +203,11 @@ async function commitIfProven(ctx: AppContext, prepared: Prepared): Promise<Comm
   }
 }
 
-/**
- * One fulfilment on its own, in two writes: first the optimistic one, then the locked one when
- * it misses. On PostgreSQL the optimistic write of the common order is one statement
- * (one-statement.pg.ts); otherwise it is a transaction of its own that the grant's guarded
- * update may end (`fulfilEndingTransaction`). A miss (the grant moved since the quote read it,
- * too few keys) wrote nothing and comes back as null; the fulfilment then runs in a
- * transaction on the locked path (`fulfil`), which answers with the exact refusal.
- */
-async function fulfilAlone(ctx: AppContext, request: FulfilRequest): Promise<Fulfilment | 'unproven'> {
-  const pool = isPostgres(ctx.db) ? oneStatementPool(request) : null;
-  if (pool) {
-    // The one statement proves a speculative quote's catalog version itself.
-    const done = await onHotGrant(request.quote.allocation.id, () =>
-      fulfilInOneStatement(ctx, ctx.db, request, pool),
-    );
-    if (done) return done;
-    ctx.metrics.orderFastPathRetries.inc();
-    if (!(await provenByReading(ctx, request))) return 'unproven';
-  } else {
-    if (!(await provenByReading(ctx, request))) return 'unproven';
-    const done = await inOwnTransaction(ctx.db, (trx) => fulfilEndingTransaction(ctx, trx, request));
-    if (done) return done;
-    ctx.metrics.orderFastPathRetries.inc();
-  }
-  return ctx.db.transaction().execute((trx) => fulfil(ctx, trx, request));
-}
-
-/**
- * A speculative quote (`Quote.versionToProve`) stands for a transaction as a quote that read
- * the version first does, if the version read now is the one it was judged under.
- */
-async function provenByReading(ctx: AppContext, request: FulfilRequest): Promise<boolean> {
-  const version = request.quote.versionToProve;
-  return version === null || (await catalogVersion(ctx)) === version;
-}
-
-/** The hold an order names must match it; a live one lends its currency. */
+/** The hold an order names must match it (else the refusal, as a value); a live one lends its currency. */
 async function matchHold(ctx: AppContext, actor: SellerActor, body: OrderBody) {
   if (!body.checkoutHoldId) return null;
-  const hold = await requireOwnHold(ctx, actor, body.checkoutHoldId);
+  const hold = await ownHold(ctx, actor, body.checkoutHoldId);
+  if (isApiError(hold)) return hold;
   const country = (body.countryCode ?? body.integrationOrderContext?.salesCountryCode)?.toUpperCase();
   const mismatched = [
     hold.sku_code !== body.skuCode && 'skuCode',
@@ -247,7 +216,7 @@ async function matchHold(ctx: AppContext, actor: SellerActor, body: OrderBody) {
     country !== undefined && country !== hold.country_code && 'countryCode',
   ].filter((f): f is string => typeof f === 'string');
   if (mismatched.length > 0) {
-    throw fail(
+    return fail(
       'HOLD_MISMATCH',
       `The order does not match checkout hold ${hold.id} (${mismatched.join(', ')}).`,
       {
@@ -260,7 +229,7 @@ async function matchHold(ctx: AppContext, actor: SellerActor, body: OrderBody) {
   const currency = body.integrationOrderContext?.currencyCode?.toUpperCase();
   const live = effectiveStatus(hold, ctx.clock.now()) === 'active';
   if (live && currency && currency !== hold.currency_code) {
-    throw fail('CURRENCY_MISMATCH', `The checkout hold is in ${hold.currency_code}, not ${currency}.`, {
+    return fail('CURRENCY_MISMATCH', `The checkout hold is in ${hold.currency_code}, not ${currency}.`, {
       holdId: hold.id,
       holdCurrencyCode: hold.currency_code,
       currencyCode: currency,
@@ -272,13 +241,18 @@ async function matchHold(ctx: AppContext, actor: SellerActor, body: OrderBody) {
 /**
  * Keys in the response by default; `immediateFulfilment: false` defers the reveal; keyless
  * delivery (a hosted redemption record) for sellers with the capability, asked for explicitly
- * or by default on the SANDBOX-KEYLESS-001 fixture.
+ * or by default on the SANDBOX-KEYLESS-001 fixture. Keyless asked for without the capability
+ * is refused (the refusal as a value).
  */
-async function chooseDelivery(ctx: AppContext, actor: SellerActor, body: OrderBody): Promise<Delivery> {
+async function chooseDelivery(
+  ctx: AppContext,
+  actor: SellerActor,
+  body: OrderBody,
+): Promise<Delivery | ApiError> {
   const { company } = await companyFacts(ctx, actor.sellerId);
   const keylessEnabled = company?.keylessEnabled ?? false;
   if (body.deliveryMode === 'keyless' && !keylessEnabled) {
-    throw fail('VALIDATION_FAILED', 'Keyless delivery is not enabled for your company.', {
+    return fail('VALIDATION_FAILED', 'Keyless delivery is not enabled for your company.', {
       issues: [{ field: 'deliveryMode', in: 'body', message: 'keyless is not enabled', keyword: 'enum' }],
     });
   }
@@ -298,19 +272,24 @@ export async function prepareOrder(
 ): Promise<Prepared> {
   const existing = await findByReference(ctx, actor, body.orderReference);
   if (existing) return { replay: await replayOrConflict(ctx, existing, body) };
-  return prepareNewOrder(ctx, actor, body, facts);
+  const prepared = await prepareNewOrder(ctx, actor, body, facts);
+  if (isApiError(prepared)) throw prepared;
+  return prepared;
 }
 
+/** A new order's line: its hold matched, its delivery chosen, then prepared; or the first refusal. */
 async function prepareNewOrder(
   ctx: AppContext,
   actor: SellerActor,
   body: OrderBody,
   facts: RequestFacts,
   speculate = false,
-) {
+): Promise<Prepared | ApiError> {
   const matched = await matchHold(ctx, actor, body);
+  if (isApiError(matched)) return matched;
   const delivery = await chooseDelivery(ctx, actor, body);
-  return prepareLine(
+  if (isApiError(delivery)) return delivery;
+  return prepareOrRefuse(
     ctx,
     actor,
     { ...body, currencyCode: matched?.currency },
@@ -327,13 +306,11 @@ async function prepareNewOrder(
  */
 export function placeOrder(ctx: AppContext, actor: SellerActor, body: OrderBody, facts: RequestFacts) {
   return prepareAndCommit(ctx, async (speculate) => {
-    try {
-      return await prepareNewOrder(ctx, actor, body, facts, speculate);
-    } catch (err) {
-      const existing = await findByReference(ctx, actor, body.orderReference);
-      if (existing) return { replay: await replayOrConflict(ctx, existing, body) };
-      throw err;
-    }
+    const prepared = await prepareNewOrder(ctx, actor, body, facts, speculate);
+    if (!isApiError(prepared)) return prepared;
+    const existing = await findByReference(ctx, actor, body.orderReference);
+    if (existing) return { replay: await replayOrConflict(ctx, existing, body) };
+    throw prepared;
   });
 }
 
@@ -346,7 +323,7 @@ export async function prepareAndCommit(
   ctx: AppContext,
   prepare: (speculate: boolean) => Promise<Prepared>,
 ): Promise<CommittedLine> {
-  if (isPostgres(ctx.db)) {
+  if (writeProvesCatalogVersion(ctx.db)) {
     const committed = await commitIfProven(ctx, await prepare(true));
     if (committed !== 'unproven') return committed;
   }

@@ -22,8 +22,8 @@ vi.mock('./one-statement.pg.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('./one-statement.pg.js')>();
   return {
     ...real,
-    oneStatementPool: (req: Parameters<typeof real.oneStatementPool>[0]) =>
-      switchedOff.optimistic ? null : real.oneStatementPool(req),
+    oneStatementPool: (...args: Parameters<typeof real.oneStatementPool>) =>
+      switchedOff.optimistic ? null : real.oneStatementPool(...args),
   };
 });
 vi.mock('../../../db/guarded-writes.js', async (importOriginal) => {

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../../context.js';
 import type { Executor } from '../../../db/database.js';
+import { rollBackWith, transactionOrOutcome } from '../../../db/guarded-writes.js';
 import { unlessRunningElsewhere } from '../../../db/sole-holder.js';
 import { isApiError } from '../../../http/errors.js';
 import { isoOf } from '../../../lib/clock.js';
@@ -10,7 +11,7 @@ import {
   requireAllocation,
 } from '../../allocations/allocations.service.js';
 import { emitEventList } from '../../events/index.js';
-import { claimKeys } from '../../inventory/index.js';
+import { claimKeysOrShort } from '../../inventory/index.js';
 import { recordConversionFinance } from './preorder-finance.js';
 import * as repo from './preorders.repo.js';
 
@@ -22,8 +23,6 @@ const BATCH = 100;
  * allocation is not active or no longer has the headroom: that seller's queue waits).
  */
 export type ConversionOutcome = 'converted' | 'gone' | 'short' | 'grant';
-
-class GrantNotReady extends Error {}
 
 /**
  * Converts one accepted pre-order in place, all or nothing, in its own transaction: the order
@@ -39,47 +38,43 @@ export async function convertPreorder(
   ex: Executor,
   orderId: string,
 ): Promise<ConversionOutcome> {
-  try {
-    return await ex.transaction().execute(async (trx) => {
-      const order = await repo.lockWaitingPreorder(trx, orderId);
-      if (!order) return 'gone';
-      const now = ctx.clock.now();
-      const peek = await requireAllocation(trx, order.allocation_id);
-      if (peek.status !== 'active' || remainingOf(peek) < order.quantity) return 'grant';
-      await claimKeys(ctx, trx, {
-        allocationId: order.allocation_id,
-        skuId: order.sku_id,
-        skuCode: order.sku_code,
-        environment: order.environment,
-        orderId: order.id,
-        quantity: order.quantity,
-      });
-      await recordConversionFinance(trx, order, now);
-      await repo.markConverted(trx, order, now);
-      const grant = await requireAllocation(trx, order.allocation_id, true);
-      if (grant.status !== 'active' || remainingOf(grant) < order.quantity) throw new GrantNotReady();
-      const after = await recordPull(trx, grant, order.quantity, now);
-      const recipients = [{ companyId: order.seller_company_id, environment: order.environment }];
-      await emitEventList(ctx, trx, [
-        {
-          recipients,
-          eventType: 'order.preorder_fulfilled',
-          data: {
-            orderReference: order.order_reference,
-            skuCode: order.sku_code,
-            quantity: order.quantity,
-            fulfilledAt: isoOf(now),
-          },
-        },
-        ...pullEvents(after, order.sku_code, order.quantity),
-      ]);
-      return 'converted';
+  return transactionOrOutcome(ex, async (trx) => {
+    const order = await repo.lockWaitingPreorder(trx, orderId);
+    if (!order) return 'gone';
+    const now = ctx.clock.now();
+    const peek = await requireAllocation(trx, order.allocation_id);
+    if (peek.status !== 'active' || remainingOf(peek) < order.quantity) return 'grant';
+    const claimed = await claimKeysOrShort(ctx, trx, {
+      allocationId: order.allocation_id,
+      skuId: order.sku_id,
+      skuCode: order.sku_code,
+      environment: order.environment,
+      orderId: order.id,
+      quantity: order.quantity,
     });
-  } catch (err) {
-    if (err instanceof GrantNotReady) return 'grant';
-    if (isApiError(err) && err.code === 'NO_AVAILABLE_KEYS') return 'short';
-    throw err;
-  }
+    if (isApiError(claimed)) return rollBackWith('short' as const);
+    await recordConversionFinance(trx, order, now);
+    await repo.markConverted(trx, order, now);
+    const grant = await requireAllocation(trx, order.allocation_id, true);
+    if (grant.status !== 'active' || remainingOf(grant) < order.quantity)
+      return rollBackWith('grant' as const);
+    const after = await recordPull(trx, grant, order.quantity, now);
+    const recipients = [{ companyId: order.seller_company_id, environment: order.environment }];
+    await emitEventList(ctx, trx, [
+      {
+        recipients,
+        eventType: 'order.preorder_fulfilled',
+        data: {
+          orderReference: order.order_reference,
+          skuCode: order.sku_code,
+          quantity: order.quantity,
+          fulfilledAt: isoOf(now),
+        },
+      },
+      ...pullEvents(after, order.sku_code, order.quantity),
+    ]);
+    return 'converted';
+  });
 }
 
 /**

@@ -1,12 +1,12 @@
 import type { AppContext } from '../../../context.js';
-import { ApiError, fail } from '../../../http/errors.js';
+import { fail, isApiError } from '../../../http/errors.js';
 import type { IntegrationOrderContext } from '../checkout.schemas.js';
 import type { LineInput, SellerActor } from '../line/quote.js';
 import {
   findByReference,
   type Prepared,
   prepareAndCommit,
-  prepareLine,
+  prepareOrRefuse,
   type RequestFacts,
 } from '../orders/orders.service.js';
 import { notLive, requireOwnReservation } from './lifecycle.service.js';
@@ -56,7 +56,7 @@ export async function commitReservation(
       // An order already under the reference meets this one on the reference's unique index
       // when it is written (commitLine answers it as a replay); a refused line looks it up
       // here, so that the refusal names the reference first, as it would have been judged.
-      const prepared = await prepareLine(
+      const prepared = await prepareOrRefuse(
         ctx,
         actor,
         {
@@ -67,12 +67,13 @@ export async function commitReservation(
           integrationOrderContext: body.integrationOrderContext,
         },
         { kind: 'order', delivery: 'keys', facts, referenceChecked: true, speculate },
-      ).catch(async (err: unknown) => {
+      );
+      if (isApiError(prepared)) {
         if (await findByReference(ctx, actor, reservation.order_reference)) throw referenceTaken();
         // A grant paused or revoked since reserving: the state moved mid-flight (409), not a 403.
-        const reason = err instanceof ApiError && err.code === 'FORBIDDEN' ? err.details.reason : undefined;
-        throw typeof reason === 'string' ? notAvailable(reservation.allocation_id, reason) : err;
-      });
+        const reason = prepared.code === 'FORBIDDEN' ? prepared.details.reason : undefined;
+        throw typeof reason === 'string' ? notAvailable(reservation.allocation_id, reason) : prepared;
+      }
       if (!('request' in prepared)) throw notAvailable(reservation.allocation_id, 'reference_taken');
       if (prepared.request.quote.allocation.id !== reservation.allocation_id) {
         // Judged on a catalog version nobody read: judged again on the current one.

@@ -1,0 +1,77 @@
+import type { Kysely } from 'kysely';
+import type { AppContext } from '../../../context.js';
+import type { Database } from '../../../db/database.js';
+import { isPostgres } from '../../../db/dialect.js';
+import { inOwnTransaction } from '../../../db/guarded-writes.js';
+import { keyedGate } from '../../../lib/gate.js';
+import { catalogVersion } from '../line/catalog-cache.js';
+import { type Fulfilment, fulfil, fulfilEndingTransaction } from './fulfil.service.js';
+import type { FulfilRequest } from './fulfil-request.js';
+import { fulfilInOneStatement, oneStatementPool } from './one-statement.pg.js';
+
+/**
+ * One-statement orders in flight per grant in this process. The grant's row lock admits one
+ * statement at a time anyway; more waiting on it in the database cost context switches and
+ * lock-queue work on the two cores the database shares with the app (measured with 32
+ * connections on one SKU, docs/checkout.md: 2-4 in flight beat 8 and unbounded).
+ */
+const onHotGrant = keyedGate(4);
+
+/**
+ * Whether a quote may be judged on the cached catalog without reading its version
+ * (`Quote.versionToProve`): where the write proves the version itself, on PostgreSQL. Elsewhere
+ * proving it costs the same read, made later.
+ */
+export const writeProvesCatalogVersion = (db: Kysely<Database>) => isPostgres(db);
+
+/**
+ * Writes one fulfilment on its own, the one way every order, pull and reservation commit is
+ * written: first optimistically, then, when that misses, on the locked path.
+ *
+ * - Optimistic: on PostgreSQL, a request of the one statement's shape is that statement
+ *   (one-statement.pg.ts); any other request is a transaction of its own, which on PostgreSQL
+ *   the grant's guarded update ends (`fulfilEndingTransaction`). A miss (the grant moved since
+ *   the quote read it, too few keys) writes nothing and comes back as a value.
+ * - Locked: `fulfil` in a transaction, which locks the grant and answers with the exact refusal.
+ *
+ * `'unproven'`: the quote was judged on a catalog version (`Quote.versionToProve`) that moved
+ * before it was written; nothing was written and the caller quotes the line again.
+ */
+export async function writeFulfilment(
+  ctx: AppContext,
+  request: FulfilRequest,
+): Promise<Fulfilment | 'unproven'> {
+  const optimistic = await writeOptimistically(ctx, request);
+  if (optimistic !== 'missed') return optimistic;
+  return ctx.db.transaction().execute((trx) => fulfil(ctx, trx, request));
+}
+
+async function writeOptimistically(
+  ctx: AppContext,
+  request: FulfilRequest,
+): Promise<Fulfilment | 'missed' | 'unproven'> {
+  const pool = oneStatementPool(ctx.db, request);
+  if (pool) {
+    // The one statement proves a speculative quote's catalog version itself.
+    const done = await onHotGrant(request.quote.allocation.id, () =>
+      fulfilInOneStatement(ctx, ctx.db, request, pool),
+    );
+    if (done) return done;
+    ctx.metrics.orderFastPathRetries.inc();
+    return (await provenByReading(ctx, request)) ? 'missed' : 'unproven';
+  }
+  if (!(await provenByReading(ctx, request))) return 'unproven';
+  const done = await inOwnTransaction(ctx.db, (trx) => fulfilEndingTransaction(ctx, trx, request));
+  if (done) return done;
+  ctx.metrics.orderFastPathRetries.inc();
+  return 'missed';
+}
+
+/**
+ * A speculative quote (`Quote.versionToProve`) stands for a transaction as a quote that read
+ * the version first does, if the version read now is the one it was judged under.
+ */
+async function provenByReading(ctx: AppContext, request: FulfilRequest): Promise<boolean> {
+  const version = request.quote.versionToProve;
+  return version === null || (await catalogVersion(ctx)) === version;
+}
