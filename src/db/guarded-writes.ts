@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, Executor } from './database.js';
+import { type Database, type Executor, isUniqueViolation } from './database.js';
 import { isPostgres } from './dialect.js';
 
 /**
@@ -73,6 +73,24 @@ export async function transactionOrOutcome<T, V>(
     });
   } catch (err) {
     if (err instanceof RolledBack) return err.outcome as V;
+    throw err;
+  }
+}
+
+/** A write a unique index refused: its transaction rolled back, nothing written. */
+export class Duplicate {
+  constructor(readonly error: unknown) {}
+}
+
+/**
+ * Answers a write that a unique index refused (a concurrent request took the same key first)
+ * as the value `Duplicate`, right where its transaction ended; every other error passes through.
+ */
+export async function unlessDuplicate<T>(write: Promise<T>): Promise<T | Duplicate> {
+  try {
+    return await write;
+  } catch (err) {
+    if (isUniqueViolation(err)) return new Duplicate(err);
     throw err;
   }
 }

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../../context.js';
-import { isUniqueViolation } from '../../../db/database.js';
+import { Duplicate, unlessDuplicate } from '../../../db/guarded-writes.js';
 import { type ApiError, fail, isApiError } from '../../../http/errors.js';
 import type { Claim } from '../../../http/idempotency/record-key.js';
 import type { SimulateValue } from '../../../http/simulate.js';
@@ -191,16 +191,12 @@ export async function commitLine(ctx: AppContext, prepared: Prepared): Promise<C
 async function commitIfProven(ctx: AppContext, prepared: Prepared): Promise<CommittedLine | 'unproven'> {
   if ('replay' in prepared) return { view: prepared.replay, replayed: true };
   const { request } = prepared;
-  try {
-    const done = await writeFulfilment(ctx, request);
-    if (done === 'unproven') return 'unproven';
-    return { view: fulfilmentView(request, done), replayed: false };
-  } catch (err) {
-    if (!isUniqueViolation(err)) throw err;
-    const winner = await findByReference(ctx, request.actor, request.orderReference);
-    if (!winner) throw err;
-    return { view: await replayOrConflict(ctx, winner, request), replayed: true };
-  }
+  const done = await unlessDuplicate(writeFulfilment(ctx, request));
+  if (done === 'unproven') return 'unproven';
+  if (!(done instanceof Duplicate)) return { view: fulfilmentView(request, done), replayed: false };
+  const winner = await findByReference(ctx, request.actor, request.orderReference);
+  if (!winner) throw done.error;
+  return { view: await replayOrConflict(ctx, winner, request), replayed: true };
 }
 
 /** The hold an order names must match it (else the refusal, as a value); a live one lends its currency. */
