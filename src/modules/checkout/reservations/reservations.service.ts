@@ -97,20 +97,12 @@ export async function reserve(ctx: AppContext, actor: SellerActor, body: Reserve
   return answered;
 }
 
-/** The hold's gates (`quoteLine`), then hot-drop mode and the per-reservation maximum. */
-async function quoteReservation(
-  ctx: AppContext,
-  actor: SellerActor,
-  body: ReserveBody,
-  speculate: boolean,
-): Promise<Quote> {
-  const quote = await quoteLine(ctx, actor, body, 'hold', { speculate });
-  const refusal = reservableRefusal(quote, body.quantity);
-  if (!refusal) return quote;
-  // Refused on a version nobody read: judged again on the current one.
-  if (quote.versionToProve !== null) return quoteReservation(ctx, actor, body, false);
-  throw refusal;
-}
+/** The hold's gates, then hot-drop mode and the per-reservation maximum (`quoteLine`). */
+const quoteReservation = (ctx: AppContext, actor: SellerActor, body: ReserveBody, speculate: boolean) =>
+  quoteLine(ctx, actor, body, 'hold', {
+    speculate,
+    gate: (quote) => reservableRefusal(quote, body.quantity),
+  });
 
 /** Why the quoted line cannot be reserved, or null when it can. */
 function reservableRefusal({ allocation, sku, price, currency }: Quote, quantity: number) {
