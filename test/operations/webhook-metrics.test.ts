@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { disableEndpoint } from '../../src/modules/webhooks/webhooks.repo.js';
+import { disableEndpoint } from '../../src/modules/webhooks/endpoints.repo.js';
 import { adminHeaders } from '../admin.js';
 import { makeSeller } from '../factories.js';
 import { useTestApp } from '../harness.js';

@@ -2,10 +2,12 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { type EndpointDisabledNotice, mailOwnersEndpointDisabled } from '../console/owner-mail.service.js';
 import { emit } from '../events/index.js';
+import * as attemptsRepo from './attempts.repo.js';
+import type { Claimed } from './delivery-writes.repo.js';
+import * as deliveryWrites from './delivery-writes.repo.js';
+import * as endpointsRepo from './endpoints.repo.js';
 import { MAX_ATTEMPTS, nextAttemptAt } from './retry-schedule.js';
 import type { SendResult } from './sender.js';
-import type { Claimed } from './webhooks.repo.js';
-import * as repo from './webhooks.repo.js';
 
 /** Consecutive failed attempts that disable an endpoint (docs/events.md, "Circuit breaker"). */
 export const BREAKER_THRESHOLD = 10;
@@ -107,7 +109,7 @@ async function writeOutcomes(
       next: o.result.ok ? null : nextAttemptAt(o.attemptedAt, attempt, o.result.retryAfterSeconds),
     };
   });
-  await repo.insertAttempts(
+  await attemptsRepo.insertAttempts(
     trx,
     planned.map(({ row, eventType, result, attempt, next, attemptedAt }) => ({
       delivery_id: row.id,
@@ -136,7 +138,7 @@ async function writeOutcomes(
       succeeded.set(code, [...(succeeded.get(code) ?? []), row.id]);
       continue;
     }
-    await repo.recordFailure(trx, row.id, {
+    await deliveryWrites.recordFailure(trx, row.id, {
       status: next === null ? 'failed' : disabled.has(row.endpoint_id) ? 'held' : 'pending',
       attempts: attempt,
       next_attempt_at: next ?? now,
@@ -146,7 +148,7 @@ async function writeOutcomes(
       updated_at: now,
     });
   }
-  for (const [code, ids] of succeeded) await repo.markSucceeded(trx, ids, code, now);
+  for (const [code, ids] of succeeded) await deliveryWrites.markSucceeded(trx, ids, code, now);
   return notices;
 }
 
@@ -186,17 +188,17 @@ async function countFailures(
 ) {
   const failures = run.errors.length;
   if (failures === 0) {
-    await repo.resetFailures(trx, endpointId);
+    await endpointsRepo.resetFailures(trx, endpointId);
     return true;
   }
-  const counted = await repo.addFailures(trx, endpointId, failures, run.afterSuccess);
+  const counted = await endpointsRepo.addFailures(trx, endpointId, failures, run.afterSuccess);
   if (!counted) return true;
   if (counted.status !== 'active') return false;
   if (counted.consecutive_failures < BREAKER_THRESHOLD) return true;
   const before = counted.consecutive_failures - failures;
   const trippedAt = Math.max(BREAKER_THRESHOLD, before + 1);
   const reason = `${trippedAt} consecutive failed deliveries; last: ${run.errors[trippedAt - before - 1]}`;
-  if (!(await repo.disableEndpoint(trx, endpointId, reason, now))) return false;
+  if (!(await endpointsRepo.disableEndpoint(trx, endpointId, reason, now))) return false;
   const endpointHost = new URL(counted.url).host;
   await emit(
     ctx,

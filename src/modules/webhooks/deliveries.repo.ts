@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { isPostgres } from '../../db/dialect.js';
-import type { Claimed, Tenant } from './webhooks.repo.js';
+import type { Claimed } from './delivery-writes.repo.js';
+import type { Tenant } from './endpoints.repo.js';
 import type { DeliveryStatus } from './webhooks.table.js';
 
 export interface CompanyDeliveriesPage {

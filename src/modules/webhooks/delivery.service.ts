@@ -1,11 +1,11 @@
 import type { AppContext } from '../../context.js';
 import { AttemptRecorder } from './attempt-recorder.js';
 import * as deliveries from './deliveries.repo.js';
+import type { Claimed } from './delivery-writes.repo.js';
+import type * as endpointsRepo from './endpoints.repo.js';
 import { type EnvelopeSource, envelopeBody } from './envelope.js';
 import { DELIVERY_TIMEOUT_MS, sendWebhook } from './sender.js';
 import { signatureHeaders } from './signing.js';
-import type * as repo from './webhooks.repo.js';
-import type { Claimed } from './webhooks.repo.js';
 
 /** A claimed delivery belongs to its worker this long: the timeout plus room to record the result. */
 export const LEASE_MS = DELIVERY_TIMEOUT_MS + 10_000;
@@ -111,7 +111,7 @@ export class DeliveryWorker {
   private async deliver(
     row: Claimed,
     event: (EnvelopeSource & { target_endpoint_id: string | null }) | undefined,
-    endpoint: repo.EndpointRow | undefined,
+    endpoint: endpointsRepo.EndpointRow | undefined,
   ): Promise<void> {
     if (!event || !endpoint) return;
     const now = this.ctx.clock.now();

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { isoOrNull } from '../../lib/clock.js';
-import * as repo from './webhooks.repo.js';
+import * as endpointsRepo from './endpoints.repo.js';
 
 /**
  * The health of a company's webhook endpoints in one environment, for GET /integration/status:
@@ -8,8 +8,8 @@ import * as repo from './webhooks.repo.js';
  * its run of consecutive failures, its last successful delivery, and its deliveries still awaiting
  * delivery (`pending`, buffered while disabled included) or given up (`failed`).
  */
-export async function webhookEndpointHealth(ctx: AppContext, tenant: repo.Tenant) {
-  const rows = await repo.endpointHealthOf(ctx.db, tenant);
+export async function webhookEndpointHealth(ctx: AppContext, tenant: endpointsRepo.Tenant) {
+  const rows = await endpointsRepo.endpointHealthOf(ctx.db, tenant);
   const endpoints = rows.map((r) => ({
     id: r.id,
     host: new URL(r.url).host,

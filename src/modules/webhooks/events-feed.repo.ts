@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import type { Tenant } from './webhooks.repo.js';
+import type { Tenant } from './endpoints.repo.js';
 
 export interface FeedPage {
   /** Continue after this `published_seq`; else from `sinceUs` (a publication instant); else from the first. */

@@ -1,8 +1,9 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { EVENT_TYPES, isEventType } from '../events/index.js';
+import * as deliveryWrites from './delivery-writes.repo.js';
+import * as endpointsRepo from './endpoints.repo.js';
 import * as publication from './publication.repo.js';
-import * as repo from './webhooks.repo.js';
 
 /** Events published per round at most. */
 export const PUBLISH_BATCH = 500;
@@ -53,9 +54,9 @@ async function assignOrder(trx: Executor, events: UnpublishedEvent[], now: numbe
   await publication.recordPublications(trx, publications);
 }
 
-export type Subscriber = repo.EndpointRow & { types: Set<string> };
+export type Subscriber = endpointsRepo.EndpointRow & { types: Set<string> };
 
-export const subscriberOf = (row: repo.EndpointRow): Subscriber => ({
+export const subscriberOf = (row: endpointsRepo.EndpointRow): Subscriber => ({
   ...row,
   types: new Set(JSON.parse(row.event_types) as string[]),
 });
@@ -83,14 +84,18 @@ export const matches = (
 
 /** One delivery per (event, matching endpoint); a disabled endpoint's rows are `held` until enable. */
 async function fanOut(trx: Executor, events: UnpublishedEvent[], now: number): Promise<number> {
-  const rowsOfEndpoints = await repo.endpointsOfCompanies(trx, [...new Set(events.map((e) => e.company_id))]);
+  const rowsOfEndpoints = await endpointsRepo.endpointsOfCompanies(trx, [
+    ...new Set(events.map((e) => e.company_id)),
+  ]);
   if (rowsOfEndpoints.length === 0) return 0;
   const endpoints = rowsOfEndpoints.map(subscriberOf);
   const rows = events.flatMap((event) =>
     endpoints
       .filter((endpoint) => matches(endpoint, event))
-      .map((endpoint) => repo.newDelivery(endpoint, { ...event, published_seq: orderOf.get(event)! }, now)),
+      .map((endpoint) =>
+        deliveryWrites.newDelivery(endpoint, { ...event, published_seq: orderOf.get(event)! }, now),
+      ),
   );
-  await repo.insertDeliveries(trx, rows);
+  await deliveryWrites.insertDeliveries(trx, rows);
   return rows.length;
 }

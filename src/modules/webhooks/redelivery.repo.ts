@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/database.js';
-import type { Tenant } from './webhooks.repo.js';
+import type { Tenant } from './endpoints.repo.js';
 
 /** One event; with a tenant, only if it is that tenant's. */
 export function eventOf(ex: Executor, tenant: Tenant | null, eventId: string) {

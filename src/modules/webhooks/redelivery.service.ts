@@ -1,17 +1,18 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
+import * as deliveryWrites from './delivery-writes.repo.js';
+import * as endpointsRepo from './endpoints.repo.js';
 import { matches, subscriberOf } from './publisher.service.js';
 import * as redelivery from './redelivery.repo.js';
-import * as repo from './webhooks.repo.js';
 
 /** Events one replay call re-queues at most; calling again with the same `since` continues. */
 export const MAX_REPLAY = 500;
 
-async function endpointFor(trx: Executor, tenant: repo.Tenant | null, endpointId: string) {
+async function endpointFor(trx: Executor, tenant: endpointsRepo.Tenant | null, endpointId: string) {
   const endpoint = tenant
-    ? await repo.endpointOf(trx, tenant, endpointId)
-    : await repo.endpointById(trx, endpointId);
+    ? await endpointsRepo.endpointOf(trx, tenant, endpointId)
+    : await endpointsRepo.endpointById(trx, endpointId);
   if (!endpoint) throw fail('NOT_FOUND', `Webhook endpoint ${endpointId} not found.`);
   return endpoint;
 }
@@ -26,7 +27,7 @@ async function endpointFor(trx: Executor, tenant: repo.Tenant | null, endpointId
  */
 export async function redeliverEvent(
   ctx: AppContext,
-  tenant: repo.Tenant | null,
+  tenant: endpointsRepo.Tenant | null,
   eventId: string,
   endpointId: string,
 ) {
@@ -42,9 +43,14 @@ export async function redeliverEvent(
       );
     if (event.published_seq === null)
       throw fail('VALIDATION_FAILED', 'The event is not published yet; it will be delivered normally.');
-    const base = await repo.supersedeDeliveries(trx, endpointId, eventId, now);
-    const delivery = repo.newDelivery(endpoint, { ...event, published_seq: event.published_seq }, now, base);
-    await repo.insertDeliveries(trx, [delivery]);
+    const base = await deliveryWrites.supersedeDeliveries(trx, endpointId, eventId, now);
+    const delivery = deliveryWrites.newDelivery(
+      endpoint,
+      { ...event, published_seq: event.published_seq },
+      now,
+      base,
+    );
+    await deliveryWrites.insertDeliveries(trx, [delivery]);
     return { deliveryId: delivery.id, eventId, endpointId, status: delivery.status };
   });
 }
@@ -62,7 +68,12 @@ function sinceOf(since: string) {
  * matches (type filter, audience) but never got a delivery of (filtered differently then).
  * Deliveries pending, held or succeeded are left alone, so a second replay queues nothing twice.
  */
-async function replayable(trx: Executor, tenant: repo.Tenant, endpoint: repo.EndpointRow, sinceMs: number) {
+async function replayable(
+  trx: Executor,
+  tenant: endpointsRepo.Tenant,
+  endpoint: endpointsRepo.EndpointRow,
+  sinceMs: number,
+) {
   const subscriber = subscriberOf(endpoint);
   const fromMs = Math.max(sinceMs, Number(endpoint.created_at));
   const events = await redelivery.notReceivedBy(trx, tenant, endpoint.id, fromMs * 1000);
@@ -73,7 +84,12 @@ async function replayable(trx: Executor, tenant: repo.Tenant, endpoint: repo.End
 }
 
 /** How many events a replay with this `since` would queue now (every call's worth, not one call's). */
-export async function previewReplay(ctx: AppContext, tenant: repo.Tenant, endpointId: string, since: string) {
+export async function previewReplay(
+  ctx: AppContext,
+  tenant: endpointsRepo.Tenant,
+  endpointId: string,
+  since: string,
+) {
   const sinceMs = sinceOf(since);
   const endpoint = await endpointFor(ctx.db, tenant, endpointId);
   const { from, due } = await replayable(ctx.db, tenant, endpoint, sinceMs);
@@ -86,7 +102,7 @@ export async function previewReplay(ctx: AppContext, tenant: repo.Tenant, endpoi
  */
 export async function replayFailedSince(
   ctx: AppContext,
-  tenant: repo.Tenant,
+  tenant: endpointsRepo.Tenant,
   endpointId: string,
   since: string,
 ) {
@@ -96,15 +112,20 @@ export async function replayFailedSince(
     const endpoint = await endpointFor(trx, tenant, endpointId);
     const { from, due } = await replayable(trx, tenant, endpoint, sinceMs);
     const chosen = due.slice(0, MAX_REPLAY);
-    const bases = await repo.attemptsMadeOf(
+    const bases = await deliveryWrites.attemptsMadeOf(
       trx,
       endpointId,
       chosen.map((e) => e.event_id),
     );
     const rows = chosen.map((e) =>
-      repo.newDelivery(endpoint, { ...e, published_seq: e.published_seq! }, now, bases.get(e.event_id) ?? 0),
+      deliveryWrites.newDelivery(
+        endpoint,
+        { ...e, published_seq: e.published_seq! },
+        now,
+        bases.get(e.event_id) ?? 0,
+      ),
     );
-    await repo.insertDeliveries(trx, rows);
+    await deliveryWrites.insertDeliveries(trx, rows);
     return {
       endpointId,
       since: new Date(sinceMs).toISOString(),

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 
 /** The next `limit` published events after `after`, in publication order (its unique index). */
@@ -45,3 +46,19 @@ export const oldestAttemptsWithBody = (ex: Executor, limit: number) =>
 /** Clears the response bodies of these attempts (the attempts stay). */
 export const clearAttemptBodies = (ex: Executor, seqs: number[]) =>
   ex.updateTable('webhook_attempts').set({ response_body: null }).where('seq', 'in', seqs).execute();
+
+/**
+ * Whether one day's partitions of the outbox and of its deliveries (named) hold anything still
+ * needed: an event not yet published or published at or after `sinceUs` (the newest published
+ * is the last in publication order), or a delivery still waiting (pending or held). Each look
+ * reads a partial or ordered index of the day, not the day's rows.
+ */
+export async function dayStillNeeded(ex: Executor, events: string, deliveries: string, sinceUs: number) {
+  const { rows } = await sql<{ needed: boolean }>`select
+    exists (select 1 from ${sql.id(events)} where published_seq is null)
+    or coalesce((select published_at_us from ${sql.id(events)} where published_seq is not null
+      order by published_seq desc limit 1), 0) >= ${sinceUs}
+    or exists (select 1 from ${sql.id(deliveries)} where status = 'pending')
+    or exists (select 1 from ${sql.id(deliveries)} where status = 'held') as needed`.execute(ex);
+  return rows[0]?.needed === true;
+}

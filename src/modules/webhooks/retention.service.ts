@@ -3,7 +3,6 @@ import type { Executor } from '../../db/database.js';
 import { type DayPartitionedTable, dropsExpiredDaysWhole } from '../../db/day-partitions.js';
 import { REQUEST_LOG_RETENTION_MS } from '../request-log/index.js';
 import * as retention from './retention.repo.js';
-import * as repo from './webhooks.repo.js';
 
 /** Events are kept this long after publication (docs/events.md, "Retention"), then purged. */
 export const EVENT_RETENTION_DAYS = 30;
@@ -58,7 +57,7 @@ export const eventDayMayGo = async (
   partitionOf: (table: DayPartitionedTable) => string,
   keptSinceMs: number,
 ) =>
-  !(await repo.dayStillNeeded(
+  !(await retention.dayStillNeeded(
     ex,
     partitionOf('outbox_events'),
     partitionOf('webhook_deliveries'),

@@ -14,17 +14,18 @@ import {
   exampleEnvelope,
   isEventType,
 } from '../events/index.js';
+import * as attemptsRepo from './attempts.repo.js';
+import * as endpointsRepo from './endpoints.repo.js';
 import { ATTEMPT_BODY_RETENTION_MS } from './retention.service.js';
 import { newWebhookSecret } from './signing.js';
 import { checkWebhookUrl } from './webhook-url.js';
-import * as repo from './webhooks.repo.js';
 
 /** Endpoints per company and environment (docs/events.md). */
 export const MAX_ENDPOINTS = 16;
 /** How long the secret replaced by a rotation keeps signing beside the new one. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
-export const tenantOf = (p: Principal): repo.Tenant => ({
+export const tenantOf = (p: Principal): endpointsRepo.Tenant => ({
   companyId: p.companyId,
   environment: p.environment,
 });
@@ -55,7 +56,7 @@ function checkEventTypes(types: readonly string[] | undefined): string[] {
   return [...new Set(types)];
 }
 
-export function endpointView(row: repo.EndpointRow) {
+export function endpointView(row: endpointsRepo.EndpointRow) {
   return {
     id: row.id,
     url: row.url,
@@ -98,7 +99,7 @@ const auditedUrl = (url: string) => {
 };
 
 async function requireEndpoint(ex: Executor, p: Principal, id: string) {
-  const row = await repo.endpointOf(ex, tenantOf(p), id);
+  const row = await endpointsRepo.endpointOf(ex, tenantOf(p), id);
   if (!row) throw fail('NOT_FOUND', `Webhook endpoint ${id} not found.`);
   return row;
 }
@@ -114,7 +115,7 @@ export async function createEndpoint(
   const now = ctx.clock.now();
   const id = uuidv7(now);
   await ctx.db.transaction().execute(async (trx) => {
-    if ((await repo.countEndpoints(trx, tenantOf(p))) >= MAX_ENDPOINTS)
+    if ((await endpointsRepo.countEndpoints(trx, tenantOf(p))) >= MAX_ENDPOINTS)
       throw fail(
         'VALIDATION_FAILED',
         `A company may have at most ${MAX_ENDPOINTS} webhook endpoints per environment.`,
@@ -122,7 +123,7 @@ export async function createEndpoint(
           limit: MAX_ENDPOINTS,
         },
       );
-    await repo.insertEndpoint(trx, {
+    await endpointsRepo.insertEndpoint(trx, {
       id,
       company_id: p.companyId,
       environment: p.environment,
@@ -141,13 +142,13 @@ export async function createEndpoint(
     });
     await audit(ctx, trx, p, 'webhook.created', id, { url: auditedUrl(url), eventTypes });
   });
-  const view = endpointView((await repo.endpointById(ctx.db, id))!);
+  const view = endpointView((await endpointsRepo.endpointById(ctx.db, id))!);
   const { url: u, eventTypes: t, description, createdAt } = view;
   return { id, url: u, eventTypes: t, description, status: 'active' as const, secret, createdAt };
 }
 
 export async function listEndpoints(ctx: AppContext, p: Principal) {
-  return (await repo.endpointsOf(ctx.db, tenantOf(p))).map(endpointView);
+  return (await endpointsRepo.endpointsOf(ctx.db, tenantOf(p))).map(endpointView);
 }
 
 export async function updateEndpoint(
@@ -160,7 +161,7 @@ export async function updateEndpoint(
   let secret: string | undefined;
   await ctx.db.transaction().execute(async (trx) => {
     const row = await requireEndpoint(trx, p, id);
-    const patch: Parameters<typeof repo.updateEndpoint>[2] = { updated_at: now };
+    const patch: Parameters<typeof endpointsRepo.updateEndpoint>[2] = { updated_at: now };
     if (body.url !== undefined) patch.url = checkWebhookUrl(body.url, ctx.config.allowInsecureWebhooks);
     if (body.eventTypes !== undefined) patch.event_types = JSON.stringify(checkEventTypes(body.eventTypes));
     if (body.description !== undefined) patch.description = body.description;
@@ -170,19 +171,19 @@ export async function updateEndpoint(
       patch.previous_secret_sealed = row.secret_sealed;
       patch.previous_secret_until = now + ROTATION_OVERLAP_MS;
     }
-    await repo.updateEndpoint(trx, id, patch);
+    await endpointsRepo.updateEndpoint(trx, id, patch);
     const changed = (['url', 'eventTypes', 'description'] as const).filter((f) => body[f] !== undefined);
     if (changed.length > 0) await audit(ctx, trx, p, 'webhook.updated', id, { changed });
     if (body.rotateSecret) await audit(ctx, trx, p, 'webhook.secret_rotated', id);
   });
-  const view = endpointView((await repo.endpointById(ctx.db, id))!);
+  const view = endpointView((await endpointsRepo.endpointById(ctx.db, id))!);
   return secret === undefined ? view : { ...view, secret };
 }
 
 export async function deleteEndpoint(ctx: AppContext, p: Principal, id: string): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
     const row = await requireEndpoint(trx, p, id);
-    await repo.deleteEndpoint(trx, id);
+    await endpointsRepo.deleteEndpoint(trx, id);
     await audit(ctx, trx, p, 'webhook.deleted', id, { url: auditedUrl(row.url) });
   });
 }
@@ -237,10 +238,10 @@ export async function pauseEndpoint(ctx: AppContext, p: Principal, id: string) {
   const now = ctx.clock.now();
   await ctx.db.transaction().execute(async (trx) => {
     await requireEndpoint(trx, p, id);
-    if (await repo.disableEndpoint(trx, id, PAUSED_REASON, now, 'seller'))
+    if (await endpointsRepo.disableEndpoint(trx, id, PAUSED_REASON, now, 'seller'))
       await audit(ctx, trx, p, 'webhook.paused', id);
   });
-  return endpointView((await repo.endpointById(ctx.db, id))!);
+  return endpointView((await endpointsRepo.endpointById(ctx.db, id))!);
 }
 
 /** Disabled to active: failures forgotten, held deliveries due now, oldest event first. */
@@ -249,7 +250,7 @@ export async function enableEndpoint(ctx: AppContext, p: Principal, id: string) 
   await ctx.db.transaction().execute(async (trx) => {
     const row = await requireEndpoint(trx, p, id);
     if (row.status === 'active') return;
-    await repo.updateEndpoint(trx, id, {
+    await endpointsRepo.updateEndpoint(trx, id, {
       status: 'active',
       consecutive_failures: 0,
       disabled_reason: null,
@@ -257,10 +258,10 @@ export async function enableEndpoint(ctx: AppContext, p: Principal, id: string) 
       disabled_by: null,
       updated_at: now,
     });
-    await repo.releaseHeld(trx, id, now);
+    await endpointsRepo.releaseHeld(trx, id, now);
     await audit(ctx, trx, p, 'webhook.enabled', id);
   });
-  return endpointView((await repo.endpointById(ctx.db, id))!);
+  return endpointView((await endpointsRepo.endpointById(ctx.db, id))!);
 }
 
 /**
@@ -268,7 +269,7 @@ export async function enableEndpoint(ctx: AppContext, p: Principal, id: string) 
  * delivery's latest attempt, the delivery pending); `responseBody` only within the request
  * log's retention, the trim job's bound, so a read never shows a body it should have cleared.
  */
-export function attemptView(row: repo.AttemptRow, retryPlanned: boolean, now: number) {
+export function attemptView(row: attemptsRepo.AttemptRow, retryPlanned: boolean, now: number) {
   return {
     eventId: row.event_id,
     eventType: row.event_type,
@@ -295,7 +296,7 @@ export async function listAttempts(
   const before =
     query.cursor === undefined ? undefined : (decodeCursor(query.cursor, ['number'])[0] as number);
   const filter = { outcome: query.status, eventType: query.eventType };
-  const rows = await repo.attemptsOf(ctx.db, id, filter, before, query.limit + 1);
+  const rows = await attemptsRepo.attemptsOf(ctx.db, id, filter, before, query.limit + 1);
   const result = page(rows, query.limit, (r) => [r.seq], urlFor);
   const now = ctx.clock.now();
   return {
