@@ -22,6 +22,13 @@ export async function unlessMissed<T>(statement: Promise<T>): Promise<T | null> 
   }
 }
 
+/**
+ * Whether writes here are guarded statements (PostgreSQL), which can prove what a quote read
+ * as they write (for example a catalog version the quote was judged on without reading it,
+ * `Quote.versionToProve`). Elsewhere proving it costs the same read, made later.
+ */
+export const writesProveReads = (db: Executor) => isPostgres(db);
+
 const ownTransactions = new WeakSet<object>();
 
 /**

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../../context.js';
-import { Duplicate, unlessDuplicate } from '../../../db/guarded-writes.js';
+import { Duplicate, unlessDuplicate, writesProveReads } from '../../../db/guarded-writes.js';
 import { type ApiError, fail, isApiError } from '../../../http/errors.js';
 import type { Claim } from '../../../http/idempotency/record-key.js';
 import type { SimulateValue } from '../../../http/simulate.js';
@@ -18,7 +18,7 @@ import type { FulfilRequest } from './fulfil-request.js';
 import { fulfilledView } from './order-view.js';
 import * as repo from './orders.repo.js';
 import { takenBackKeys } from './taken-back-keys.js';
-import { writeFulfilment, writeProvesCatalogVersion } from './write-fulfilment.js';
+import { writeFulfilment } from './write-fulfilment.js';
 
 export interface RequestFacts {
   contractDate: string;
@@ -319,7 +319,7 @@ export async function prepareAndCommit(
   ctx: AppContext,
   prepare: (speculate: boolean) => Promise<Prepared>,
 ): Promise<CommittedLine> {
-  if (writeProvesCatalogVersion(ctx.db)) {
+  if (writesProveReads(ctx.db)) {
     const committed = await commitIfProven(ctx, await prepare(true));
     if (committed !== 'unproven') return committed;
   }

@@ -1,7 +1,4 @@
-import type { Kysely } from 'kysely';
 import type { AppContext } from '../../../context.js';
-import type { Database } from '../../../db/database.js';
-import { isPostgres } from '../../../db/dialect.js';
 import { inOwnTransaction } from '../../../db/guarded-writes.js';
 import { keyedGate } from '../../../lib/gate.js';
 import { catalogVersion } from '../line/catalog-cache.js';
@@ -16,13 +13,6 @@ import { fulfilInOneStatement, oneStatementPool } from './one-statement.pg.js';
  * connections on one SKU, docs/checkout.md: 2-4 in flight beat 8 and unbounded).
  */
 const onHotGrant = keyedGate(4);
-
-/**
- * Whether a quote may be judged on the cached catalog without reading its version
- * (`Quote.versionToProve`): where the write proves the version itself, on PostgreSQL. Elsewhere
- * proving it costs the same read, made later.
- */
-export const writeProvesCatalogVersion = (db: Kysely<Database>) => isPostgres(db);
 
 /**
  * Writes one fulfilment on its own, the one way every order, pull and reservation commit is

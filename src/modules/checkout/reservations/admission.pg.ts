@@ -11,7 +11,7 @@ import { SLOTS, type Taken } from './slot-store.js';
  * The hot path of POST /orders/reserve on PostgreSQL, one statement each (one round trip, the
  * slot row locked only for that statement): written in SQL rather than built, since the
  * data-modifying CTEs are the point. SQLite runs the same steps in one transaction
- * (reservations.service.ts); both are covered by the same tests.
+ * (write-reservation.ts); both are covered by the same tests.
  */
 
 type NewRow = Omit<ReservationsTable, 'slot'>;

@@ -1,29 +1,25 @@
 import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../../../context.js';
-import type { Executor } from '../../../db/database.js';
-import { isTransientStoreError } from '../../../db/transient-errors.js';
+import { writesProveReads } from '../../../db/guarded-writes.js';
 import { fail } from '../../../http/errors.js';
 import { isoOf } from '../../../lib/clock.js';
 import { uuidv7 } from '../../../lib/ids.js';
-import { emitEventList, ensureEventDays, outboxRowsOf } from '../../events/index.js';
 import type { HoldBody } from '../checkout.schemas.js';
 import type { PriceQuote } from '../line/price-quote.js';
 import type { Quote, SellerActor } from '../line/quote.js';
 import { quoteLine } from '../line/quote.service.js';
-import { recordReservation, takeAndRecord } from './admission.pg.js';
 import { slotStoreOf } from './admission-store.js';
 import { refill, refillUnderWay, topUpWhenLow, trackRefill } from './refill.js';
-import * as repo from './reservations.repo.js';
-import { SLOTS, type SlotStore, slotsLeft, type Taken } from './slot-store.js';
+import type { ReservationsTable } from './reservations.table.js';
+import { type SlotStore, slotsLeft, type Taken } from './slot-store.js';
+import { recordReservationRow, writeReservation } from './write-reservation.js';
 
 /** A reservation lives about 60 seconds, and may be extended once by as much again. */
 export const RESERVATION_TTL_MS = 60_000;
 
 export type ReserveBody = Omit<Static<typeof HoldBody>, 'ttlSeconds'>;
 
-const recipientsOf = (actor: SellerActor) => [{ companyId: actor.sellerId, environment: actor.environment }];
-
-function rowOf(actor: SellerActor, body: ReserveBody, quote: Quote, now: number) {
+function rowOf(actor: SellerActor, body: ReserveBody, quote: Quote, now: number): ReservationsTable {
   const { skuCode: _sku, quantity: _q, orderReference: _ref, ...line } = body;
   return {
     id: uuidv7(now),
@@ -50,28 +46,10 @@ function rowOf(actor: SellerActor, body: ReserveBody, quote: Quote, now: number)
     updated_at: now,
   };
 }
-type NewReservation = ReturnType<typeof rowOf>;
 
 /** The price a stored reservation bound, if it was made by a release that binds one. */
 export const reservedPriceOfRow = (row: { line: string }): PriceQuote | undefined =>
   (JSON.parse(row.line) as { reservedPrice?: PriceQuote }).reservedPrice;
-
-const reservedEvent = (actor: SellerActor, row: NewReservation) => ({
-  recipients: recipientsOf(actor),
-  eventType: 'order.reserved' as const,
-  data: {
-    orderReference: row.order_reference,
-    skuCode: row.sku_code,
-    quantity: row.quantity,
-    expectedReleaseAt: null,
-  },
-});
-
-/** The reservation row and its `order.reserved`, in the caller's transaction. */
-async function record(ctx: AppContext, trx: Executor, actor: SellerActor, row: NewReservation) {
-  await repo.insertReservation(trx, row);
-  await emitEventList(ctx, trx, [reservedEvent(actor, row)]);
-}
 
 /**
  * POST /orders/reserve: the hold's gates (`quoteLine`), then admission. The fast
@@ -88,7 +66,7 @@ export async function reserve(ctx: AppContext, actor: SellerActor, body: Reserve
     const taken = await admitOrRefill(ctx, store, actor, quote, row);
     return taken === 'unproven' ? taken : answer(row, taken);
   };
-  if (ctx.engine === 'postgres') {
+  if (writesProveReads(ctx.db)) {
     const answered = await attempt(true);
     if (answered !== 'unproven') return answered;
   }
@@ -134,7 +112,7 @@ function reservableRefusal({ allocation, sku, price, currency }: Quote, quantity
   return null;
 }
 
-function answer(row: NewReservation, taken: Taken) {
+function answer(row: ReservationsTable, taken: Taken) {
   const price = reservedPriceOfRow(row);
   return {
     type: 'reservation' as const,
@@ -161,17 +139,17 @@ const MAX_WAITS = 3;
  * another (measured on PostgreSQL, 32 connections: that queue set the rate and the p99). A
  * take that leaves the store low starts a top-up in the background (`topUpWhenLow`), so that
  * under steady demand the store does not run dry and no request waits for a refill.
- * `'unproven'` when the quote's catalog version moved (see `admit`): nothing written.
+ * `'unproven'` when the quote's catalog version moved (see `writeReservation`): nothing written.
  */
 async function admitOrRefill(
   ctx: AppContext,
   store: SlotStore,
   actor: SellerActor,
   quote: Quote,
-  row: NewReservation,
+  row: ReservationsTable,
 ): Promise<Taken | 'unproven'> {
   for (let waits = 0; ; waits++) {
-    const taken = await admit(ctx, store, actor, quote, row);
+    const taken = await writeReservation(ctx, store, actor, quote, row);
     if (taken === 'unproven') return taken;
     if (taken) {
       topUpWhenLow(ctx, store, quote, taken);
@@ -182,63 +160,8 @@ async function admitOrRefill(
       await running.catch(() => undefined);
       continue;
     }
-    const mine = refill(ctx, store, quote, row, (trx) => record(ctx, trx, actor, row));
+    const mine = refill(ctx, store, quote, row, (trx) => recordReservationRow(ctx, trx, actor, row));
     trackRefill(ctx, row.allocation_id, mine);
     return mine;
   }
-}
-
-/**
- * Takes units from the store and writes the reservation. SQLite: both in one transaction (one
- * member of a group commit). PostgreSQL: one statement with the database store; with Redis,
- * the units are taken there first and go back if the write fails. Null when the store has
- * none to give; `'unproven'` when the statement could not prove the catalog version a
- * speculative quote was judged on (PostgreSQL).
- */
-async function admit(
-  ctx: AppContext,
-  store: SlotStore,
-  actor: SellerActor,
-  { versionToProve }: Quote,
-  row: NewReservation,
-): Promise<Taken | null | 'unproven'> {
-  if (ctx.engine !== 'postgres') {
-    return ctx.db.transaction().execute(async (trx) => {
-      const taken = await store.take(trx, row.allocation_id, row.quantity);
-      if (!taken) return null;
-      row.slot = taken.slot;
-      await record(ctx, trx, actor, row);
-      return taken;
-    });
-  }
-  const event = outboxRowsOf(ctx, [reservedEvent(actor, row)])[0]!;
-  await ensureEventDays(ctx, [event.event_id]);
-  if (store.transactional) {
-    const start = Math.floor(Math.random() * SLOTS);
-    const taken = await takeAndRecord(ctx.db, row, event, start, versionToProve);
-    if (taken && taken !== 'unproven') row.slot = taken.slot;
-    return taken;
-  }
-  const taken = await store.take(ctx.db, row.allocation_id, row.quantity);
-  if (!taken) return null;
-  row.slot = taken.slot;
-  let recorded: boolean | 'unproven';
-  try {
-    recorded = await recordReservation(ctx.db, row, event, versionToProve, taken.generation ?? 0);
-  } catch (err) {
-    // Written or not, nobody knows after a lost connection: the copy is rebuilt from the database.
-    if (isTransientStoreError(err)) await store.markStale(ctx.db, row.allocation_id).catch(() => undefined);
-    else await giveBack(store, ctx, row, taken);
-    throw err;
-  }
-  if (recorded === true) return taken;
-  // Unproven, or the copy the units came from was rebuilt or is stale (the refill path syncs it).
-  await giveBack(store, ctx, row, taken);
-  return recorded === 'unproven' ? recorded : null;
-}
-
-async function giveBack(store: SlotStore, ctx: AppContext, row: NewReservation, taken: Taken) {
-  await store
-    .put(ctx.db, row.allocation_id, taken.slot, row.quantity, taken.generation)
-    .catch(() => store.markStale(ctx.db, row.allocation_id).catch(() => undefined));
 }
