@@ -42,7 +42,7 @@ export interface AppContext {
   /** Console mail through SDAPI_SMTP_URL (invites, disabled-endpoint notices); disabled without it. */
   mailer: Mailer;
   /** Readiness checks of the dependencies (`GET /health/ready`): each resolves when its dependency answers. */
-  probes: Record<string, () => Promise<unknown>>;
+  probes: { database: () => Promise<unknown> } & Record<string, () => Promise<unknown>>;
   /** Work started by a request that outlives it (export jobs); close() waits for it. */
   background: Set<Promise<unknown>>;
   /** Registers work `close()` runs before it closes Redis and the database (a heartbeat's last write). */

@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
 import { principalOf, sellerOf } from '../../http/request-context.js';
@@ -28,7 +27,7 @@ export function registerIdentityRoutes(app: TypedApp, ctx: AppContext): void {
     },
     handler: async () => {
       try {
-        await sql`select 1`.execute(ctx.db);
+        await ctx.probes.database();
       } catch {
         throw fail('SERVICE_UNAVAILABLE', 'The database is unreachable.');
       }

@@ -113,3 +113,70 @@ export const requestsMadeBy = (ex: Executor, cutoff: number, limit: number) =>
 
 export const deleteRequests = (ex: Executor, requestIds: string[]) =>
   ex.deleteFrom('request_log').where('request_id', 'in', requestIds).execute();
+
+/** The rows of one company's environment written after `after` (the retention window). */
+export interface KeptScope {
+  companyId: string;
+  environment: RequestLogTable['environment'];
+  after: number;
+}
+
+/** One status, or a class of them: from `low` up to, not including, `high`. */
+export type StatusFilter = { equals: number } | { low: number; high: number };
+
+export interface KeptRequestFilter {
+  requestId?: string;
+  code?: string;
+  keyId?: string;
+  route?: string;
+  since?: number;
+  until?: number;
+  status?: StatusFilter;
+  /** Keyset page: rows strictly older than this (`at`, then `request_id`). */
+  before?: { at: number; requestId: string };
+  limit: number;
+}
+
+const keptRows = (ex: Executor, scope: KeptScope) =>
+  ex
+    .selectFrom('request_log')
+    .where('company_id', '=', scope.companyId)
+    .where('environment', '=', scope.environment)
+    .where('at', '>', scope.after);
+
+/** Kept requests matching the filter, newest first. */
+export function keptRequests(ex: Executor, scope: KeptScope, filter: KeptRequestFilter) {
+  let query = keptRows(ex, scope).selectAll();
+  if (filter.requestId) query = query.where('request_id', '=', filter.requestId);
+  if (filter.code) query = query.where('error_code', '=', filter.code);
+  if (filter.keyId) query = query.where('key_id', '=', filter.keyId);
+  if (filter.route) query = query.where('route', '=', filter.route);
+  if (filter.since !== undefined) query = query.where('at', '>=', filter.since);
+  if (filter.until !== undefined) query = query.where('at', '<', filter.until);
+  const status = filter.status;
+  if (status && 'equals' in status) query = query.where('status', '=', status.equals);
+  else if (status) query = query.where('status', '>=', status.low).where('status', '<', status.high);
+  const before = filter.before;
+  if (before) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('at', '<', before.at),
+        eb.and([eb('at', '=', before.at), eb('request_id', '<', before.requestId)]),
+      ]),
+    );
+  }
+  return query.orderBy('at', 'desc').orderBy('request_id', 'desc').limit(filter.limit).execute();
+}
+
+/** One kept request by id, if it is the scope's. */
+export const keptRequest = (ex: Executor, scope: KeptScope, requestId: string) =>
+  keptRows(ex, scope).selectAll().where('request_id', '=', requestId).executeTakeFirst();
+
+/** The keys that made the scope's kept requests (a key renamed inside the window once per name). */
+export const keptKeys = (ex: Executor, scope: KeptScope) =>
+  keptRows(ex, scope)
+    .select(['key_id', 'key_name'])
+    .distinct()
+    .orderBy('key_name')
+    .orderBy('key_id')
+    .execute();

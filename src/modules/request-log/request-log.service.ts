@@ -67,13 +67,20 @@ async function logReader(ctx: AppContext, scope: Scope, recorder?: RequestLogRec
   return heavyReader(ctx, scope.companyId);
 }
 
-/** The rows of the company's environment still inside the retention window. */
-const keptRows = (ctx: AppContext, ex: Executor, scope: Scope) =>
-  ex
-    .selectFrom('request_log')
-    .where('company_id', '=', scope.companyId)
-    .where('environment', '=', scope.environment)
-    .where('at', '>', ctx.clock.now() - REQUEST_LOG_RETENTION_MS);
+/** The company's environment and the oldest instant still inside the retention window. */
+const keptSince = (ctx: AppContext, scope: Scope): repo.KeptScope => ({
+  companyId: scope.companyId,
+  environment: scope.environment,
+  after: ctx.clock.now() - REQUEST_LOG_RETENTION_MS,
+});
+
+/** `404` is one status; `4xx` the class from 400 to 499. */
+function statusFilter(status: string): repo.StatusFilter {
+  const klass = /^([1-5])xx$/.exec(status);
+  if (!klass) return { equals: Number(status) };
+  const low = Number(klass[1]) * 100;
+  return { low, high: low + 100 };
+}
 
 /** A span whose end is not after its start matches nothing; say so instead of answering an empty page. */
 function checkSpan(filter: RequestLogFilter): void {
@@ -97,31 +104,17 @@ export async function listRequestLog(
   checkSpan(filter);
   const reads = await logReader(ctx, principal, recorder);
   const limit = filter.limit ?? 50;
-  let query = keptRows(ctx, reads, principal).selectAll();
-  if (filter.requestId) query = query.where('request_id', '=', filter.requestId);
-  if (filter.code) query = query.where('error_code', '=', filter.code);
-  if (filter.keyId) query = query.where('key_id', '=', filter.keyId);
-  if (filter.route) query = query.where('route', '=', filter.route);
-  if (filter.since) query = query.where('at', '>=', Date.parse(filter.since));
-  if (filter.until) query = query.where('at', '<', Date.parse(filter.until));
-  if (filter.status) {
-    const klass = /^([1-5])xx$/.exec(filter.status);
-    if (klass) {
-      const low = Number(klass[1]) * 100;
-      query = query.where('status', '>=', low).where('status', '<', low + 100);
-    } else query = query.where('status', '=', Number(filter.status));
-  }
-  if (filter.cursor) {
-    const { at, requestId } = parseCursor(filter.cursor);
-    query = query.where((eb) =>
-      eb.or([eb('at', '<', at), eb.and([eb('at', '=', at), eb('request_id', '<', requestId)])]),
-    );
-  }
-  const rows = await query
-    .orderBy('at', 'desc')
-    .orderBy('request_id', 'desc')
-    .limit(limit + 1)
-    .execute();
+  const rows = await repo.keptRequests(reads, keptSince(ctx, principal), {
+    requestId: filter.requestId,
+    code: filter.code,
+    keyId: filter.keyId,
+    route: filter.route,
+    since: filter.since ? Date.parse(filter.since) : undefined,
+    until: filter.until ? Date.parse(filter.until) : undefined,
+    status: filter.status ? statusFilter(filter.status) : undefined,
+    before: filter.cursor ? parseCursor(filter.cursor) : undefined,
+    limit: limit + 1,
+  });
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
@@ -138,10 +131,7 @@ export async function getRequestLogEntry(
   recorder?: RequestLogRecorder,
 ) {
   const reads = await logReader(ctx, scope, recorder);
-  const row = await keptRows(ctx, reads, scope)
-    .selectAll()
-    .where('request_id', '=', requestId)
-    .executeTakeFirst();
+  const row = await repo.keptRequest(reads, keptSince(ctx, scope), requestId);
   if (!row) throw fail('NOT_FOUND', `No request ${requestId} in this environment's log.`);
   return entryOf(row);
 }
@@ -149,12 +139,7 @@ export async function getRequestLogEntry(
 /** The keys that made the environment's kept requests, by name: the choices of the log's key filter. */
 export async function listRequestLogKeys(ctx: AppContext, scope: Scope, recorder?: RequestLogRecorder) {
   const reads = await logReader(ctx, scope, recorder);
-  const rows = await keptRows(ctx, reads, scope)
-    .select(['key_id', 'key_name'])
-    .distinct()
-    .orderBy('key_name')
-    .orderBy('key_id')
-    .execute();
+  const rows = await repo.keptKeys(reads, keptSince(ctx, scope));
   // A key renamed inside the window appears once, under one of its names.
   const byId = new Map(rows.map((row) => [row.key_id, row.key_name]));
   return [...byId].map(([id, name]) => ({ id, name }));
