@@ -13,7 +13,7 @@ import { RedisRateLimitStore } from './lib/rate-limit/redis-store.js';
 import type { RateLimitStore } from './lib/rate-limit/store.js';
 import { SecretBox } from './lib/secret-box.js';
 import { TtlCache } from './lib/ttl-cache.js';
-import { checkoutPromises } from './modules/checkout/line/promised-capacity.js';
+import { checkoutPromises } from './modules/checkout/line/checkout-promises.js';
 import { Mailer } from './modules/mail/index.js';
 import { testClockStore } from './modules/operator/index.js';
 import { Metrics } from './observability/metrics.js';

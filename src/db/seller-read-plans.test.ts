@@ -18,7 +18,7 @@ import {
   findByReference as findRefundByReference,
   listRefunds,
 } from '../modules/after-sale/after-sale.repo.js';
-import { promisedOn } from '../modules/checkout/line/promised-capacity.js';
+import { promisedOn } from '../modules/checkout/line/promised-capacity.repo.js';
 import {
   findByReference as findOrderByReference,
   listOrders,

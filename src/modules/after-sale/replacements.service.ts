@@ -3,7 +3,7 @@ import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { requireAllocation } from '../allocations/allocations.service.js';
-import { promisedOnAllocation } from '../checkout/line/promised-capacity.js';
+import { promisedOnAllocation } from '../checkout/line/promised-capacity.repo.js';
 import type { SellerActor } from '../checkout/line/quote.js';
 import { activityEntryOf } from '../checkout/orders/order-activity.js';
 import { type AdjustableOrder, lockOrders } from '../checkout/orders/order-adjustments.service.js';

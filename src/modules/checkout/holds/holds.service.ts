@@ -6,7 +6,7 @@ import { recordPromise, remainingOf, requireAllocation } from '../../allocations
 import { companyFacts } from '../../identity/identity.service.js';
 import { stockUpTo } from '../../inventory/index.js';
 import type { HoldStatus } from '../checkout.table.js';
-import { promisedOnAllocation } from '../line/promised-capacity.js';
+import { promisedOnAllocation } from '../line/promised-capacity.repo.js';
 import type { LineInput, SellerActor } from '../line/quote.js';
 import { quoteLine } from '../line/quote.service.js';
 import * as repo from './holds.repo.js';

@@ -1,7 +1,5 @@
-import { type RawBuilder, sql } from 'kysely';
 import type { AppContext } from '../../../context.js';
-import { compiledOnce } from '../../../db/compiled-once.js';
-import type { Executor } from '../../../db/database.js';
+import { readCatalogVersion } from './checkout.repo.js';
 
 /**
  * Reads of the quote that change only with a publisher-side change (SKU, product and release,
@@ -25,19 +23,6 @@ interface Generation {
 const MAX_ENTRIES = 10_000;
 const generations = new WeakMap<AppContext, Generation>();
 
-/** The catalog version row (also a subquery of the quote's one-statement reads, hot-reads.ts). */
-export const catalogVersionQuery = (db: Executor) =>
-  db.selectFrom('catalog_version').select('version').where('id', '=', 1);
-
-const versionRow = compiledOnce([], catalogVersionQuery);
-
-/**
- * PostgreSQL, inside a write statement: whether the catalog is still at `version`, which the
- * request judged under without reading it (`Quote.versionToProve`).
- */
-export const catalogStillAt = (version: number): RawBuilder<boolean> =>
-  sql<boolean>`exists (select 1 from catalog_version where id = 1 and version = ${version}::bigint)`;
-
 export interface CatalogReads {
   /** The value under `key` as loaded under this request's version, loading it once. */
   get<T>(key: string, load: () => Promise<T>): Promise<T>;
@@ -47,8 +32,7 @@ export interface CatalogReads {
 
 /** The catalog version now. */
 export async function catalogVersion(ctx: AppContext): Promise<number> {
-  const { rows } = await versionRow(ctx.db, {});
-  return Number(rows[0]?.version ?? 0);
+  return readCatalogVersion(ctx.db);
 }
 
 /** The cached reads for one request: reads the version first, then serves or loads. */

@@ -1,3 +1,4 @@
+import { type RawBuilder, sql } from 'kysely';
 import { compiledOnce } from '../../../db/compiled-once.js';
 import type { Executor } from '../../../db/database.js';
 
@@ -56,3 +57,22 @@ export function allocationSku(ex: Executor, sellerId: string, environment: strin
     )
     .executeTakeFirst();
 }
+
+/** The catalog version row (also a subquery of the quote's one-statement reads, hot-reads.ts). */
+export const catalogVersionQuery = (db: Executor) =>
+  db.selectFrom('catalog_version').select('version').where('id', '=', 1);
+
+const versionRow = compiledOnce([], catalogVersionQuery);
+
+/** The catalog version now (docs/checkout.md, "Reads before the transaction: the catalog cache"). */
+export async function readCatalogVersion(ex: Executor): Promise<number> {
+  const { rows } = await versionRow(ex, {});
+  return Number(rows[0]?.version ?? 0);
+}
+
+/**
+ * PostgreSQL, inside a write statement: whether the catalog is still at `version`, which the
+ * request judged under without reading it (`Quote.versionToProve`).
+ */
+export const catalogStillAt = (version: number): RawBuilder<boolean> =>
+  sql<boolean>`exists (select 1 from catalog_version where id = 1 and version = ${version}::bigint)`;

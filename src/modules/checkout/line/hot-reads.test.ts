@@ -8,7 +8,8 @@ import { isProductVisible } from '../../catalog/visibility.repo.js';
 import { livePromotions, type PromotionRow } from '../../promotions/promotions.repo.js';
 import { bestPromotion } from '../../promotions/promotions.service.js';
 import { skuForCheckout } from './checkout.repo.js';
-import { hotReads, readTogether } from './hot-reads.js';
+import { hotReads } from './hot-reads.js';
+import { readTogether } from './hot-reads.repo.js';
 import { quoteLine } from './quote.service.js';
 
 const t = useTestApp();

@@ -1,38 +1,23 @@
-import { type Expression, type RawBuilder, sql } from 'kysely';
 import type { AppContext } from '../../../context.js';
-import { compiledOnce } from '../../../db/compiled-once.js';
-import type { Executor } from '../../../db/database.js';
-import { isPostgres } from '../../../db/dialect.js';
 import type { AllocationRow } from '../../allocations/allocations.repo.js';
-import { allocationsOnSkuQuery } from '../../allocations/availability.repo.js';
 import { sellerAllocationsOn } from '../../allocations/availability.service.js';
-import { isProductVisible, productVisibleQuery } from '../../catalog/visibility.repo.js';
-import {
-  isLiveAt,
-  livePromotions,
-  livePromotionsQuery,
-  type PromotionRow,
-  unendedPromotions,
-} from '../../promotions/index.js';
+import { isProductVisible } from '../../catalog/visibility.repo.js';
+import { isLiveAt, type PromotionRow, unendedPromotions } from '../../promotions/index.js';
 import {
   type CatalogReads,
   catalogReads,
   catalogReadsAt,
-  catalogVersionQuery,
   currentEntry,
   forgetEntry,
 } from './catalog-cache.js';
 import { type CheckoutSku, skuForCheckout } from './checkout.repo.js';
-
-/** The reads of a quote that no cache serves: they move with time or with every order. */
-export interface LiveReads {
-  /** Whether the SKU's product is in the seller's catalog now (`isProductVisible`). */
-  visible: boolean;
-  /** The seller's allocations on the SKU, newest first (`sellerAllocationsOn`). */
-  allocations: AllocationRow[];
-  /** The promotions live now on the SKU or its product, with the seller's response (`livePromotions`). */
-  promotionRows: PromotionRow[];
-}
+import {
+  type LiveReads,
+  liveReadsOf,
+  NOTHING,
+  readsLiveInOneStatement,
+  readTogether,
+} from './hot-reads.repo.js';
 
 /** The quote's first reads: the catalog cache and the SKU, with the live reads for the SKU. */
 export interface HotReads extends LiveReads {
@@ -65,65 +50,6 @@ interface Target {
   speculate?: boolean;
 }
 
-/** Rows of `query` as one json array (`[]` for none), in `order` if given. */
-const jsonRows = <R>(query: Expression<unknown>, order?: RawBuilder<unknown>) => {
-  const ordered = order ? sql` order by ${order}` : sql``;
-  return sql<R[]>`(select coalesce(json_agg(item${ordered}), '[]'::json) from ${query} as item)`;
-};
-
-/**
- * PostgreSQL: the version, visibility, allocations and live promotions in one statement (one
- * snapshot), built from the same query builders as the separate reads. JSON carries every column
- * of these rows as the separate reads return them: text as strings, integer and bigint (epoch ms,
- * counters; all below 2^53) as numbers, null as null. A column of another type (numeric,
- * timestamptz) would differ: the equality test in hot-reads.test.ts compares every column.
- */
-const oneStatement = compiledOnce(['sellerId', 'environment', 'skuId', 'productId', 'now'], (db, v) =>
-  db.selectNoFrom((eb) => [
-    catalogVersionQuery(db).as('version'),
-    eb.exists(productVisibleQuery(db, v)).as('visible'),
-    jsonRows<AllocationRow>(allocationsOnSkuQuery(db, v), sql`item.created_at desc`).as('allocations'),
-    jsonRows<PromotionRow>(livePromotionsQuery(db, v)).as('promotions'),
-  ]),
-);
-
-/** The one statement for a SKU (PostgreSQL only): the catalog version with the live reads. */
-export async function readTogether(
-  ex: Executor,
-  t: Pick<Target, 'sellerId' | 'environment' | 'now'>,
-  sku: Pick<CheckoutSku, 'id' | 'product_id'>,
-): Promise<LiveReads & { version: number }> {
-  const { rows } = await oneStatement(ex, {
-    sellerId: t.sellerId,
-    environment: t.environment,
-    skuId: sku.id,
-    productId: sku.product_id,
-    now: t.now,
-  });
-  const row = rows[0]!;
-  return {
-    version: Number(row.version ?? 0),
-    visible: row.visible === true,
-    allocations: row.allocations,
-    promotionRows: row.promotions,
-  };
-}
-
-/** The three reads one at a time (SQLite, where a query costs no round trip). */
-async function readApart(
-  ex: Executor,
-  t: Omit<Target, 'countersProven'>,
-  sku: CheckoutSku,
-): Promise<LiveReads> {
-  const visible = await isProductVisible(ex, t.sellerId, t.environment, sku.product_id, t.now);
-  if (!visible) return NOTHING;
-  const [allocations, promotionRows] = await Promise.all([
-    sellerAllocationsOn(ex, t.sellerId, t.environment, [sku.id]),
-    livePromotions(ex, { ...t, skuId: sku.id, productId: sku.product_id }),
-  ]);
-  return { visible, allocations, promotionRows };
-}
-
 /**
  * The quote's first reads. A quote whose counters the order path proves (`countersProven`)
  * reads only the catalog version: the SKU and the live reads come from the cache under it
@@ -148,8 +74,8 @@ export async function hotReads(ctx: AppContext, t: Target): Promise<HotReads> {
     const sku = await reads.get(key, () => skuForCheckout(ctx.db, t.environment, t.skuCode));
     return hot(reads, sku, sku ? await cachedLiveReads(ctx, reads, t, sku) : NOTHING);
   }
-  const postgres = isPostgres(ctx.db);
-  const entry = postgres ? currentEntry<CheckoutSku | undefined>(ctx, key) : undefined;
+  const oneStatement = readsLiveInOneStatement(ctx.db);
+  const entry = oneStatement ? currentEntry<CheckoutSku | undefined>(ctx, key) : undefined;
   const guess = await entry?.value.catch(() => undefined);
   const together = guess && (await readTogether(ctx.db, t, guess));
   if (entry && guess && together && together.version === entry.version) {
@@ -161,10 +87,8 @@ export async function hotReads(ctx: AppContext, t: Target): Promise<HotReads> {
   if (together && guess.id === sku.id && guess.product_id === sku.product_id) {
     return hot(reads, sku, together);
   }
-  return hot(reads, sku, postgres ? await readTogether(ctx.db, t, sku) : await readApart(ctx.db, t, sku));
+  return hot(reads, sku, await liveReadsOf(ctx.db, t, sku));
 }
-
-const NOTHING: LiveReads = { visible: false, allocations: [], promotionRows: [] };
 
 /** The live reads of one seller on one SKU, as cached (`cachedLiveReads`). */
 interface CachedLive {

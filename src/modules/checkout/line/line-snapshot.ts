@@ -9,7 +9,8 @@ import { companyFacts } from '../../identity/identity.service.js';
 import { type PoolRow, poolsOfSku } from '../../inventory/index.js';
 import { sellerTerms } from '../../partners/seller-terms.service.js';
 import { type CheckoutSku, referenceRates } from './checkout.repo.js';
-import { hotReads, type LiveReads } from './hot-reads.js';
+import { hotReads } from './hot-reads.js';
+import type { LiveReads } from './hot-reads.repo.js';
 import type { CheckoutMode, LineInput, SellerActor } from './quote.js';
 
 /**

@@ -3,7 +3,7 @@ import { isoOf } from '../../../lib/clock.js';
 import { remainingOf } from '../../allocations/allocations.service.js';
 import { stockUpTo } from '../../inventory/index.js';
 import { COMMITMENT_TTL_MS, issueCommitment } from './price-commitment.js';
-import { promisedOnAllocation } from './promised-capacity.js';
+import { promisedOnAllocation } from './promised-capacity.repo.js';
 import type { LineInput, Quote, SellerActor } from './quote.js';
 import { quoteLine } from './quote.service.js';
 

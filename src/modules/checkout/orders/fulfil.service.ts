@@ -20,7 +20,7 @@ import { type ClaimedKey, claimKeys, openKeys, stockUpTo } from '../../inventory
 import { endLiveHold, findHold } from '../holds/holds.repo.js';
 import { type HoldOutcome, holdOutcome } from '../holds/holds.service.js';
 import { forgetLiveReads } from '../line/hot-reads.js';
-import { promisedOnAllocation } from '../line/promised-capacity.js';
+import { promisedOnAllocation } from '../line/promised-capacity.repo.js';
 import type { Quote, SellerActor } from '../line/quote.js';
 import { issueLink, linkUrl } from '../redemption/links.js';
 import { type ConsumedReservation, consumeReservation, consumeReserved } from '../reservations/consume.js';

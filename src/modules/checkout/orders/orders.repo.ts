@@ -167,3 +167,16 @@ export async function insertRedemption(ex: Executor, row: Insertable<Redemptions
 export function redemptionOfOrder(ex: Executor, orderId: string) {
   return ex.selectFrom('redemptions').selectAll().where('order_id', '=', orderId).executeTakeFirst();
 }
+
+/** (order, key) of every key of these orders a refund or chargeback took back or a replacement swapped. */
+export async function takenBackRows(ex: Executor, orderIds: readonly string[]) {
+  const [refunded, replaced] = await Promise.all([
+    ex.selectFrom('refund_keys').select(['order_id', 'key_id']).where('order_id', 'in', orderIds).execute(),
+    ex
+      .selectFrom('key_replacements')
+      .select(['order_id', 'replaced_key_id as key_id'])
+      .where('order_id', 'in', orderIds)
+      .execute(),
+  ]);
+  return [...refunded, ...replaced];
+}

@@ -1,4 +1,5 @@
 import type { Executor } from '../../../db/database.js';
+import { takenBackRows } from './orders.repo.js';
 
 /**
  * The keys of these orders a refund, chargeback or `POST /keys/return` took back, or a
@@ -8,15 +9,7 @@ import type { Executor } from '../../../db/database.js';
 export async function takenBackKeys(ex: Executor, orderIds: readonly string[]) {
   const byOrder = new Map<string, Set<string>>();
   if (orderIds.length === 0) return byOrder;
-  const [refunded, replaced] = await Promise.all([
-    ex.selectFrom('refund_keys').select(['order_id', 'key_id']).where('order_id', 'in', orderIds).execute(),
-    ex
-      .selectFrom('key_replacements')
-      .select(['order_id', 'replaced_key_id as key_id'])
-      .where('order_id', 'in', orderIds)
-      .execute(),
-  ]);
-  for (const { order_id, key_id } of [...refunded, ...replaced]) {
+  for (const { order_id, key_id } of await takenBackRows(ex, orderIds)) {
     const keys = byOrder.get(order_id) ?? new Set<string>();
     keys.add(key_id);
     byOrder.set(order_id, keys);

@@ -6,7 +6,7 @@ import { type PreorderScenario, preorderBody, preorderScenario } from '../../../
 import { call } from '../../../../test/route-contract.js';
 import { createContext } from '../../../create-context.js';
 import { openDatabase } from '../../../db/database.js';
-import { promisedOnAllocation } from '../line/promised-capacity.js';
+import { promisedOnAllocation } from '../line/promised-capacity.repo.js';
 import { failUnconvertiblePreorders } from './failure.service.js';
 
 const t = useTestApp();

@@ -10,7 +10,7 @@ import {
   release,
 } from '../../../../test/preorders.js';
 import { call, expectApiError } from '../../../../test/route-contract.js';
-import { promisedOnAllocation } from '../line/promised-capacity.js';
+import { promisedOnAllocation } from '../line/promised-capacity.repo.js';
 import { convertReleasedPreorders } from './conversion.service.js';
 
 const t = useTestApp();

@@ -3,7 +3,7 @@ import { preparedPerShape } from '../../../db/compiled-once.js';
 import type { Executor } from '../../../db/database.js';
 import { unlessMissed } from '../../../db/guarded-writes.js';
 import type { OutboxRow } from '../../events/index.js';
-import { catalogStillAt } from '../line/catalog-cache.js';
+import { catalogStillAt } from '../line/checkout.repo.js';
 import type { ReservationsTable } from './reservations.table.js';
 import { SLOTS, type Taken } from './slot-store.js';
 

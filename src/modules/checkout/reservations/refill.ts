@@ -4,7 +4,7 @@ import { fail } from '../../../http/errors.js';
 import type { AllocationRow } from '../../allocations/allocations.repo.js';
 import { recordPromise, remainingOf, requireAllocation } from '../../allocations/allocations.service.js';
 import { stockUpTo } from '../../inventory/index.js';
-import { promisedOnAllocation } from '../line/promised-capacity.js';
+import { promisedOnAllocation } from '../line/promised-capacity.repo.js';
 import type { Quote } from '../line/quote.js';
 import { catalogStillCurrent } from './admission.pg.js';
 import * as pools from './pool-generation.repo.js';

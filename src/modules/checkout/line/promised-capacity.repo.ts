@@ -1,14 +1,12 @@
-import type { AppContext } from '../../../context.js';
 import type { Executor } from '../../../db/database.js';
-import type { GrantPromises, PromisedExcept } from '../../allocations/grant-promises.js';
-import { cancelLiveHolds } from '../holds/holds.repo.js';
+import type { PromisedExcept } from '../../allocations/grant-promises.js';
 import { ACCEPTED_PREORDER } from '../preorders/preorders.repo.js';
-import { retirePool } from '../reservations/pool.js';
 
 /**
  * Keys promised but not pulled, per allocation: live checkout holds, accepted pre-orders and
- * the units carved for hot-drop reservations (live ones and the free ones ahead), in one statement. Availability subtracts them, so that it reports what a new order could
- * really pull; fulfilment and hold placement bound themselves by them under the grant's lock.
+ * the units carved for hot-drop reservations (live ones and the free ones ahead), in one
+ * statement. Availability subtracts them, so that it reports what a new order could really pull;
+ * fulfilment and hold placement bound themselves by them under the grant's lock.
  */
 export async function promisedOn(
   ex: Executor,
@@ -56,14 +54,4 @@ export async function promisedOnAllocation(
   except?: PromisedExcept,
 ) {
   return (await promisedOn(ex, [allocationId], now, except)).get(allocationId) ?? 0;
-}
-
-/** Checkout's side of `GrantPromises`, for the context of `contextOf()` (made after it). */
-export function checkoutPromises(contextOf: () => AppContext): GrantPromises {
-  return {
-    promisedOn,
-    promisedOnAllocation,
-    grantStopped: (trx, allocationId) => cancelLiveHolds(trx, allocationId, contextOf().clock.now()),
-    hotDropEnded: (trx, allocationId) => retirePool(contextOf(), trx, allocationId),
-  };
 }
