@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../context.js';
+import * as repo from './sunsets.repo.js';
 import type { ContractDate } from './versioning.js';
 
 export interface Sunset {
@@ -13,7 +14,7 @@ const SUNSETS_TTL_MS = 5_000;
 const cached = new WeakMap<AppContext, { readAt: number; byDate: Map<string, Sunset> }>();
 
 export async function listSunsets(ctx: AppContext): Promise<Sunset[]> {
-  const rows = await ctx.db.selectFrom('contract_sunsets').selectAll().orderBy('contract_date').execute();
+  const rows = await repo.allSunsets(ctx.db);
   return rows.map((r) => ({
     contractDate: r.contract_date,
     sunsetAt: Number(r.sunset_at),
@@ -28,23 +29,20 @@ export async function publishSunset(
   sunsetAt: number,
 ): Promise<Sunset> {
   const publishedAt = ctx.clock.now();
-  await ctx.db
-    .insertInto('contract_sunsets')
-    .values({ contract_date: contractDate, sunset_at: sunsetAt, published_at: publishedAt })
-    .onConflict((oc) => oc.column('contract_date').doUpdateSet({ sunset_at: sunsetAt }))
-    .execute();
+  await repo.upsertSunset(ctx.db, {
+    contract_date: contractDate,
+    sunset_at: sunsetAt,
+    published_at: publishedAt,
+  });
   cached.delete(ctx);
   return (await listSunsets(ctx)).find((s) => s.contractDate === contractDate)!;
 }
 
 /** Withdraws a published sunset; false when none was published. */
 export async function withdrawSunset(ctx: AppContext, contractDate: ContractDate): Promise<boolean> {
-  const result = await ctx.db
-    .deleteFrom('contract_sunsets')
-    .where('contract_date', '=', contractDate)
-    .executeTakeFirst();
+  const withdrawn = await repo.deleteSunset(ctx.db, contractDate);
   cached.delete(ctx);
-  return Number(result.numDeletedRows) > 0;
+  return withdrawn;
 }
 
 async function sunsetOf(ctx: AppContext, date: string, now: number): Promise<Sunset | undefined> {

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { type RawBuilder, sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { type Db, openDatabase } from '../../db/database.js';
-import { isPostgres } from '../../db/dialect.js';
+import { beat, forgetBeat, forgetBeatsOlderThan, ownerBeatAndRestart } from './owner-heartbeat.repo.js';
 
 /** How often a process writes its heartbeat. */
 const HEARTBEAT_MS = 1_000;
@@ -12,29 +11,12 @@ export const STALE_MS = 5_000;
 /** Heartbeat rows of processes gone this long are deleted by any process. */
 const FORGET_MS = 24 * 60 * 60 * 1000;
 
-/**
- * The database's clock in epoch ms on PostgreSQL (every process compares the same clock); the
- * process clock on SQLite (one process, one host). Wall time, never the sandbox test clock.
- */
-const nowMs = (db: Db): RawBuilder<number> =>
-  isPostgres(db)
-    ? sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`
-    : sql<number>`${Date.now()}`;
-
 interface Heartbeat {
   processId: Promise<string>;
   stop(): Promise<void>;
 }
 
 const heartbeats = new WeakMap<AppContext, Heartbeat>();
-
-async function beat(db: Db, processId: string) {
-  await db
-    .insertInto('process_heartbeats')
-    .values({ process_id: processId, beat_at: nowMs(db) as never })
-    .onConflict((oc) => oc.column('process_id').doUpdateSet({ beat_at: nowMs(db) as never }))
-    .execute();
-}
 
 /**
  * The heartbeat of this process (started at its first claim): its row in `process_heartbeats`
@@ -52,10 +34,7 @@ function start(ctx: AppContext): Heartbeat {
   }, HEARTBEAT_MS);
   timer.unref();
   const first = (async () => {
-    await db
-      .deleteFrom('process_heartbeats')
-      .where('beat_at', '<', sql<number>`${nowMs(db)} - ${FORGET_MS}`)
-      .execute();
+    await forgetBeatsOlderThan(db, FORGET_MS);
     await beat(db, id);
     return id;
   })();
@@ -66,11 +45,7 @@ function start(ctx: AppContext): Heartbeat {
     async stop() {
       stopped = true;
       clearInterval(timer);
-      await db
-        .deleteFrom('process_heartbeats')
-        .where('process_id', '=', id)
-        .execute()
-        .catch(() => undefined);
+      await forgetBeat(db, id).catch(() => undefined);
       await own?.close();
     },
   };
@@ -96,24 +71,6 @@ export function processIdOf(ctx: AppContext): Promise<string> {
  * need it not; the other keyed routes still do after a restart.
  */
 export async function isOwnerDead(db: Db, owner: string): Promise<boolean> {
-  const restarted = isPostgres(db)
-    ? sql<boolean>`pg_postmaster_start_time() > clock_timestamp() - make_interval(secs => ${STALE_MS / 1000})`
-    : sql<boolean>`0`;
-  const row = await db
-    .selectNoFrom((eb) => [
-      eb
-        .exists(
-          eb
-            .selectFrom('process_heartbeats')
-            .select('process_id')
-            .where('process_id', '=', owner)
-            .where('beat_at', '>', sql<number>`${nowMs(db)} - ${STALE_MS}`),
-        )
-        .as('alive'),
-      restarted.as('restarted'),
-    ])
-    .executeTakeFirstOrThrow();
-  return !toBool(row.alive) && !toBool(row.restarted);
+  const { alive, restarted } = await ownerBeatAndRestart(db, owner, STALE_MS);
+  return !alive && !restarted;
 }
-
-const toBool = (value: unknown) => value === true || value === 1 || value === '1';

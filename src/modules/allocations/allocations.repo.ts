@@ -48,7 +48,7 @@ export async function updateAllocation(
 /**
  * The grant pull: the rule "an active grant with the headroom for `count`" as the update that
  * moves its counter, written once. The fast paths below run it alone; checkout's PostgreSQL
- * statements (fast-commit.ts) compose it as a CTE. `also` adds the caller's condition (the
+ * statements (fast-commit.pg.ts) compose it as a CTE. `also` adds the caller's condition (the
  * `promise_version` the quote read, hot-drop mode, the keys claimed). Dialect-neutral: the
  * values' types come from the columns they meet.
  */

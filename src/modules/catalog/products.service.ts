@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
-import { PREORDER_CONVERSION_JOB, wakeJobAtCommit } from '../../jobs/notify-job.js';
+import { PREORDER_CONVERSION_JOB, wakeJobAtCommit } from '../../jobs/notify-job.repo.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { refreshForPublisher } from '../allocations/sellability.service.js';
 import type { ChangedField } from '../events/index.js';
@@ -144,7 +144,7 @@ export async function updateProduct(ctx: AppContext, trx: Executor, id: string, 
     });
   }
   if (patch.launchPhase === 'released' && product.launch_phase !== 'released')
-    await wakeJobAtCommit(ctx, trx, PREORDER_CONVERSION_JOB);
+    await wakeJobAtCommit(trx, PREORDER_CONVERSION_JOB);
   if (fields.includes('availability'))
     await refreshForPublisher(
       ctx,

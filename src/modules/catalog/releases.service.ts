@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
-import { PREORDER_CONVERSION_JOB, wakeJobAtCommit } from '../../jobs/notify-job.js';
+import { PREORDER_CONVERSION_JOB, wakeJobAtCommit } from '../../jobs/notify-job.repo.js';
 import { isoOrNull } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { refreshForPublisher } from '../allocations/sellability.service.js';
@@ -106,7 +106,7 @@ export async function updateRelease(ctx: AppContext, trx: Executor, id: string, 
   });
   const audience = await releaseAudience(trx, id, [...diff.kept, ...diff.added]);
   const advanced = patch.state !== undefined && patch.state !== release.state;
-  if (advanced && patch.state === 'available') await wakeJobAtCommit(ctx, trx, PREORDER_CONVERSION_JOB);
+  if (advanced && patch.state === 'available') await wakeJobAtCommit(trx, PREORDER_CONVERSION_JOB);
   if (advanced && patch.state === 'announced') {
     await emit(ctx, trx, audience, 'product.announced', { productId: product.id, releaseId: id });
   }

@@ -2,7 +2,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
-import { PREORDER_CONVERSION_JOB, wakeJobAtCommit } from '../../jobs/notify-job.js';
+import { PREORDER_CONVERSION_JOB, wakeJobAtCommit } from '../../jobs/notify-job.repo.js';
 import { uuidv7 } from '../../lib/ids.js';
 import * as repo from './inventory.repo.js';
 import { KeySealer, type KeySealing, sealingInPlace } from './key-sealer.js';
@@ -122,7 +122,7 @@ function storeBatch(
       );
     }
     // Keys that arrive may be what waiting pre-orders of a released SKU need.
-    if (stored > 0) await wakeJobAtCommit(ctx, trx, PREORDER_CONVERSION_JOB);
+    if (stored > 0) await wakeJobAtCommit(trx, PREORDER_CONVERSION_JOB);
     return stored;
   });
 }

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { isPostgres } from '../../db/dialect.js';
-import { JOBS_CHANNEL } from '../../jobs/pg-wakeups.js';
 
 /** pg_advisory_xact_lock key: one publisher at a time, held until its commit. */
 const PUBLISH_LOCK = 1_400_800_1;
@@ -50,12 +49,4 @@ export async function recordPublications(ex: Executor, publications: readonly Pu
   );
   await sql`update outbox_events set published_seq = v.column2, published_at_us = v.column3
     from (values ${sql.join(values)}) as v where outbox_events.seq = v.column1`.execute(ex);
-}
-
-/**
- * Wakes the delivery jobs of every process when the caller's transaction commits (a NOTIFY on
- * PostgreSQL); SQLite is one process, whose delivery job the publisher wakes itself.
- */
-export async function wakeDeliveryJobsAtCommit(trx: Executor): Promise<void> {
-  if (isPostgres(trx)) await sql`select pg_notify(${JOBS_CHANNEL}, 'webhooks-deliver')`.execute(trx);
 }

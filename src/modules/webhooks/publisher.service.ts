@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
+import { WEBHOOK_DELIVERY_JOB, wakeJobAtCommit } from '../../jobs/notify-job.repo.js';
 import { EVENT_TYPES, isEventType } from '../events/index.js';
 import * as deliveryWrites from './delivery-writes.repo.js';
 import * as endpointsRepo from './endpoints.repo.js';
@@ -34,7 +35,8 @@ export async function publishDue(ctx: AppContext): Promise<number> {
     if (events.length === 0) return 0;
     await assignOrder(trx, events, now);
     const deliveries = await fanOut(trx, events, now);
-    if (deliveries > 0) await publication.wakeDeliveryJobsAtCommit(trx);
+    // Every process's delivery job (a NOTIFY on PostgreSQL); SQLite's one process wakes its own.
+    if (deliveries > 0) await wakeJobAtCommit(trx, WEBHOOK_DELIVERY_JOB);
     return events.length;
   });
 }

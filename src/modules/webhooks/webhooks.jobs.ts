@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { jobsWakeOnNotice } from '../../jobs/notify-job.js';
+import { jobsWakeOnNotice, WEBHOOK_DELIVERY_JOB } from '../../jobs/notify-job.repo.js';
 import type { Job, JobRunner } from '../../jobs/runner.js';
 import { onEventsWritten } from '../events/index.js';
 import { DEFAULT_LIMITS, DeliveryWorker } from './delivery.service.js';
@@ -32,7 +32,7 @@ function nextLookAfter(sinceWritten: number): number | null {
  */
 export function registerWebhookJobs(ctx: AppContext, runner: JobRunner): Job[] {
   const idleMs = jobsWakeOnNotice(ctx.db) ? 1000 : 20;
-  const worker = new DeliveryWorker(ctx, DEFAULT_LIMITS, () => runner.wake('webhooks-deliver'));
+  const worker = new DeliveryWorker(ctx, DEFAULT_LIMITS, () => runner.wake(WEBHOOK_DELIVERY_JOB));
   let lastWrittenAt = Number.NEGATIVE_INFINITY;
   let publisherIdle = false;
   const stopListening = onEventsWritten(ctx, () => {
@@ -48,7 +48,7 @@ export function registerWebhookJobs(ctx: AppContext, runner: JobRunner): Job[] {
       run: async () => {
         publisherIdle = false;
         const published = await publishDue(ctx);
-        if (published > 0) runner.wake('webhooks-deliver');
+        if (published > 0) runner.wake(WEBHOOK_DELIVERY_JOB);
         if (published === PUBLISH_BATCH) return true;
         const lookAgainIn = nextLookAfter(performance.now() - lastWrittenAt);
         if (lookAgainIn !== null) {
@@ -61,7 +61,7 @@ export function registerWebhookJobs(ctx: AppContext, runner: JobRunner): Job[] {
       stop: async () => stopListening(),
     },
     {
-      name: 'webhooks-deliver',
+      name: WEBHOOK_DELIVERY_JOB,
       idleMs,
       run: async () => (await worker.round()) > 0,
       stop: () => worker.drain(),

@@ -24,7 +24,7 @@ import { promisedOnAllocation } from '../line/promised-capacity.repo.js';
 import type { Quote, SellerActor } from '../line/quote.js';
 import { issueLink, linkUrl } from '../redemption/links.js';
 import { type ConsumedReservation, consumeReservation, consumeReserved } from '../reservations/consume.js';
-import { pullAndEmitLast } from './fast-commit.js';
+import { pullAndEmitLast } from './fast-commit.pg.js';
 import type { FulfilRequest } from './fulfil-request.js';
 import * as repo from './orders.repo.js';
 
@@ -71,7 +71,7 @@ export async function fulfil(ctx: AppContext, trx: Executor, req: FulfilRequest)
 /**
  * One fulfilment as the whole of a transaction of its own (`inOwnTransaction`). On PostgreSQL a
  * plain order with nothing promised ends it with the grant's guarded counter update and its
- * events (fast-commit.ts), the COMMIT queued behind: null when that update misses (the grant
+ * events (fast-commit.pg.ts), the COMMIT queued behind: null when that update misses (the grant
  * moved since the quote read it), the transaction then rolled back with nothing written.
  */
 export async function fulfilEndingTransaction(

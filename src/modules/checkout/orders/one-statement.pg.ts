@@ -10,7 +10,7 @@ import { saleRows } from '../../finance/index.js';
 import type { PoolRow } from '../../inventory/index.js';
 import { type ClaimedKey, choosePools, claimedIds, openKeys } from '../../inventory/index.js';
 import { catalogStillAt } from '../line/checkout.repo.js';
-import { counterAndEvents, type TailValues, tailValues } from './fast-commit.js';
+import { counterAndEvents, type TailValues, tailValues } from './fast-commit.pg.js';
 import { type Fulfilment, financeOf, orderEvent, orderRow } from './fulfil.service.js';
 import type { FulfilRequest } from './fulfil-request.js';
 

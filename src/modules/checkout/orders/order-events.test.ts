@@ -8,7 +8,7 @@ const t = useTestApp();
 
 /**
  * An order's events are written with its counter update: on PostgreSQL by the fast path's one
- * statement, which fills in `remaining` and `threshold` itself (fast-commit.ts), on SQLite by
+ * statement, which fills in `remaining` and `threshold` itself (fast-commit.pg.ts), on SQLite by
  * the service. Both must read exactly alike.
  */
 describe("an order's events", () => {

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../../context.js';
-import { jobsWakeOnNotice, PREORDER_CONVERSION_JOB } from '../../../jobs/notify-job.js';
+import { jobsWakeOnNotice, PREORDER_CONVERSION_JOB } from '../../../jobs/notify-job.repo.js';
 import type { JobRunner } from '../../../jobs/runner.js';
 import { convertReleasedPreorders } from './conversion.service.js';
 import { failUnconvertiblePreorders } from './failure.service.js';
