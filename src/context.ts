@@ -10,6 +10,7 @@ import type { SecretBox } from './lib/secret-box.js';
 import type { TtlCache } from './lib/ttl-cache.js';
 import type { GrantPromises } from './modules/allocations/grant-promises.js';
 import type { Mailer } from './modules/mail/mailer.js';
+import type { OwnerMail } from './modules/webhooks/endpoint-disabled-notice.js';
 import type { Metrics } from './observability/metrics.js';
 
 /** Everything a service needs from the outside world, built once per process (or per test app). */
@@ -37,6 +38,8 @@ export interface AppContext {
    * change ends there: given to the allocations module, which does not import checkout.
    */
   promises: GrantPromises;
+  /** Tells a company's console owners of a disabled webhook endpoint: given to webhooks, which console depends on. */
+  ownerMail: OwnerMail;
   /** The process's Prometheus series (`GET /metrics` on the operator listener); modules may add their own. */
   metrics: Metrics;
   /** Console mail through SDAPI_SMTP_URL (invites, disabled-endpoint notices); disabled without it. */

@@ -14,13 +14,14 @@ import type { RateLimitStore } from './lib/rate-limit/store.js';
 import { SecretBox } from './lib/secret-box.js';
 import { TtlCache } from './lib/ttl-cache.js';
 import { checkoutPromises } from './modules/checkout/line/checkout-promises.js';
+import { consoleOwnerMail } from './modules/console/owner-mail.service.js';
 import { Mailer } from './modules/mail/index.js';
 import { testClockStore } from './modules/operator/index.js';
 import { Metrics } from './observability/metrics.js';
 
 /**
  * The composition root of a process (or a test app): opens the database, Redis, the replica,
- * and wires what modules give each other (`promises`).
+ * and wires what modules give each other (`promises`, `ownerMail`).
  */
 const AUTH_INVALIDATION_CHANNEL = 'sdapi:auth-invalidate';
 
@@ -92,6 +93,7 @@ export async function createContext(config: Config, handle?: DbHandle): Promise<
     metrics,
     mailer,
     promises: checkoutPromises(() => ctx),
+    ownerMail: consoleOwnerMail(() => ctx),
     probes,
     background,
     atClose: (task) => closing.push(task),

@@ -17,6 +17,7 @@ import type {
   TimeSweepsTable,
 } from './modules/allocations/allocations.table.js';
 import type { ApiKeysTable } from './modules/api-keys/api-keys.table.js';
+import type { ConsoleAuditTable } from './modules/audit/audit.table.js';
 import type {
   EditionsTable,
   ProductRelationsTable,
@@ -39,10 +40,7 @@ import type {
   ReservationsTable,
 } from './modules/checkout/reservations/reservations.table.js';
 import type {
-  ConsoleAuditTable,
   ConsoleInvitesTable,
-  ConsoleNoticeCursorTable,
-  ConsoleNoticesTable,
   ConsoleRecoveryCodesTable,
   ConsoleSessionsTable,
   ConsoleSettingsTable,
@@ -62,6 +60,7 @@ import type {
 import type { GeoAttestationsTable } from './modules/geo-attest/geo-attest.table.js';
 import type { CompaniesTable, SellerFootprintsTable } from './modules/identity/identity.table.js';
 import type { GameKeysTable, KeyPoolsTable, PoolStockTable } from './modules/inventory/inventory.table.js';
+import type { ConsoleNoticeCursorTable, ConsoleNoticesTable } from './modules/notices/notices.table.js';
 import type { TestClockTable } from './modules/operator/test-clock.table.js';
 import type {
   AgreementAmendmentsTable,

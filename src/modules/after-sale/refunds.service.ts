@@ -1,9 +1,9 @@
 import type { AppContext } from '../../context.js';
 import { type Executor, isUniqueViolation } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
+import { type AuditBy, recordAudit } from '../audit/index.js';
 import type { SellerActor } from '../checkout/line/quote.js';
 import { referenceOwner } from '../checkout/orders/fulfil.service.js';
-import { type AuditBy, recordAudit } from '../console/audit.service.js';
 import { adjustKeys } from './adjustments.service.js';
 import * as repo from './after-sale.repo.js';
 import type { AdjustmentType } from './after-sale.table.js';

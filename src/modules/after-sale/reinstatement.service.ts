@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
 import { isoOf } from '../../lib/clock.js';
-import { OPERATOR, recordAudit } from '../console/audit.service.js';
+import { OPERATOR, recordAudit } from '../audit/index.js';
 import { recordReinstatement } from '../finance/index.js';
 import { unquarantineKeys } from '../inventory/index.js';
 import * as repo from './after-sale.repo.js';

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/auth/principal.js';
 import { OPT_IN_SCOPES, SCOPES, type Scope } from '../../http/auth/scopes.js';
 import { fail } from '../../http/errors.js';
-import { auditActorOf, recordAudit } from '../console/audit.service.js';
+import { auditActorOf, recordAudit } from '../audit/index.js';
 import * as repo from './api-keys.repo.js';
 import { isAllowlistSubset, mintKey, normalizeAllowedIps, rotateToken } from './api-keys.service.js';
 

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import { principalOf, sellerOf } from '../../http/request-context.js';
 import { errorResponses, Nullable, Warnings } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { auditActorOf } from '../console/audit.service.js';
+import { auditActorOf } from '../audit/index.js';
 import {
   ActivationSchema,
   FulfilledSchema,

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
-import { recordAudit } from './audit.service.js';
+import { recordAudit } from '../audit/index.js';
 import * as repo from './console.repo.js';
 import { checkInSession } from './in-session-checks.js';
 import { checkNewPassword } from './password-policy.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { consoleCall, consoleUser } from '../../../test/console.js';
 import { useTestApp } from '../../../test/harness.js';
 import { expectApiError } from '../../../test/route-contract.js';
-import { insertAudit } from './console.repo.js';
+import { insertAudit } from '../audit/audit.repo.js';
 
 const t = useTestApp();
 

@@ -4,7 +4,7 @@ import { isScope } from '../../http/auth/scopes.js';
 import { fail } from '../../http/errors.js';
 import { mintKey, normalizeAllowedIps } from '../api-keys/api-keys.service.js';
 import { listKeys } from '../api-keys/key-management.service.js';
-import { auditActorOf, recordAudit } from './audit.service.js';
+import { auditActorOf, recordAudit } from '../audit/index.js';
 
 export interface ConsoleKeyInput {
   name: string;

@@ -10,6 +10,7 @@ import { createRefund } from '../after-sale/refunds.service.js';
 import { ReplacementSchema } from '../after-sale/replacements.routes.js';
 import { replaceKey } from '../after-sale/replacements.service.js';
 import { returnKeys } from '../after-sale/returns.service.js';
+import { auditActorOf } from '../audit/index.js';
 import { CancelledPreorder, ReleasedReservation } from '../checkout/cancel.routes.js';
 import { OrderReference } from '../checkout/checkout.schemas.js';
 import type { SellerActor } from '../checkout/line/quote.js';
@@ -18,7 +19,6 @@ import { findOrder, ORDER_ORIGINS, type OrderRow } from '../checkout/orders/orde
 import { cancelPreorder } from '../checkout/preorders/cancel.service.js';
 import { cancelReservation } from '../checkout/reservations/lifecycle.service.js';
 import { reservationsUnderReference } from '../checkout/reservations/reservations.repo.js';
-import { auditActorOf } from './audit.service.js';
 import {
   ConsoleOrderRow,
   consoleAnswer,

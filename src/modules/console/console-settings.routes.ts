@@ -4,11 +4,12 @@ import { fail } from '../../http/errors.js';
 import { Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { isoOrNull } from '../../lib/clock.js';
+import { auditActorOf, recordAudit } from '../audit/index.js';
 import { footprintChecks } from '../identity/footprint.js';
 import { FootprintBody } from '../identity/identity.schemas.js';
 import { companyView, getCompany, getFootprint, replaceFootprint } from '../identity/identity.service.js';
+import { listNotices, markAllNoticesRead, markNotice } from '../notices/index.js';
 import { companyRequiresTotp } from './account.service.js';
-import { auditActorOf, recordAudit } from './audit.service.js';
 import {
   CompanySettingsSchema,
   ConsoleFootprint,
@@ -19,7 +20,6 @@ import {
 } from './console.schemas.js';
 import { CONSOLE_API } from './console-auth.routes.js';
 import { requireSession } from './console-http.js';
-import { listNotices, markAllNoticesRead, markNotice } from './notices.service.js';
 import { principalOfSession } from './sessions.service.js';
 
 const open = { config: { auth: 'none' } } as const;

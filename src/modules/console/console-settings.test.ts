@@ -6,8 +6,8 @@ import { useTestApp } from '../../../test/harness.js';
 import { call, expectApiError } from '../../../test/route-contract.js';
 import { CONSOLE_PAGES, withConsoleUrl } from '../../http/console-url.js';
 import { emit } from '../events/outbox.service.js';
+import { collectNotices } from '../notices/index.js';
 import { publishDue } from '../webhooks/publisher.service.js';
-import { collectNotices } from './notices.service.js';
 
 const t = useTestApp();
 const API = '/api/seller/v1';

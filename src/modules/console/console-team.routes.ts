@@ -4,8 +4,8 @@ import { nextPageUrl } from '../../http/pagination.js';
 import { DateTime, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { instantOf } from '../../lib/clock.js';
+import { listAudit } from '../audit/index.js';
 import { setCompanyTotpRequirement } from './account.service.js';
-import { listAudit } from './audit.service.js';
 import {
   AuditPage,
   consoleAnswer,

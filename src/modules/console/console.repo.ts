@@ -1,6 +1,5 @@
 import type { Executor } from '../../db/database.js';
 import type {
-  ConsoleAuditTable,
   ConsoleInvitesTable,
   ConsoleRecoveryCodesTable,
   ConsoleSessionsTable,
@@ -10,7 +9,6 @@ import type {
 export type UserRow = ConsoleUsersTable;
 export type SessionRow = ConsoleSessionsTable;
 export type InviteRow = ConsoleInvitesTable;
-export type AuditRow = ConsoleAuditTable;
 export type RecoveryCodeRow = ConsoleRecoveryCodesTable;
 
 export const findUserByEmail = (db: Executor, email: string) =>
@@ -133,36 +131,6 @@ export async function setRequireTotp(db: Executor, companyId: string, required: 
     .onConflict((oc) => oc.column('company_id').doUpdateSet({ require_totp: value, updated_at: now }))
     .execute();
 }
-
-export const insertAudit = (db: Executor, row: ConsoleAuditTable) =>
-  db.insertInto('console_audit').values(row).execute();
-
-/** Newest first by (at, id): after the row `after`, rows sharing its `at` continue by id. */
-export interface AuditFilter {
-  actor?: string;
-  action?: string;
-  from?: number;
-  to?: number;
-}
-
-export const listAudit = (
-  db: Executor,
-  companyId: string,
-  filter: AuditFilter,
-  after: { at: number; id: string } | null,
-  limit: number,
-) => {
-  let query = db.selectFrom('console_audit').selectAll().where('company_id', '=', companyId);
-  if (filter.actor !== undefined) query = query.where('actor', '=', filter.actor);
-  if (filter.action !== undefined) query = query.where('action', '=', filter.action);
-  if (filter.from !== undefined) query = query.where('at', '>=', filter.from);
-  if (filter.to !== undefined) query = query.where('at', '<', filter.to);
-  if (after)
-    query = query.where(({ eb, or, and }) =>
-      or([eb('at', '<', after.at), and([eb('at', '=', after.at), eb('id', '<', after.id)])]),
-    );
-  return query.orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
-};
 
 /**
  * Takes a TOTP step for the user: true only when it is later than every step taken before. One

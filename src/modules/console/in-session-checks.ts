@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { type ApiError, fail } from '../../http/errors.js';
-import { recordAudit } from './audit.service.js';
+import { recordAudit } from '../audit/index.js';
 import * as repo from './console.repo.js';
 import type { ConsoleSession } from './sessions.service.js';
 import { assertNotThrottled, clearAccount, recordFailure, subjectsOf } from './throttle.service.js';

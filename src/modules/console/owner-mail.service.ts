@@ -1,22 +1,14 @@
 import { type AppContext, runInBackground } from '../../context.js';
 import { getCompany } from '../identity/identity.service.js';
 import { endpointDisabledMail } from '../mail/index.js';
+import type { EndpointDisabledNotice, OwnerMail } from '../webhooks/index.js';
 import * as repo from './console.repo.js';
-
-export interface EndpointDisabledNotice {
-  companyId: string;
-  environment: string;
-  endpointId: string;
-  endpointHost: string;
-  reason: string;
-  disabledAt: number;
-}
 
 /**
  * `system.webhook_endpoint_disabled` by e-mail to the company's console owners (and no one
  * else), after the commit that disabled the endpoint, when an SMTP server is configured.
  */
-export function mailOwnersEndpointDisabled(ctx: AppContext, notice: EndpointDisabledNotice): void {
+function mailOwnersEndpointDisabled(ctx: AppContext, notice: EndpointDisabledNotice): void {
   if (!ctx.mailer.enabled) return;
   void runInBackground(ctx, async () => {
     const company = await getCompany(ctx, notice.companyId, ctx.db);
@@ -36,4 +28,9 @@ export function mailOwnersEndpointDisabled(ctx: AppContext, notice: EndpointDisa
       );
     }
   });
+}
+
+/** What webhooks is given to tell owners (`AppContext.ownerMail`). */
+export function consoleOwnerMail(contextOf: () => AppContext): OwnerMail {
+  return { endpointDisabled: (notice) => mailOwnersEndpointDisabled(contextOf(), notice) };
 }

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
-import { recordAudit } from './audit.service.js';
+import { recordAudit } from '../audit/index.js';
 import * as repo from './console.repo.js';
 import { verifyPassword } from './passwords.js';
 import { recoveryCodesLeft } from './recovery-codes.js';

@@ -2,9 +2,9 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { noticeContractPaused } from '../console/notices.service.js';
 import { emit } from '../events/index.js';
 import { forgetCompanyFacts, getCompany } from '../identity/identity.service.js';
+import { noticeContractPaused } from '../notices/index.js';
 import * as repo from './partners.repo.js';
 import type {
   AgreementKind,

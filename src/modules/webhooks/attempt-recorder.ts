@@ -1,10 +1,10 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
-import { type EndpointDisabledNotice, mailOwnersEndpointDisabled } from '../console/owner-mail.service.js';
 import { emit } from '../events/index.js';
 import * as attemptsRepo from './attempts.repo.js';
 import type { Claimed } from './delivery-writes.repo.js';
 import * as deliveryWrites from './delivery-writes.repo.js';
+import type { EndpointDisabledNotice } from './endpoint-disabled-notice.js';
 import * as endpointsRepo from './endpoints.repo.js';
 import { MAX_ATTEMPTS, nextAttemptAt } from './retry-schedule.js';
 import type { SendResult } from './sender.js';
@@ -84,7 +84,7 @@ export class AttemptRecorder {
 
   /** `sdapi_webhook_deliveries_total`, and the owners' e-mail of each endpoint this commit disabled. */
   private committed(outcomes: AttemptOutcome[], disabled: EndpointDisabledNotice[]): void {
-    for (const notice of disabled) mailOwnersEndpointDisabled(this.ctx, notice);
+    for (const notice of disabled) this.ctx.ownerMail.endpointDisabled(notice);
     for (const { row, result } of outcomes) {
       const outcome = result.ok ? 'delivered' : row.attempts + 1 >= MAX_ATTEMPTS ? 'failed' : 'retry';
       this.ctx.metrics.webhookDeliveries.inc({ outcome });

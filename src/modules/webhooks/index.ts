@@ -2,6 +2,7 @@
  * The webhooks module's front door: endpoints and their attempts, redelivery and replay, the
  * delivery jobs and metrics, event retention, and the answer shapes the console reuses.
  */
+export type { EndpointDisabledNotice, OwnerMail } from './endpoint-disabled-notice.js';
 export { type WebhookEndpointHealth, webhookEndpointHealth } from './endpoint-health.service.js';
 export { eventDeliveries } from './event-deliveries.service.js';
 export { listDeliveries } from './operator.service.js';

@@ -4,7 +4,7 @@ import type { Principal } from '../../http/auth/principal.js';
 import { fail } from '../../http/errors.js';
 import { decodeCursor, page } from '../../http/pagination.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { auditActorOf, recordAudit } from '../console/audit.service.js';
+import { auditActorOf, recordAudit } from '../audit/index.js';
 import {
   EVENT_TYPE_NAMES,
   EVENT_TYPES,

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import type { ConsoleNoticesTable } from './console.table.js';
+import type { ConsoleNoticesTable } from './notices.table.js';
 
 export type NoticeRow = ConsoleNoticesTable;
 

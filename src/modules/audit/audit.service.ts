@@ -3,10 +3,9 @@ import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import { decodeCursor, page } from '../../http/pagination.js';
 import { uuidv7 } from '../../lib/ids.js';
-import * as repo from './console.repo.js';
-import type { ConsoleAuditTable } from './console.table.js';
+import * as repo from './audit.repo.js';
+import type { ConsoleAuditTable } from './audit.table.js';
 
-/** What the audit page narrows to: one actor, one action, a time span (ms, from inclusive, to exclusive). */
 export type AuditFilter = repo.AuditFilter;
 
 /** Who acted and through what, as an audit row names them. */
