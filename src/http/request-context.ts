@@ -69,3 +69,16 @@ export function sellerOf(request: { seller: SellerScope | null }): SellerScope {
   if (!request.seller) throw new Error('seller route reached without a seller (actsForSeller: false?)');
   return request.seller;
 }
+
+/** Who a seller route acts for and which API key acts. */
+export interface SellerActor {
+  sellerId: string;
+  environment: string;
+  apiKeyId: string;
+}
+
+/** The seller a seller route acts for, and the API key that acts. */
+export function actorOf(request: { principal: Principal | null; seller: SellerScope | null }): SellerActor {
+  const { sellerId, environment } = sellerOf(request);
+  return { sellerId, environment, apiKeyId: principalOf(request).keyId };
+}

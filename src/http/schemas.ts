@@ -54,3 +54,6 @@ export const PageMeta = Type.Object({
 });
 
 export const Warnings = Type.Array(Type.Object({ code: Type.String(), message: Type.String() }));
+
+/** A seller's own order reference: 1 to 200 printable ASCII characters, no spaces. */
+export const OrderReference = Type.String({ minLength: 1, maxLength: 200, pattern: '^[\\x21-\\x7e]+$' });

@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { decodeCursor, nextPageUrl, page } from '../../http/pagination.js';
+import { actorOf } from '../../http/request-context.js';
 import { errorResponses, PageMeta } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { instantOf } from '../../lib/clock.js';
-import { actorOf, apiAuditBy } from '../checkout/checkout.routes.js';
+import { apiAuditBy } from '../checkout/checkout.routes.js';
 import { RefundBody, RefundListQuery, RefundSchema, ReturnBody, ReturnSchema } from './after-sale.schemas.js';
 import { refundView } from './refund-view.js';
 import { createRefund, getRefund, listRefunds } from './refunds.service.js';

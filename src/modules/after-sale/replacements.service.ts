@@ -3,6 +3,7 @@ import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { requireAllocation } from '../allocations/allocations.service.js';
+import { replacementPolicyOf, replacementRefusal } from '../allocations/replacement-policy.js';
 import { type AuditBy, recordAudit } from '../audit/index.js';
 import { promisedOnAllocation } from '../checkout/line/promised-capacity.repo.js';
 import type { SellerActor } from '../checkout/line/quote.js';
@@ -12,7 +13,6 @@ import { emit } from '../events/index.js';
 import { recordActivity } from '../finance/index.js';
 import { claimKeys, lockKeys, openKeys, quarantineKeys, stockUpTo } from '../inventory/index.js';
 import { deliveredTo, refuseKeysOfOtherOrders } from './key-checks.js';
-import { replacementPolicyOf, replacementRefusal } from './replacement-policy.js';
 import * as repo from './replacements.repo.js';
 
 export interface ReplaceBody {

@@ -1,9 +1,9 @@
 import type { AppContext } from '../../context.js';
 import { isoOf } from '../../lib/clock.js';
-import { replacementPolicyOf } from '../after-sale/replacement-policy.js';
 import { PLATFORM_REFUND_POLICY } from '../identity/whoami.service.js';
 import { type RefundPolicyTerms, remainingOf } from './allocations.service.js';
 import { type AllocationListRow, listAllocations } from './allocations-read.repo.js';
+import { replacementPolicyOf } from './replacement-policy.js';
 import { computeSellability } from './sellability.service.js';
 
 export interface AllocationQuery {

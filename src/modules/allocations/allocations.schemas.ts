@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, Nullable, PageMeta, Warnings } from '../../http/schemas.js';
-import { ReplacementPolicySchema } from '../after-sale/replacement-policy.js';
 import { RefundPolicySchema } from '../identity/identity.schemas.js';
+import { ReplacementPolicySchema } from './replacement-policy.js';
 
 export const ActivationSchema = Type.Object({
   type: Type.String({ description: 'worldwide, countries or unknown' }),

@@ -1,10 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
-import { errorResponses, Uuid } from '../../http/schemas.js';
+import { actorOf } from '../../http/request-context.js';
+import { errorResponses, OrderReference, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { actorOf } from './checkout.routes.js';
-import { OrderReference } from './checkout.schemas.js';
 import { cancelPreorder } from './preorders/cancel.service.js';
 import { cancelReservation } from './reservations/lifecycle.service.js';
 

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { principalOf, sellerOf } from '../../http/request-context.js';
+import { actorOf, principalOf } from '../../http/request-context.js';
 import { errorResponses, Nullable, Warnings } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { auditActorOf } from '../audit/index.js';
@@ -14,15 +14,8 @@ import {
   SettlementSchema,
 } from './checkout.schemas.js';
 import { previewLine } from './line/preview.service.js';
-import type { SellerActor } from './line/quote.js';
 import { placeBulk } from './orders/bulk.service.js';
 import { placeOrder } from './orders/orders.service.js';
-
-/** The seller a checkout request acts for, and the API key that acts. */
-export function actorOf(request: FastifyRequest): SellerActor {
-  const { sellerId, environment } = sellerOf(request);
-  return { sellerId, environment, apiKeyId: principalOf(request).keyId };
-}
 
 /** The API key behind a request, as the audit log names it. */
 export const apiAuditBy = (request: FastifyRequest) => auditActorOf(principalOf(request));

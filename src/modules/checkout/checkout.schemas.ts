@@ -1,11 +1,10 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Nullable, OneOf, Uuid, Warnings } from '../../http/schemas.js';
+import { Nullable, OneOf, OrderReference, Uuid, Warnings } from '../../http/schemas.js';
 
 const Country = Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2' });
 const Currency = Type.String({ pattern: '^[A-Za-z]{3}$', description: 'ISO 4217' });
 const Minor = Type.Integer({ minimum: 0, description: 'integer minor units' });
 export const Quantity = Type.Integer({ minimum: 1, maximum: 1000 });
-export const OrderReference = Type.String({ minLength: 1, maxLength: 200, pattern: '^[\\x21-\\x7e]+$' });
 const SkuCode = Type.String({ minLength: 1, maxLength: 64 });
 
 /** The seller's declaration of the sale; `consumerIp` is resolved then discarded. */

@@ -2,9 +2,8 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { decodeCursor, LimitQuery, nextPageUrl } from '../../http/pagination.js';
-import { DateTime, PageMeta, Uuid } from '../../http/schemas.js';
+import { DateTime, OrderReference, PageMeta, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { OrderReference } from '../checkout/checkout.schemas.js';
 import {
   ActivityEntrySchema,
   ActivityFilterQuery,

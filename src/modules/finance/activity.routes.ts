@@ -2,10 +2,17 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { decodeCursor, LimitQuery, nextPageUrl } from '../../http/pagination.js';
 import { sellerOf } from '../../http/request-context.js';
-import { DateOnly, DateTime, errorResponses, OneOf, PageMeta, Uuid } from '../../http/schemas.js';
+import {
+  DateOnly,
+  DateTime,
+  errorResponses,
+  OneOf,
+  OrderReference,
+  PageMeta,
+  Uuid,
+} from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { instantOf } from '../../lib/clock.js';
-import { OrderReference } from '../checkout/checkout.schemas.js';
 import { activityCsv, activityPage } from './activity.service.js';
 import { ActivityEntrySchema, TransactionSchema } from './finance.schemas.js';
 import type { ActivityKind } from './finance.table.js';

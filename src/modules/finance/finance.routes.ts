@@ -8,12 +8,12 @@ import {
   errorResponses,
   Nullable,
   OneOf,
+  OrderReference,
   PageMeta,
   Uuid,
 } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { instantOf } from '../../lib/clock.js';
-import { OrderReference } from '../checkout/checkout.schemas.js';
 import { getApiSale, listApiSales } from './api-sales.service.js';
 import {
   CurrencyTotalsSchema,

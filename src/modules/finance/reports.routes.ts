@@ -1,10 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { sellerOf } from '../../http/request-context.js';
-import { DateTime, errorResponses, Nullable, Uuid } from '../../http/schemas.js';
+import { DateTime, errorResponses, Nullable, OrderReference, Uuid } from '../../http/schemas.js';
 import { registerArtifactRoute } from '../../http/signed-download.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { OrderReference } from '../checkout/checkout.schemas.js';
 import { ActivityFilterQuery, activityFilterOf } from './activity.routes.js';
 import { REPORT_TYPE, reportArtifact, reportStatus, startReport } from './reports.service.js';
 

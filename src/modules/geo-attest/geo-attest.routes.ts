@@ -2,9 +2,9 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
 import { throttleByAddress } from '../../http/public-throttle.js';
+import { actorOf } from '../../http/request-context.js';
 import { dataEnvelope, errorResponses, Nullable, OneOf } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { actorOf } from '../checkout/checkout.routes.js';
 import { captureAttestation, createAttestation, getAttestation } from './geo-attest.service.js';
 
 const AttestationSchema = Type.Object({

@@ -1,9 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../context.js';
-import { principalOf } from '../../../http/request-context.js';
+import { actorOf, principalOf } from '../../../http/request-context.js';
 import { errorResponses, Uuid } from '../../../http/schemas.js';
 import type { TypedApp } from '../../../http/typed-app.js';
-import { actorOf } from '../checkout.routes.js';
 import { HoldBody, LinePriceFields } from '../checkout.schemas.js';
 import { placeHold, releaseHold } from './holds.service.js';
 

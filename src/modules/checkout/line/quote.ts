@@ -18,11 +18,7 @@ import type { Settlement } from './settlement.js';
 /** preview: quote only; hold: reserve capacity; order: a priced sale; pull: custody of keys. */
 export type CheckoutMode = 'preview' | 'hold' | 'order' | 'pull';
 
-export interface SellerActor {
-  sellerId: string;
-  environment: string;
-  apiKeyId: string;
-}
+export type { SellerActor } from '../../../http/request-context.js';
 
 export interface LineInput {
   skuCode?: string;

@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../context.js';
 import { decodeCursor, encodeCursor, LimitQuery, nextPageUrl } from '../../../http/pagination.js';
-import { DateTime, errorResponses, Nullable, PageMeta } from '../../../http/schemas.js';
+import { actorOf } from '../../../http/request-context.js';
+import { DateTime, errorResponses, Nullable, OrderReference, PageMeta } from '../../../http/schemas.js';
 import type { TypedApp } from '../../../http/typed-app.js';
 import { instantOf } from '../../../lib/clock.js';
-import { actorOf } from '../checkout.routes.js';
-import { FulfilledSchema, OrderReference } from '../checkout.schemas.js';
+import { FulfilledSchema } from '../checkout.schemas.js';
 import type { SellerActor } from '../line/quote.js';
 import {
   getOrder,

@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../context.js';
-import { principalOf } from '../../../http/request-context.js';
+import { actorOf, principalOf } from '../../../http/request-context.js';
 import { errorResponses } from '../../../http/schemas.js';
 import type { TypedApp } from '../../../http/typed-app.js';
 import { zipFiles } from '../../../lib/zip.js';
-import { actorOf, factsOf } from '../checkout.routes.js';
+import { factsOf } from '../checkout.routes.js';
 import { FulfilledSchema, PullBody } from '../checkout.schemas.js';
 import { pullKeys } from './pulls.service.js';
 

@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../context.js';
-import { principalOf } from '../../../http/request-context.js';
+import { actorOf, principalOf } from '../../../http/request-context.js';
 import { errorResponses, Nullable, Uuid } from '../../../http/schemas.js';
 import type { TypedApp } from '../../../http/typed-app.js';
-import { actorOf, factsOf } from '../checkout.routes.js';
+import { factsOf } from '../checkout.routes.js';
 import { FulfilledSchema, HoldBody, IntegrationOrderContext } from '../checkout.schemas.js';
 import { commitReservation } from './commit.service.js';
 import { extendReservation } from './lifecycle.service.js';

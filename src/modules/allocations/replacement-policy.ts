@@ -1,9 +1,9 @@
 import { type Static, Type } from '@sinclair/typebox';
 
 /**
- * How many reported keys a grant's orders may swap (docs/after-sale.md): at most `maxPerOrder`
- * replacements per order, within `windowDays` of the sale. The operator sets it per grant;
- * `maxPerOrder: 0` turns replacements off for the grant.
+ * How many reported keys a grant's orders may swap (docs/after-sale.md), stored on the grant: at
+ * most `maxPerOrder` replacements per order, within `windowDays` of the sale. The operator sets
+ * it per grant; `maxPerOrder: 0` turns replacements off for the grant.
  */
 export const ReplacementPolicySchema = Type.Object(
   {
