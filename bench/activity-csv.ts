@@ -10,7 +10,7 @@ import { createContext } from '../src/create-context.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { uuidv7 } from '../src/lib/ids.js';
 import { mintKey } from '../src/modules/api-keys/api-keys.service.js';
-import { createCompany } from '../src/modules/identity/identity.service.js';
+import { createCompany } from '../src/modules/companies/companies.service.js';
 import { measureMemory } from './lib.js';
 
 /** Raw inserts on a connection of its own (foreign keys off there: the orders are not needed). */

@@ -1,5 +1,5 @@
 import type { AppContext } from '../src/context.js';
-import { createCompany } from '../src/modules/identity/identity.service.js';
+import { createCompany } from '../src/modules/companies/companies.service.js';
 import { connect } from '../src/modules/partners/partners.service.js';
 
 /**

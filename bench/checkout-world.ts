@@ -9,7 +9,7 @@ import { mintKey } from '../src/modules/api-keys/api-keys.service.js';
 import { setTerritoryPrice } from '../src/modules/catalog/prices.service.js';
 import { createProduct } from '../src/modules/catalog/products.service.js';
 import { createRelease, createSku } from '../src/modules/catalog/releases.service.js';
-import { createCompany, replaceFootprint } from '../src/modules/identity/identity.service.js';
+import { createCompany, replaceFootprint } from '../src/modules/companies/companies.service.js';
 import { importKeys } from '../src/modules/inventory/key-import.service.js';
 import { createPool } from '../src/modules/inventory/pools.service.js';
 import { addAgreement, connect } from '../src/modules/partners/partners.service.js';

@@ -9,7 +9,7 @@ import { createContext } from '../src/create-context.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { createProduct } from '../src/modules/catalog/products.service.js';
 import { createRelease, createSku } from '../src/modules/catalog/releases.service.js';
-import { createCompany } from '../src/modules/identity/identity.service.js';
+import { createCompany } from '../src/modules/companies/companies.service.js';
 import { importKeys } from '../src/modules/inventory/key-import.service.js';
 import { createPool } from '../src/modules/inventory/pools.service.js';
 import { measureMemory } from './lib.js';

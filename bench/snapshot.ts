@@ -8,7 +8,7 @@ import { loadConfig } from '../src/config.js';
 import { createContext } from '../src/create-context.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { snapshotMeta, snapshotStream } from '../src/modules/catalog/snapshot.service.js';
-import { createCompany } from '../src/modules/identity/identity.service.js';
+import { createCompany } from '../src/modules/companies/companies.service.js';
 import { seedCatalog } from './catalog-fixture.js';
 import { measureMemory } from './lib.js';
 

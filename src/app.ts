@@ -6,11 +6,10 @@ import { createListenerApp, SELLER_PREFIX } from './http/listeners.js';
 import { openApiOptions } from './http/openapi/document.js';
 import { registerVersionRedirect } from './http/redirect.js';
 import { installWriteMarks } from './http/write-marks.js';
-import { registerAfterSaleRoutes } from './modules/after-sale/after-sale.routes.js';
-import { registerReplacementRoutes } from './modules/after-sale/replacements.routes.js';
+import { registerAfterSaleRoutes, registerReplacementRoutes } from './modules/after-sale/index.js';
 import { registerAllocationRoutes } from './modules/allocations/allocations.routes.js';
 import { registerAvailabilityRoutes } from './modules/allocations/availability.routes.js';
-import { registerApiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
+import { registerApiKeyRoutes } from './modules/api-keys/index.js';
 import { registerCatalogRoutes } from './modules/catalog/catalog.routes.js';
 import { registerExportRoutes } from './modules/catalog/exports.routes.js';
 import { registerSnapshotRoutes } from './modules/catalog/snapshot.routes.js';
@@ -21,7 +20,7 @@ import { registerOrderReadRoutes } from './modules/checkout/orders/order-reads.r
 import { registerPullRoutes } from './modules/checkout/pulls/pulls.routes.js';
 import { registerRedemptionPage } from './modules/checkout/redemption/redemption-page.routes.js';
 import { registerReservationRoutes } from './modules/checkout/reservations/reservations.routes.js';
-import { registerConsole } from './modules/console/console.routes.js';
+import { registerConsole } from './modules/console/index.js';
 import { registerDocsPage, registerOpenApiRoute } from './modules/docs/index.js';
 import {
   installUsageCounting,
@@ -29,9 +28,9 @@ import {
   registerFinanceRoutes,
   registerReportRoutes,
 } from './modules/finance/index.js';
-import { registerGeoAttestRoutes } from './modules/geo-attest/geo-attest.routes.js';
-import { registerIdentityRoutes } from './modules/identity/identity.routes.js';
-import { registerPartnerRoutes } from './modules/partners/partners.routes.js';
+import { registerGeoAttestRoutes } from './modules/geo-attest/index.js';
+import { registerIdentityRoutes } from './modules/identity/index.js';
+import { registerPartnerRoutes } from './modules/partners/index.js';
 import { registerPromotionRoutes } from './modules/promotions/index.js';
 import { installRequestLog, registerRequestLogRoutes } from './modules/request-log/index.js';
 import { registerWebhookRoutes } from './modules/webhooks/index.js';

@@ -1,9 +1,8 @@
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
-import { mintKey } from './modules/api-keys/api-keys.service.js';
-import { listUsers } from './modules/console/console.repo.js';
-import { findFirstSellerNamed } from './modules/identity/identity.repo.js';
-import { createCompany, isEmptyInstallation } from './modules/identity/identity.service.js';
+import { mintKey } from './modules/api-keys/index.js';
+import { createCompany, findFirstSellerNamed, isEmptyInstallation } from './modules/companies/index.js';
+import { listUsers } from './modules/console/index.js';
 
 const DEMO_SELLER_NAME = 'Demo Seller';
 

@@ -14,7 +14,7 @@ import type { RateLimitStore } from './lib/rate-limit/store.js';
 import { SecretBox } from './lib/secret-box.js';
 import { TtlCache } from './lib/ttl-cache.js';
 import { checkoutPromises } from './modules/checkout/line/checkout-promises.js';
-import { consoleOwnerMail } from './modules/console/owner-mail.service.js';
+import { consoleOwnerMail } from './modules/console/index.js';
 import { Mailer } from './modules/mail/index.js';
 import { testClockStore } from './modules/operator/index.js';
 import { Metrics } from './observability/metrics.js';

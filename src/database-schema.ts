@@ -39,6 +39,7 @@ import type {
   ReservationSlotsTable,
   ReservationsTable,
 } from './modules/checkout/reservations/reservations.table.js';
+import type { CompaniesTable, SellerFootprintsTable } from './modules/companies/companies.table.js';
 import type {
   ConsoleInvitesTable,
   ConsoleRecoveryCodesTable,
@@ -58,7 +59,6 @@ import type {
   SaleTotalsTable,
 } from './modules/finance/finance.table.js';
 import type { GeoAttestationsTable } from './modules/geo-attest/geo-attest.table.js';
-import type { CompaniesTable, SellerFootprintsTable } from './modules/identity/identity.table.js';
 import type { GameKeysTable, KeyPoolsTable, PoolStockTable } from './modules/inventory/inventory.table.js';
 import type { ConsoleNoticeCursorTable, ConsoleNoticesTable } from './modules/notices/notices.table.js';
 import type { TestClockTable } from './modules/operator/test-clock.table.js';

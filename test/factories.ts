@@ -1,7 +1,7 @@
 import type { Scope } from '../src/http/auth/scopes.js';
 import { randomBase32 } from '../src/lib/ids.js';
 import { mintKey } from '../src/modules/api-keys/api-keys.service.js';
-import { type Company, createCompany } from '../src/modules/identity/identity.service.js';
+import { type Company, createCompany } from '../src/modules/companies/companies.service.js';
 import type { TestApp } from './harness.js';
 
 export interface SellerOptions {

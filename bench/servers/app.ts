@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config.js';
 import { createContext } from '../../src/create-context.js';
 import { migrateToLatest, schemaOf } from '../../src/db/migrate.js';
 import { mintKey } from '../../src/modules/api-keys/api-keys.service.js';
-import { createCompany } from '../../src/modules/identity/identity.service.js';
+import { createCompany } from '../../src/modules/companies/companies.service.js';
 import { seedCatalog } from '../catalog-fixture.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sdapi-bench-'));

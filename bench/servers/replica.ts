@@ -11,7 +11,7 @@ import { loadConfig } from '../../src/config.js';
 import { createContext } from '../../src/create-context.js';
 import { migrateToLatest, schemaOf } from '../../src/db/migrate.js';
 import { mintKey } from '../../src/modules/api-keys/api-keys.service.js';
-import { createCompany } from '../../src/modules/identity/identity.service.js';
+import { createCompany } from '../../src/modules/companies/companies.service.js';
 import { buildCheckoutWorld } from '../checkout-world.js';
 
 const config = loadConfig({

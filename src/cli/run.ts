@@ -200,7 +200,7 @@ async function run(ctx: AppContext, command: string, positionals: string[], valu
       return printResult(reply.data as Record<string, unknown>, values.json);
     }
     case 'users invite': {
-      const { inviteUser } = await import('../modules/console/users.service.js');
+      const { inviteUser } = await import('../modules/console/index.js');
       const invite = await inviteUser(ctx, {
         companyId: required(values, 'company'),
         email: required(values, 'email'),

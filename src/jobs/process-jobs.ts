@@ -4,7 +4,7 @@ import { archiveDueProducts } from '../modules/catalog/products.service.js';
 import { sweepRedemptions } from '../modules/checkout/orders/redemptions.service.js';
 import { registerPreorderJob } from '../modules/checkout/preorders/preorders.job.js';
 import { sweepReservations } from '../modules/checkout/reservations/lifecycle.service.js';
-import { clearCapturedAddresses } from '../modules/geo-attest/geo-attest.service.js';
+import { clearCapturedAddresses } from '../modules/geo-attest/index.js';
 import { collectNotices } from '../modules/notices/index.js';
 import { purgeOldRequests } from '../modules/request-log/index.js';
 import { registerWebhookJobs, trimAttemptBodies } from '../modules/webhooks/index.js';

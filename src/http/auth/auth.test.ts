@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { makeKey, makeSeller } from '../../../test/factories.js';
 import { useTestApp } from '../../../test/harness.js';
 import { call, expectApiError } from '../../../test/route-contract.js';
-import { createCompany } from '../../modules/identity/identity.service.js';
+import { createCompany } from '../../modules/companies/companies.service.js';
 
 const t = useTestApp();
 const whoami = (headers: Record<string, string>) =>

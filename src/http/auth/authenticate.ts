@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { ipMatchesAny, parseIpEntry } from '../../lib/ip.js';
-import { loadPrincipal } from '../../modules/api-keys/api-keys.service.js';
+import { loadPrincipal } from '../../modules/api-keys/index.js';
 import { fail } from '../errors.js';
 import { parseBearer } from './bearer.js';
 import type { Principal } from './principal.js';

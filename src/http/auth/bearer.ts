@@ -1,4 +1,4 @@
-import type { Environment } from '../../modules/api-keys/api-keys.table.js';
+import type { Environment } from '../../lib/environment.js';
 
 export const TOKEN_PREFIX = 'service_sk_';
 const ENV_PREFIXES: Record<Environment, string> = {

@@ -1,4 +1,4 @@
-import type { Environment } from '../../modules/api-keys/api-keys.table.js';
+import type { Environment } from '../../lib/environment.js';
 import type { Scope } from './scopes.js';
 
 /** Who is calling: the API key and its company, as the auth hook resolved them. */

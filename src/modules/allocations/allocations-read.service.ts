@@ -1,8 +1,8 @@
 import type { AppContext } from '../../context.js';
 import { isoOf } from '../../lib/clock.js';
-import { PLATFORM_REFUND_POLICY } from '../identity/whoami.service.js';
-import { type RefundPolicyTerms, remainingOf } from './allocations.service.js';
+import { remainingOf } from './allocations.service.js';
 import { type AllocationListRow, listAllocations } from './allocations-read.repo.js';
+import { refundPolicyOf } from './refund-policy.js';
 import { replacementPolicyOf } from './replacement-policy.js';
 import { computeSellability } from './sellability.service.js';
 
@@ -18,30 +18,6 @@ export function activationOf(row: { activation_type: string; activation_countrie
     type: row.activation_type,
     countries: row.activation_countries ? (JSON.parse(row.activation_countries) as string[]) : null,
   };
-}
-
-/**
- * The grant's effective refund policy: the fields its publisher set, the platform's
- * for the rest. `source` says whose rules apply: `publisher` once the grant sets any.
- */
-export function refundPolicyOf(stored: string | null): RefundPolicy {
-  if (!stored) return PLATFORM_REFUND_POLICY;
-  const own = JSON.parse(stored) as Partial<RefundPolicyTerms>;
-  return {
-    ...PLATFORM_REFUND_POLICY,
-    source: 'publisher',
-    ...(typeof own.refundableWithinDays === 'number'
-      ? { refundableWithinDays: own.refundableWithinDays }
-      : {}),
-    ...(typeof own.requiresUnrevealedOrUnredeemed === 'boolean'
-      ? { requiresUnrevealedOrUnredeemed: own.requiresUnrevealedOrUnredeemed }
-      : {}),
-  };
-}
-
-export interface RefundPolicy extends RefundPolicyTerms {
-  source: 'platform' | 'publisher';
-  chargebacksQuarantineKeys: boolean;
 }
 
 /** One allocation as GET /allocations shows it. */

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, Nullable, PageMeta, Warnings } from '../../http/schemas.js';
-import { RefundPolicySchema } from '../identity/identity.schemas.js';
+import { RefundPolicySchema } from './refund-policy.js';
 import { ReplacementPolicySchema } from './replacement-policy.js';
 
 export const ActivationSchema = Type.Object({

@@ -6,6 +6,7 @@ import { requireSku } from '../catalog/releases.service.js';
 import { emit, emitEventList, type PendingEvent, recordCatalogChange } from '../events/index.js';
 import * as repo from './allocations.repo.js';
 import type { AllocationStatus } from './allocations.table.js';
+import type { RefundPolicyTerms } from './refund-policy.js';
 import { refreshSellability } from './sellability.service.js';
 import { requireSkuOfConnection } from './shares.service.js';
 
@@ -25,12 +26,6 @@ export interface AllocationTerms {
   replacementPolicy?: { maxPerOrder: number; windowDays: number } | null;
   requestPolicy?: 'none' | 'manual' | 'auto';
   autoApproveMax?: number | null;
-}
-
-/** What a publisher may set on a grant (the operator's `refundPolicy` body). */
-export interface RefundPolicyTerms {
-  refundableWithinDays: number;
-  requiresUnrevealedOrUnredeemed: boolean;
 }
 
 export const remainingOf = (a: Pick<repo.AllocationRow, 'quantity_limit' | 'quantity_pulled'>) =>

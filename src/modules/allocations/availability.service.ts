@@ -3,7 +3,7 @@ import { effectivePrices, pricedCountriesByRelease } from '../catalog/pricing.js
 import { priceRowsOfReleases } from '../catalog/pricing.repo.js';
 import { visibleProductIds } from '../catalog/visibility.repo.js';
 import { poolsFor, stockOf } from '../inventory/index.js';
-import { inForceApiAgreement, sellerTerms } from '../partners/seller-terms.service.js';
+import { inForceApiAgreement, sellerTerms } from '../partners/index.js';
 import { isRequestable } from './allocation-requests.service.js';
 import { remainingOf } from './allocations.service.js';
 import * as repo from './availability.repo.js';

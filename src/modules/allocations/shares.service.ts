@@ -5,9 +5,11 @@ import { uuidv7 } from '../../lib/ids.js';
 import { changeSellerAccess } from '../catalog/catalog-changes.service.js';
 import { requireProduct } from '../catalog/products.service.js';
 import { requireSku } from '../catalog/releases.service.js';
-import * as partnersRepo from '../partners/partners.repo.js';
-import { requireConnection } from '../partners/partners.service.js';
-import type { CatalogShareMode } from '../partners/partners.table.js';
+import {
+  type CatalogShareMode,
+  requireConnection,
+  updateConnection as writeConnection,
+} from '../partners/index.js';
 import * as repo from './allocations.repo.js';
 import { publisherSkuIds, skuGateRows } from './sellability.repo.js';
 import { refreshSellability } from './sellability.service.js';
@@ -101,7 +103,7 @@ export async function updateConnection(
     ? await sharedProductIds(trx, sellerId, connection.environment, skuIds)
     : [];
   await changeSellerAccess(ctx, trx, access, touched, () =>
-    partnersRepo.updateConnection(trx, connectionId, {
+    writeConnection(trx, connectionId, {
       ...(patch.catalogShareMode !== undefined ? { catalog_share_mode: patch.catalogShareMode } : {}),
       ...(patch.sharesSuspended !== undefined ? { shares_suspended: patch.sharesSuspended ? 1 : 0 } : {}),
       ...(patch.invoicingEnabled !== undefined ? { invoicing_enabled: patch.invoicingEnabled ? 1 : 0 } : {}),

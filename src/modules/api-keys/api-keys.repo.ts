@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import type { ApiKeysTable, Environment } from './api-keys.table.js';
+import type { Environment } from '../../lib/environment.js';
+import type { ApiKeysTable } from './api-keys.table.js';
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 

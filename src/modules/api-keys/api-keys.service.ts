@@ -5,11 +5,11 @@ import type { Principal } from '../../http/auth/principal.js';
 import { isScope, SCOPES, type Scope } from '../../http/auth/scopes.js';
 import { fail } from '../../http/errors.js';
 import { randomSecretBase32, sha256Hex } from '../../lib/crypto.js';
+import type { Environment } from '../../lib/environment.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { entryContains, validateAllowedIps } from '../../lib/ip.js';
-import { getCompany } from '../identity/identity.service.js';
+import { getCompany } from '../companies/index.js';
 import * as repo from './api-keys.repo.js';
-import type { Environment } from './api-keys.table.js';
 
 export interface MintKeyInput {
   companyId: string;

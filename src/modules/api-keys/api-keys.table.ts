@@ -1,4 +1,4 @@
-export type Environment = 'sandbox' | 'production';
+import type { Environment } from '../../lib/environment.js';
 
 export interface ApiKeysTable {
   id: string;

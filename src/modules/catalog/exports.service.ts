@@ -8,7 +8,7 @@ import { isoOf, isoOrNull } from '../../lib/clock.js';
 import { constantTimeEqual } from '../../lib/crypto.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { emit } from '../events/index.js';
-import { sellerTerms } from '../partners/seller-terms.service.js';
+import { sellerTerms } from '../partners/index.js';
 import type { SellerScope } from './catalog-read.service.js';
 import * as repo from './exports.repo.js';
 import { snapshotMeta, snapshotStream } from './snapshot.service.js';

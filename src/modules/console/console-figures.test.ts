@@ -7,7 +7,7 @@ import { useTestApp } from '../../../test/harness.js';
 import { productionOrder, productionScenario } from '../../../test/production.js';
 import { call, expectApiError } from '../../../test/route-contract.js';
 import { isChurnedAway } from '../allocations/sellability.js';
-import { forgetCompanyFacts } from '../identity/identity.service.js';
+import { forgetCompanyFacts } from '../companies/companies.service.js';
 
 const t = useTestApp();
 const API = '/api/seller/v1';

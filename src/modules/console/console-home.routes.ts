@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { integrationStatus } from '../identity/integration-status.service.js';
+import { integrationStatus } from '../identity/index.js';
 import { ChecklistSchema, consoleData } from './console.schemas.js';
 import { CONSOLE_API } from './console-auth.routes.js';
 import { requireSellerSession } from './console-http.js';

@@ -4,8 +4,7 @@ import { OPT_IN_SCOPES } from '../../http/auth/scopes.js';
 import { Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { isoOrNull } from '../../lib/clock.js';
-import { SecretOnce } from '../api-keys/api-keys.routes.js';
-import { listKeys, replaceAllowedIps, revokeKey, rotateKey } from '../api-keys/key-management.service.js';
+import { listKeys, replaceAllowedIps, revokeKey, rotateKey, SecretOnce } from '../api-keys/index.js';
 import type { RequestLogRecorder } from '../request-log/index.js';
 import {
   AllowlistCheckSchema,

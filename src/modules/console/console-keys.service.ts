@@ -2,8 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/auth/principal.js';
 import { isScope } from '../../http/auth/scopes.js';
 import { fail } from '../../http/errors.js';
-import { mintKey, normalizeAllowedIps } from '../api-keys/api-keys.service.js';
-import { listKeys } from '../api-keys/key-management.service.js';
+import { listKeys, mintKey, normalizeAllowedIps } from '../api-keys/index.js';
 import { auditActorOf, recordAudit } from '../audit/index.js';
 
 export interface ConsoleKeyInput {

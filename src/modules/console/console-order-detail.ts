@@ -1,7 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { isoOf as iso } from '../../lib/clock.js';
-import { refundView } from '../after-sale/refund-view.js';
-import { listRefunds } from '../after-sale/refunds.service.js';
+import { listRefunds, refundView } from '../after-sale/index.js';
 import type { SellerActor } from '../checkout/line/quote.js';
 import { getOrder } from '../checkout/orders/order-reads.service.js';
 import type { OrderRow } from '../checkout/orders/orders.repo.js';

@@ -5,11 +5,16 @@ import { fail } from '../../http/errors.js';
 import { LimitQuery, nextPageUrl } from '../../http/pagination.js';
 import { DateTime, OneOf, OrderReference, PageMeta, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { RefundBody, RefundSchema, ReturnBody, ReturnSchema } from '../after-sale/after-sale.schemas.js';
-import { createRefund } from '../after-sale/refunds.service.js';
-import { ReplacementSchema } from '../after-sale/replacements.routes.js';
-import { replaceKey } from '../after-sale/replacements.service.js';
-import { returnKeys } from '../after-sale/returns.service.js';
+import {
+  createRefund,
+  RefundBody,
+  RefundSchema,
+  ReplacementSchema,
+  ReturnBody,
+  ReturnSchema,
+  replaceKey,
+  returnKeys,
+} from '../after-sale/index.js';
 import { auditActorOf } from '../audit/index.js';
 import { CancelledPreorder, ReleasedReservation } from '../checkout/cancel.routes.js';
 import type { SellerActor } from '../checkout/line/quote.js';

@@ -3,7 +3,7 @@ import { CONSOLE_API, consoleCall, consoleUser, PASSWORD } from '../../../test/c
 import { makeSeller } from '../../../test/factories.js';
 import { useTestApp } from '../../../test/harness.js';
 import { call, expectApiError } from '../../../test/route-contract.js';
-import { createCompany } from '../identity/identity.service.js';
+import { createCompany } from '../companies/companies.service.js';
 import { WEAK_PASSWORD_SENTENCE } from './password-policy.js';
 import { inviteUser } from './users.service.js';
 

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { skusOfProducts } from '../catalog/catalog-read.repo.js';
-import { companyNames } from '../identity/identity.repo.js';
+import { companyNames } from '../companies/index.js';
 
 /**
  * The catalog page's rows: each product of GET /products with what a seller scans a list for,

@@ -5,9 +5,14 @@ import { Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { isoOrNull } from '../../lib/clock.js';
 import { auditActorOf, recordAudit } from '../audit/index.js';
-import { footprintChecks } from '../identity/footprint.js';
-import { FootprintBody } from '../identity/identity.schemas.js';
-import { companyView, getCompany, getFootprint, replaceFootprint } from '../identity/identity.service.js';
+import {
+  companyView,
+  footprintChecks,
+  getCompany,
+  getFootprint,
+  replaceFootprint,
+} from '../companies/index.js';
+import { FootprintBody } from '../identity/index.js';
 import { listNotices, markAllNoticesRead, markNotice } from '../notices/index.js';
 import { companyRequiresTotp } from './account.service.js';
 import {

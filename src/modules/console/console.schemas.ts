@@ -1,8 +1,8 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { DateTime, dataEnvelope, NoContent, Nullable, OneOf, PageMeta } from '../../http/schemas.js';
-import { RefundSchema } from '../after-sale/after-sale.schemas.js';
+import { RefundSchema } from '../after-sale/index.js';
 import { AllocationSchema } from '../allocations/allocations.schemas.js';
-import { KeyItem } from '../api-keys/api-keys.routes.js';
+import { KeyItem } from '../api-keys/index.js';
 import { ProductListItem } from '../catalog/catalog.schemas.js';
 import { OrderAggregate } from '../checkout/orders/order-reads.routes.js';
 import { SaleLineSchema } from '../finance/index.js';

@@ -1,4 +1,4 @@
-import type { Environment } from '../api-keys/api-keys.table.js';
+import type { Environment } from '../../lib/environment.js';
 
 export const ROLES = ['owner', 'developer', 'finance', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];

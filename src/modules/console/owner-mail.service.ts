@@ -1,5 +1,5 @@
 import { type AppContext, runInBackground } from '../../context.js';
-import { getCompany } from '../identity/identity.service.js';
+import { getCompany } from '../companies/index.js';
 import { endpointDisabledMail } from '../mail/index.js';
 import type { EndpointDisabledNotice, OwnerMail } from '../webhooks/index.js';
 import * as repo from './console.repo.js';

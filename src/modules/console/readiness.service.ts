@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
-import { listKeys } from '../api-keys/key-management.service.js';
-import type { integrationStatus } from '../identity/integration-status.service.js';
+import { listKeys } from '../api-keys/index.js';
+import type { integrationStatus } from '../identity/index.js';
 import { type ConsoleSession, principalOfSession } from './sessions.service.js';
 
 type Status = Awaited<ReturnType<typeof integrationStatus>>;

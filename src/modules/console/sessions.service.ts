@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/auth/principal.js';
 import { fail } from '../../http/errors.js';
 import { constantTimeEqual, randomToken, sha256Hex } from '../../lib/crypto.js';
-import type { Environment } from '../api-keys/api-keys.table.js';
+import type { Environment } from '../../lib/environment.js';
 import * as repo from './console.repo.js';
 import type { Role } from './console.table.js';
 import { scopesOf } from './roles.js';

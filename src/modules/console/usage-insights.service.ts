@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { SANDBOX_LIMITS_PER_MINUTE } from '../../http/rate-limit.js';
 import { isoOf } from '../../lib/clock.js';
-import type { Environment } from '../api-keys/api-keys.table.js';
+import type { Environment } from '../../lib/environment.js';
 import { busiestKeysOf, callsPerMinute, REQUEST_LOG_RETENTION_MS } from '../request-log/index.js';
 
 const MINUTE_MS = 60_000;

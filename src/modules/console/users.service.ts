@@ -3,7 +3,7 @@ import { fail } from '../../http/errors.js';
 import { randomToken, sha256Hex } from '../../lib/crypto.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { recordAudit } from '../audit/index.js';
-import { getCompany } from '../identity/identity.service.js';
+import { getCompany } from '../companies/index.js';
 import { inviteMail, mailInBackground } from '../mail/index.js';
 import * as repo from './console.repo.js';
 import { ROLES, type Role } from './console.table.js';

@@ -4,13 +4,13 @@ import type { Executor } from '../../db/database.js';
 import { randomBase32 } from '../../lib/ids.js';
 import { grantAllocation } from '../allocations/allocations.service.js';
 import { setSkuShare } from '../allocations/shares.service.js';
-import { mintKey } from '../api-keys/api-keys.service.js';
+import { mintKey } from '../api-keys/index.js';
 import { setReferenceRate, setTerritoryPrice } from '../catalog/prices.service.js';
 import { createProduct } from '../catalog/products.service.js';
 import { createRelease, createSku } from '../catalog/releases.service.js';
-import { createCompany, getCompany, replaceFootprint } from '../identity/identity.service.js';
+import { createCompany, getCompany, replaceFootprint } from '../companies/index.js';
 import { createPool, importKeys } from '../inventory/index.js';
-import { type AgreementInput, addAgreement, connect } from '../partners/partners.service.js';
+import { type AgreementInput, addAgreement, connect } from '../partners/index.js';
 
 export const DEMO_SELLER_ID = '00000000-0000-7000-8000-de0000000001';
 const NORTHWIND_ID = '00000000-0000-7000-8000-de0000000002';

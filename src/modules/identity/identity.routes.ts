@@ -5,6 +5,7 @@ import { principalOf, sellerOf } from '../../http/request-context.js';
 import { ApiErrorRef, dataEnvelope, errorResponses } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { isoOf, isoOrNull } from '../../lib/clock.js';
+import { getFootprint, replaceFootprint } from '../companies/index.js';
 import {
   FootprintBody,
   FootprintSchema,
@@ -12,7 +13,6 @@ import {
   IntegrationStatusSchema,
   WhoamiSchema,
 } from './identity.schemas.js';
-import { getFootprint, replaceFootprint } from './identity.service.js';
 import { integrationStatus } from './integration-status.service.js';
 import { whoami } from './whoami.service.js';
 

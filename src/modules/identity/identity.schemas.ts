@@ -1,15 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, Nullable } from '../../http/schemas.js';
-
-/** The effective refund policy: the platform's, or a grant's with the platform's for what it leaves out. */
-export const RefundPolicySchema = Type.Object({
-  source: Type.Union([Type.Literal('platform'), Type.Literal('publisher')]),
-  refundableWithinDays: Type.Integer({ description: 'Days after the order a refund is accepted.' }),
-  requiresUnrevealedOrUnredeemed: Type.Boolean({
-    description: 'true: only keys whose plaintext never reached anyone may be refunded.',
-  }),
-  chargebacksQuarantineKeys: Type.Boolean(),
-});
+import { RefundPolicySchema } from '../allocations/refund-policy.js';
 
 export const WhoamiSchema = Type.Object({
   companyId: Type.String(),

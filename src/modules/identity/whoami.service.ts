@@ -2,20 +2,10 @@ import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/auth/principal.js';
 import { fail } from '../../http/errors.js';
 import { isoOrNull } from '../../lib/clock.js';
-import { whoamiTerms } from '../partners/seller-terms.service.js';
+import { PLATFORM_REFUND_POLICY } from '../allocations/refund-policy.js';
+import { companyFacts } from '../companies/index.js';
+import { whoamiTerms } from '../partners/index.js';
 import { MAGIC_SKUS } from '../sandbox/index.js';
-import { companyFacts } from './identity.service.js';
-
-/**
- * The platform's refund policy, reported wherever no publisher policy overrides it: a delivered
- * key, revealed or not, may be refunded within 14 days of its order (docs/after-sale.md).
- */
-export const PLATFORM_REFUND_POLICY = {
-  source: 'platform',
-  refundableWithinDays: 14,
-  requiresUnrevealedOrUnredeemed: false,
-  chargebacksQuarantineKeys: true,
-} as const;
 
 const CHECKOUT_DECLARATIONS = [
   'integrationOrderContext.salesTaxRatePercent',

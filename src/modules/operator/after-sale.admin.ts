@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { decodeCursor, nextPageUrl, page } from '../../http/pagination.js';
 import { PageMeta, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { quarantinedKeysOf, reinstateChargeback } from '../after-sale/reinstatement.service.js';
+import { quarantinedKeysOf, reinstateChargeback } from '../after-sale/index.js';
 import { adminResponses } from './admin-view.js';
 
 const admin = { auth: 'admin' } as const;

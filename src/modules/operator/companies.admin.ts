@@ -4,8 +4,8 @@ import { SCOPES } from '../../http/auth/scopes.js';
 import { CountryCode, DateTime, dataEnvelope, Nullable, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { instantOf, isoOrNull } from '../../lib/clock.js';
-import { mintKey } from '../api-keys/api-keys.service.js';
-import { companyView, createCompany } from '../identity/identity.service.js';
+import { mintKey } from '../api-keys/index.js';
+import { companyView, createCompany } from '../companies/index.js';
 import { adminErrors } from './admin-view.js';
 
 const admin = { auth: 'admin' } as const;

@@ -3,8 +3,8 @@ import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
 import { OneOf, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
+import { getCompany } from '../companies/index.js';
 import { closeMonth, Month } from '../finance/index.js';
-import { getCompany } from '../identity/identity.service.js';
 import { adminResponses } from './admin-view.js';
 
 /** Closing a seller's month into an invoice (docs/finance.md). */

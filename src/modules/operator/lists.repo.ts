@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import type { CompanyKind } from '../identity/identity.table.js';
+import type { CompanyKind } from '../companies/index.js';
 
 /** Keyset position of the operator lists, newest first: `[created_at, id]` of the last row served. */
 export type Position = readonly [number, string];

@@ -5,8 +5,8 @@ import { CountryCode, Nullable, OneOf, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { computeSellability } from '../allocations/sellability.service.js';
 import { setSkuShare, updateConnection } from '../allocations/shares.service.js';
-import { FootprintBody } from '../identity/identity.schemas.js';
-import { companyView, replaceFootprint, updateCompany } from '../identity/identity.service.js';
+import { companyView, replaceFootprint, updateCompany } from '../companies/index.js';
+import { FootprintBody } from '../identity/index.js';
 import {
   acceptAmendment,
   addAgreement,
@@ -14,7 +14,7 @@ import {
   proposeAmendment,
   setAgreementStatus,
   supersedeAgreement,
-} from '../partners/partners.service.js';
+} from '../partners/index.js';
 import { adminResponses, adminView } from './admin-view.js';
 import { AgreementBody, IdParams } from './schemas.js';
 

@@ -2,8 +2,8 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
+import { forgetCompanyFacts, getCompany } from '../companies/index.js';
 import { emit } from '../events/index.js';
-import { forgetCompanyFacts, getCompany } from '../identity/identity.service.js';
 import { noticeContractPaused } from '../notices/index.js';
 import * as repo from './partners.repo.js';
 import type {

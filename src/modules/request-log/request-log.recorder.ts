@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { ensureDays } from '../../db/day-partitions.js';
 import { bucketOf } from '../../http/rate-limit.js';
-import { markKeysUsed } from '../api-keys/api-keys.repo.js';
+import { markKeysUsed } from '../api-keys/index.js';
 import { insertRequestRows } from './request-log.repo.js';
 import type { RequestLogTable } from './request-log.table.js';
 

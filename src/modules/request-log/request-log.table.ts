@@ -1,4 +1,4 @@
-import type { Environment } from '../api-keys/api-keys.table.js';
+import type { Environment } from '../../lib/environment.js';
 
 /**
  * One seller API request, written after the reply in batches (docs/console.md): never a body of

@@ -8,9 +8,9 @@ import { findSkuByCode } from '../catalog/catalog.repo.js';
 import { setTerritoryPrice } from '../catalog/prices.service.js';
 import { createProduct } from '../catalog/products.service.js';
 import { createRelease, createSku } from '../catalog/releases.service.js';
-import { createCompany, getCompany } from '../identity/identity.service.js';
+import { createCompany, getCompany } from '../companies/index.js';
 import { createPool, importKeys, syntheticKeyText } from '../inventory/index.js';
-import { addAgreement, connect } from '../partners/partners.service.js';
+import { addAgreement, connect } from '../partners/index.js';
 import { MAGIC_SKUS, type MagicSku, SANDBOX_PUBLISHER_ID, SANDBOX_PUBLISHER_NAME } from './fixtures.js';
 import * as repo from './sandbox.repo.js';
 

@@ -3,7 +3,7 @@ import { fail, isApiError } from '../../../http/errors.js';
 import { isoOf } from '../../../lib/clock.js';
 import { uuidv7 } from '../../../lib/ids.js';
 import { recordPromise, remainingOf, requireAllocation } from '../../allocations/allocations.service.js';
-import { companyFacts } from '../../identity/identity.service.js';
+import { companyFacts } from '../../companies/index.js';
 import { stockUpTo } from '../../inventory/index.js';
 import type { HoldStatus } from '../checkout.table.js';
 import { promisedOnAllocation } from '../line/promised-capacity.repo.js';

@@ -15,7 +15,7 @@ import {
 } from '../../allocations/allocations.service.js';
 import { emitEventList, type PendingEvent } from '../../events/index.js';
 import { recordActivity, recordSale, type SaleRecord } from '../../finance/index.js';
-import { spendAttestation } from '../../geo-attest/geo-attest.service.js';
+import { spendAttestation } from '../../geo-attest/index.js';
 import { type ClaimedKey, claimKeys, openKeys, stockUpTo } from '../../inventory/index.js';
 import { endLiveHold, findHold } from '../holds/holds.repo.js';
 import { type HoldOutcome, holdOutcome } from '../holds/holds.service.js';

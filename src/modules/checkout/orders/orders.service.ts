@@ -3,7 +3,7 @@ import { Duplicate, unlessDuplicate, writesProveReads } from '../../../db/guarde
 import { type ApiError, fail, isApiError } from '../../../http/errors.js';
 import type { Claim } from '../../../http/idempotency/record-key.js';
 import type { SimulateValue } from '../../../http/simulate.js';
-import { companyFacts } from '../../identity/identity.service.js';
+import { companyFacts } from '../../companies/index.js';
 import { keysOfOrder, openKeys } from '../../inventory/index.js';
 import { KEYLESS_FIXTURE } from '../../sandbox/index.js';
 import type { OrderBody } from '../checkout.schemas.js';

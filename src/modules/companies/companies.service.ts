@@ -3,9 +3,9 @@ import { type Executor, fromBool } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import { isoOrNull } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
+import * as repo from './companies.repo.js';
+import type { CompanyKind } from './companies.table.js';
 import { validFootprint } from './footprint.js';
-import * as repo from './identity.repo.js';
-import type { CompanyKind } from './identity.table.js';
 
 export interface Company {
   id: string;

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import type { CompaniesTable } from './identity.table.js';
+import type { CompaniesTable } from './companies.table.js';
 
 export type CompanyRow = Selectable<CompaniesTable>;
 
