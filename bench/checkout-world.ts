@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import type { AppContext } from '../src/context.js';
 import { isPostgres } from '../src/db/dialect.js';
-import { grantAllocation } from '../src/modules/allocations/allocations.service.js';
+import { grantAllocation, requireAllocation } from '../src/modules/allocations/allocations.service.js';
 import { setSkuShare } from '../src/modules/allocations/shares.service.js';
 import { mintKey } from '../src/modules/api-keys/api-keys.service.js';
 import { setTerritoryPrice } from '../src/modules/catalog/prices.service.js';
@@ -70,7 +70,7 @@ export async function buildCheckoutWorld(ctx: AppContext, keys: number): Promise
       currencyCode: 'USD',
       listPriceCents: 1999,
     });
-    const pool = await createPool(ctx, trx, { kind: 'shared', skuId: sku.id });
+    const pool = await createPool(ctx, trx, { kind: 'shared', skuId: sku.id }, requireAllocation);
     await setSkuShare(ctx, trx, connection.id, sku.id, true);
     const allocation = await grantAllocation(ctx, trx, connection.id, sku.id, {
       quantityLimit: 100_000_000,

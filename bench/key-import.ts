@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { createContext } from '../src/create-context.js';
 import { migrateToLatest } from '../src/db/migrate.js';
+import { requireAllocation } from '../src/modules/allocations/allocations.service.js';
 import { createProduct } from '../src/modules/catalog/products.service.js';
 import { createRelease, createSku } from '../src/modules/catalog/releases.service.js';
 import { createCompany } from '../src/modules/companies/companies.service.js';
@@ -39,7 +40,7 @@ export async function benchKeyImport(count: number) {
     });
     const release = await createRelease(ctx, trx, product.id, { name: 'Standard', state: 'available' });
     const sku = await createSku(ctx, trx, release.id, { code: 'BENCH-001', platform: 'steam' });
-    return createPool(ctx, trx, { kind: 'shared', skuId: sku.id });
+    return createPool(ctx, trx, { kind: 'shared', skuId: sku.id }, requireAllocation);
   });
 
   const {

@@ -80,3 +80,8 @@ export function shortCircuitFor(value: SimulateValue | null) {
       return null;
   }
 }
+
+/** Every sandbox magic SKU's code starts with this; production keys are refused such a code. */
+export const MAGIC_SKU_PREFIX = 'SANDBOX-';
+
+export const isMagicSkuCode = (code: string): boolean => code.toUpperCase().startsWith(MAGIC_SKU_PREFIX);

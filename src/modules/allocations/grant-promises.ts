@@ -8,9 +8,10 @@ export interface PromisedExcept {
 
 /**
  * What checkout has promised on grants and not pulled yet (live checkout holds, accepted
- * pre-orders, units carved for hot-drop reservations), and what a grant's change ends there.
- * Allocations is given this (`AppContext.promises`, wired where the context is made) instead
- * of importing checkout, which depends on allocations.
+ * pre-orders, units carved for hot-drop reservations), what a grant's change ends there, and
+ * who holds a pre-order of a release. Allocations and catalog are given this
+ * (`AppContext.promises`, wired where the context is made) instead of importing checkout, which
+ * depends on both.
  */
 export interface GrantPromises {
   /** Keys promised but not pulled, per allocation (absent: none). */
@@ -31,4 +32,9 @@ export interface GrantPromises {
   grantStopped(trx: Executor, allocationId: string): Promise<unknown>;
   /** Hot-drop mode turned off: the units carved ahead for reservations stop being promised. */
   hotDropEnded(trx: Executor, allocationId: string): Promise<void>;
+  /** The sellers holding an accepted pre-order of one of the release's SKUs (catalog tells them of its progress). */
+  preorderHolders(
+    ex: Executor,
+    releaseId: string,
+  ): Promise<{ seller_company_id: string; environment: string }[]>;
 }

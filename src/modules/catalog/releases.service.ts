@@ -5,12 +5,12 @@ import { PREORDER_CONVERSION_JOB, wakeJobAtCommit } from '../../jobs/notify-job.
 import { isoOrNull } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { refreshForPublisher } from '../allocations/sellability.service.js';
-import { releaseAudience } from '../checkout/preorders/release-audience.js';
 import { emit } from '../events/index.js';
 import * as repo from './catalog.repo.js';
 import type { ReleaseState } from './catalog.table.js';
 import { changeProduct } from './catalog-changes.service.js';
 import { requireProduct, touchProduct } from './products.service.js';
+import { releaseAudience } from './release-audience.js';
 
 export interface ReleaseInput {
   name: string;
@@ -104,7 +104,7 @@ export async function updateRelease(ctx: AppContext, trx: Executor, id: string, 
     });
     await touchProduct(trx, product.id, now);
   });
-  const audience = await releaseAudience(trx, id, [...diff.kept, ...diff.added]);
+  const audience = await releaseAudience(ctx, trx, id, [...diff.kept, ...diff.added]);
   const advanced = patch.state !== undefined && patch.state !== release.state;
   if (advanced && patch.state === 'available') await wakeJobAtCommit(trx, PREORDER_CONVERSION_JOB);
   if (advanced && patch.state === 'announced') {

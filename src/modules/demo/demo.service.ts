@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { randomBase32 } from '../../lib/ids.js';
-import { grantAllocation } from '../allocations/allocations.service.js';
+import { grantAllocation, requireAllocation } from '../allocations/allocations.service.js';
 import { setSkuShare } from '../allocations/shares.service.js';
 import { mintKey } from '../api-keys/index.js';
 import { setReferenceRate, setTerritoryPrice } from '../catalog/prices.service.js';
@@ -71,7 +71,7 @@ async function addProduct(ctx: AppContext, trx: Executor, demo: DemoProduct) {
       currencyExponent: 2,
       lowStockThreshold: 20,
     });
-    pools.push((await createPool(ctx, trx, { kind: 'shared', skuId: sku.id })).id);
+    pools.push((await createPool(ctx, trx, { kind: 'shared', skuId: sku.id }, requireAllocation)).id);
   }
   return pools;
 }

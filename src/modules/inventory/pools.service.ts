@@ -2,7 +2,6 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { requireAllocation } from '../allocations/allocations.service.js';
 import { requireProduct } from '../catalog/products.service.js';
 import { requireSku } from '../catalog/releases.service.js';
 import * as repo from './inventory.repo.js';
@@ -18,6 +17,15 @@ export interface PoolInput {
   pinnedAvailable?: number | null;
 }
 
+/**
+ * Finds the grant a dedicated pool will serve, refusing an unknown one: the caller passes
+ * allocations' `requireAllocation`, since allocations reads stock from this module.
+ */
+export type GrantOfPool = (
+  ex: Executor,
+  allocationId: string,
+) => Promise<{ id: string; sku_id: string; environment: string }>;
+
 export async function requirePool(ex: Executor, id: string): Promise<repo.PoolRow> {
   const pool = await repo.findPool(ex, id);
   if (!pool) throw fail('NOT_FOUND', `No key pool ${id}.`);
@@ -28,13 +36,18 @@ export async function requirePool(ex: Executor, id: string): Promise<repo.PoolRo
  * A shared pool serves every allocation of its SKU; a dedicated pool serves one allocation.
  * There is one shared pool per SKU and environment, and one dedicated pool per allocation.
  */
-export async function createPool(ctx: AppContext, trx: Executor, input: PoolInput): Promise<repo.PoolRow> {
+export async function createPool(
+  ctx: AppContext,
+  trx: Executor,
+  input: PoolInput,
+  grantOf: GrantOfPool,
+): Promise<repo.PoolRow> {
   let skuId: string;
   let environment: string;
   let allocationId: string | null = null;
   if (input.kind === 'dedicated') {
     if (!input.allocationId) throw fail('VALIDATION_FAILED', 'A dedicated pool needs allocationId.');
-    const allocation = await requireAllocation(trx, input.allocationId);
+    const allocation = await grantOf(trx, input.allocationId);
     const existing = await repo.findDedicatedPool(trx, allocation.id);
     if (existing) return existing;
     ({ sku_id: skuId, environment } = allocation);

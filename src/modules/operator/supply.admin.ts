@@ -6,6 +6,7 @@ import type { TypedApp } from '../../http/typed-app.js';
 import { instantOf } from '../../lib/clock.js';
 import {
   grantAllocation,
+  requireAllocation,
   setAllocationStatus,
   updateAllocation,
 } from '../allocations/allocations.service.js';
@@ -95,7 +96,7 @@ export function registerSupplyAdminRoutes(app: TypedApp, ctx: AppContext): void 
     },
     handler: async (request, reply) => {
       reply.code(201);
-      const pool = await inTransaction(ctx, (trx) => createPool(ctx, trx, request.body));
+      const pool = await inTransaction(ctx, (trx) => createPool(ctx, trx, request.body, requireAllocation));
       return { data: await poolView(ctx.db, pool) };
     },
   });

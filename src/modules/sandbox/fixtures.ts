@@ -5,7 +5,6 @@
  */
 export const SANDBOX_PUBLISHER_ID = '00000000-0000-7000-8000-5a4db0000001';
 export const SANDBOX_PUBLISHER_NAME = 'Sandbox Publisher';
-export const MAGIC_SKU_PREFIX = 'SANDBOX-';
 
 export type PoolSetup =
   | { mode: 'infinite' }
@@ -144,8 +143,6 @@ export const MAGIC_SKUS: MagicSku[] = [
     },
   ),
 ];
-
-export const isMagicSkuCode = (code: string): boolean => code.toUpperCase().startsWith(MAGIC_SKU_PREFIX);
 
 const PRICE_MOVERS = new Set(MAGIC_SKUS.filter((m) => m.priceMovesAtCommit).map((m) => m.code));
 

@@ -5,7 +5,6 @@
  */
 export {
   committedPriceDrift,
-  isMagicSkuCode,
   KEYLESS_FIXTURE,
   MAGIC_SKUS,
 } from './fixtures.js';

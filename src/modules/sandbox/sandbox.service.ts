@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { AppContext } from '../../context.js';
 import { type Executor, isUniqueViolation } from '../../db/database.js';
 import { findShare } from '../allocations/allocations.repo.js';
-import { grantAllocation } from '../allocations/allocations.service.js';
+import { grantAllocation, requireAllocation } from '../allocations/allocations.service.js';
 import { setSkuShare } from '../allocations/shares.service.js';
 import { findSkuByCode } from '../catalog/catalog.repo.js';
 import { setTerritoryPrice } from '../catalog/prices.service.js';
@@ -82,12 +82,17 @@ export async function seedSandboxCatalog(ctx: AppContext): Promise<{ created: st
       if (magic.pool.mode !== 'per_company') {
         const mode = magic.pool.mode === 'empty' ? 'none' : magic.pool.mode;
         const pinned = magic.pool.mode === 'pinned' ? magic.pool.available : null;
-        await createPool(ctx, trx, {
-          kind: 'shared',
-          skuId: sku.id,
-          replenishMode: mode,
-          pinnedAvailable: pinned,
-        });
+        await createPool(
+          ctx,
+          trx,
+          {
+            kind: 'shared',
+            skuId: sku.id,
+            replenishMode: mode,
+            pinnedAvailable: pinned,
+          },
+          requireAllocation,
+        );
       }
       created.push(magic.code);
     }
@@ -154,7 +159,12 @@ async function provision(ctx: AppContext, sellerId: string): Promise<void> {
         hotDrop: magic.hotDrop ?? false,
       });
       if (magic.pool.mode === 'per_company') {
-        const pool = await createPool(ctx, trx, { kind: 'dedicated', allocationId: allocation.id });
+        const pool = await createPool(
+          ctx,
+          trx,
+          { kind: 'dedicated', allocationId: allocation.id },
+          requireAllocation,
+        );
         finitePools.push({ poolId: pool.id, magic, keys: magic.pool.keys });
       }
     }

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../../context.js';
 import type { GrantPromises } from '../../allocations/grant-promises.js';
 import { cancelLiveHolds } from '../holds/holds.repo.js';
+import { preorderHoldersOfRelease } from '../preorders/preorders.repo.js';
 import { retirePool } from '../reservations/pool.js';
 import { promisedOn, promisedOnAllocation } from './promised-capacity.repo.js';
 
@@ -11,5 +12,6 @@ export function checkoutPromises(contextOf: () => AppContext): GrantPromises {
     promisedOnAllocation,
     grantStopped: (trx, allocationId) => cancelLiveHolds(trx, allocationId, contextOf().clock.now()),
     hotDropEnded: (trx, allocationId) => retirePool(contextOf(), trx, allocationId),
+    preorderHolders: preorderHoldersOfRelease,
   };
 }

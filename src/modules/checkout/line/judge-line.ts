@@ -1,12 +1,13 @@
 import type { AppContext } from '../../../context.js';
 import { type ApiError, fail, isApiError } from '../../../http/errors.js';
+import { isMagicSkuCode } from '../../../http/simulate.js';
 import type { AllocationRow } from '../../allocations/allocations.repo.js';
 import { territoryBlock } from '../../allocations/territory.js';
 import { type EffectivePrice, effectivePrices } from '../../catalog/pricing.js';
 import { footprintInForce } from '../../companies/index.js';
 import { inForceApiAgreement } from '../../partners/index.js';
 import { bestPromotion } from '../../promotions/index.js';
-import { committedPriceDrift, isMagicSkuCode } from '../../sandbox/index.js';
+import { committedPriceDrift } from '../../sandbox/index.js';
 import { resolveBuyerGeo } from './buyer-geo.js';
 import type { CheckoutSku } from './checkout.repo.js';
 import { channelRefusal, checkCommercial, declarationsRefusal, type Schedule } from './commercial-rules.js';
