@@ -7,19 +7,22 @@ import { openApiOptions } from './http/openapi/document.js';
 import { registerVersionRedirect } from './http/redirect.js';
 import { installWriteMarks } from './http/write-marks.js';
 import { registerAfterSaleRoutes, registerReplacementRoutes } from './modules/after-sale/index.js';
-import { registerAllocationRoutes } from './modules/allocations/allocations.routes.js';
-import { registerAvailabilityRoutes } from './modules/allocations/availability.routes.js';
+import { registerAllocationRoutes, registerAvailabilityRoutes } from './modules/allocations/index.js';
 import { registerApiKeyRoutes } from './modules/api-keys/index.js';
-import { registerCatalogRoutes } from './modules/catalog/catalog.routes.js';
-import { registerExportRoutes } from './modules/catalog/exports.routes.js';
-import { registerSnapshotRoutes } from './modules/catalog/snapshot.routes.js';
-import { registerCancelRoutes } from './modules/checkout/cancel.routes.js';
-import { registerCheckoutRoutes } from './modules/checkout/checkout.routes.js';
-import { registerHoldRoutes } from './modules/checkout/holds/holds.routes.js';
-import { registerOrderReadRoutes } from './modules/checkout/orders/order-reads.routes.js';
-import { registerPullRoutes } from './modules/checkout/pulls/pulls.routes.js';
-import { registerRedemptionPage } from './modules/checkout/redemption/redemption-page.routes.js';
-import { registerReservationRoutes } from './modules/checkout/reservations/reservations.routes.js';
+import {
+  registerCatalogRoutes,
+  registerExportRoutes,
+  registerSnapshotRoutes,
+} from './modules/catalog/index.js';
+import {
+  registerCancelRoutes,
+  registerCheckoutRoutes,
+  registerHoldRoutes,
+  registerOrderReadRoutes,
+  registerPullRoutes,
+  registerRedemptionPage,
+  registerReservationRoutes,
+} from './modules/checkout/index.js';
 import { registerConsole } from './modules/console/index.js';
 import { registerDocsPage, registerOpenApiRoute } from './modules/docs/index.js';
 import {

@@ -3,12 +3,14 @@ import type { Config } from './config.js';
 import type { Db, Engine } from './db/database.js';
 import type { ReadReplica } from './db/replica.js';
 import type { AuthCache } from './http/auth/auth-cache.js';
+import type { Replays } from './http/idempotency/replays.js';
 import type { AdjustableClock, Clock } from './lib/clock.js';
 import type { GeoIp } from './lib/geo-ip.js';
 import type { RateLimitStore } from './lib/rate-limit/store.js';
 import type { SecretBox } from './lib/secret-box.js';
 import type { TtlCache } from './lib/ttl-cache.js';
 import type { GrantPromises } from './modules/allocations/grant-promises.js';
+import type { CatalogGrants } from './modules/catalog/catalog-grants.js';
 import type { Mailer } from './modules/mail/mailer.js';
 import type { OwnerMail } from './modules/webhooks/endpoint-disabled-notice.js';
 import type { Metrics } from './observability/metrics.js';
@@ -38,8 +40,12 @@ export interface AppContext {
    * change ends there: given to the allocations module, which does not import checkout.
    */
   promises: GrantPromises;
+  /** Sellability after a catalog change, and a seller's stock per SKU: given to catalog, which allocations depends on. */
+  grants: CatalogGrants;
   /** Tells a company's console owners of a disabled webhook endpoint: given to webhooks, which console depends on. */
   ownerMail: OwnerMail;
+  /** A stored idempotent reply as it would be answered now: given to src/http by checkout. */
+  replays: Replays;
   /** The process's Prometheus series (`GET /metrics` on the operator listener); modules may add their own. */
   metrics: Metrics;
   /** Console mail through SDAPI_SMTP_URL (invites, disabled-endpoint notices); disabled without it. */

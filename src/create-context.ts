@@ -13,15 +13,17 @@ import { RedisRateLimitStore } from './lib/rate-limit/redis-store.js';
 import type { RateLimitStore } from './lib/rate-limit/store.js';
 import { SecretBox } from './lib/secret-box.js';
 import { TtlCache } from './lib/ttl-cache.js';
+import { grantsForCatalog } from './modules/allocations/grants-for-catalog.js';
 import { checkoutPromises } from './modules/checkout/line/checkout-promises.js';
-import { consoleOwnerMail } from './modules/console/index.js';
+import { replayWithoutTakenBackKeys } from './modules/checkout/orders/taken-back-keys.js';
+import { consoleOwnerMail } from './modules/console/owner-mail.service.js';
 import { Mailer } from './modules/mail/index.js';
 import { testClockStore } from './modules/operator/index.js';
 import { Metrics } from './observability/metrics.js';
 
 /**
  * The composition root of a process (or a test app): opens the database, Redis, the replica,
- * and wires what modules give each other (`promises`, `ownerMail`).
+ * and wires what modules give each other (`promises`, `grants`, `ownerMail`, `replays`).
  */
 const AUTH_INVALIDATION_CHANNEL = 'sdapi:auth-invalidate';
 
@@ -93,6 +95,8 @@ export async function createContext(config: Config, handle?: DbHandle): Promise<
     metrics,
     mailer,
     promises: checkoutPromises(() => ctx),
+    grants: grantsForCatalog(() => ctx),
+    replays: { asAnsweredNow: replayWithoutTakenBackKeys },
     ownerMail: consoleOwnerMail(() => ctx),
     probes,
     background,

@@ -1,9 +1,7 @@
 import type { AppContext } from '../context.js';
-import { sweepTimeDrivenSellability } from '../modules/allocations/time-sweep.service.js';
-import { archiveDueProducts } from '../modules/catalog/products.service.js';
-import { sweepRedemptions } from '../modules/checkout/orders/redemptions.service.js';
-import { registerPreorderJob } from '../modules/checkout/preorders/preorders.job.js';
-import { sweepReservations } from '../modules/checkout/reservations/lifecycle.service.js';
+import { sweepTimeDrivenSellability } from '../modules/allocations/index.js';
+import { archiveDueProducts } from '../modules/catalog/index.js';
+import { registerPreorderJob, sweepRedemptions, sweepReservations } from '../modules/checkout/index.js';
 import { clearCapturedAddresses } from '../modules/geo-attest/index.js';
 import { collectNotices } from '../modules/notices/index.js';
 import { purgeOldRequests } from '../modules/request-log/index.js';

@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { sha256Hex } from '../../lib/crypto.js';
-import { replayWithoutTakenBackKeys } from '../../modules/checkout/orders/taken-back-keys.js';
 import { fail } from '../errors.js';
 import { MAX_JSON_DEPTH, tooDeep } from '../input-limits.js';
 import { principalOf } from '../request-context.js';
@@ -110,7 +109,7 @@ function openedBody(ctx: AppContext, entry: Remembered, now: number): string {
 /** A stored reply as sent again: game keys taken back since it was stored are left out. */
 async function sendReplay(ctx: AppContext, reply: FastifyReply, entry: Remembered, now: number) {
   const { record } = entry;
-  const body = await replayWithoutTakenBackKeys(ctx.db, openedBody(ctx, entry, now));
+  const body = await ctx.replays.asAnsweredNow(ctx.db, openedBody(ctx, entry, now));
   return reply
     .code(record.status_code!)
     .header('Idempotency-Replayed', 'true')

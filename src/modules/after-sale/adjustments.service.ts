@@ -1,8 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
-import { recordRestock } from '../allocations/allocations.service.js';
-import type { SellerActor } from '../checkout/line/quote.js';
-import { lockOrders, releaseOrderReference } from '../checkout/orders/order-adjustments.service.js';
+import { recordRestock } from '../allocations/index.js';
+import { lockOrders, releaseOrderReference, type SellerActor } from '../checkout/index.js';
 import { emit } from '../events/index.js';
 import { type MovedAmounts, originalSalesOf, recordReversal } from '../finance/index.js';
 import { lockKeys, quarantineKeys, restockKeys } from '../inventory/index.js';

@@ -5,7 +5,7 @@ import { actorOf } from '../../http/request-context.js';
 import { errorResponses, PageMeta } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { instantOf } from '../../lib/clock.js';
-import { apiAuditBy } from '../checkout/checkout.routes.js';
+import { apiAuditBy } from '../checkout/index.js';
 import { RefundBody, RefundListQuery, RefundSchema, ReturnBody, ReturnSchema } from './after-sale.schemas.js';
 import { refundView } from './refund-view.js';
 import { createRefund, getRefund, listRefunds } from './refunds.service.js';

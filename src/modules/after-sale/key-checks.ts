@@ -1,6 +1,5 @@
 import { fail } from '../../http/errors.js';
-import type { SellerActor } from '../checkout/line/quote.js';
-import type { AdjustableOrder } from '../checkout/orders/order-adjustments.service.js';
+import type { AdjustableOrder, SellerActor } from '../checkout/index.js';
 import type { LockedKey } from '../inventory/index.js';
 
 /** Why a key id cannot be taken back; any one refuses the whole request. */

@@ -1,8 +1,7 @@
 import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import { isoOf } from '../../lib/clock.js';
-import { requireAllocation } from '../allocations/allocations.service.js';
-import { type RefundPolicy, refundPolicyOf } from '../allocations/refund-policy.js';
+import { type RefundPolicy, refundPolicyOf, requireAllocation } from '../allocations/index.js';
 import type { OwnedKey } from './key-checks.js';
 
 const DAY_MS = 86_400_000;

@@ -1,8 +1,7 @@
 import type { Executor } from '../../db/database.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { uuidv7 } from '../../lib/ids.js';
-import type { SellerActor } from '../checkout/line/quote.js';
-import { referenceOwner } from '../checkout/orders/fulfil.service.js';
+import { referenceOwner, type SellerActor } from '../checkout/index.js';
 import type { AdjustmentResult } from './adjustments.service.js';
 import * as repo from './after-sale.repo.js';
 import type { AdjustmentSource, AdjustmentType } from './after-sale.table.js';

@@ -3,9 +3,8 @@ import type { AppContext } from '../../context.js';
 import { actorOf } from '../../http/request-context.js';
 import { dataEnvelope, errorResponses, Nullable } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { ReplacementPolicySchema } from '../allocations/replacement-policy.js';
-import { apiAuditBy } from '../checkout/checkout.routes.js';
-import { changeLink } from '../checkout/redemption/links.service.js';
+import { ReplacementPolicySchema } from '../allocations/index.js';
+import { apiAuditBy, changeLink } from '../checkout/index.js';
 import { replaceKey } from './replacements.service.js';
 
 const manage = {

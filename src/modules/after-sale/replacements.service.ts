@@ -2,13 +2,15 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { requireAllocation } from '../allocations/allocations.service.js';
-import { replacementPolicyOf, replacementRefusal } from '../allocations/replacement-policy.js';
+import { replacementPolicyOf, replacementRefusal, requireAllocation } from '../allocations/index.js';
 import { type AuditBy, recordAudit } from '../audit/index.js';
-import { promisedOnAllocation } from '../checkout/line/promised-capacity.repo.js';
-import type { SellerActor } from '../checkout/line/quote.js';
-import { activityEntryOf } from '../checkout/orders/order-activity.js';
-import { type AdjustableOrder, lockOrders } from '../checkout/orders/order-adjustments.service.js';
+import {
+  type AdjustableOrder,
+  activityEntryOf,
+  lockOrders,
+  promisedOnAllocation,
+  type SellerActor,
+} from '../checkout/index.js';
 import { emit } from '../events/index.js';
 import { recordActivity } from '../finance/index.js';
 import { claimKeys, lockKeys, openKeys, quarantineKeys, stockUpTo } from '../inventory/index.js';

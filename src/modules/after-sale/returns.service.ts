@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import { isoOf } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { type AuditBy, recordAudit } from '../audit/index.js';
-import type { SellerActor } from '../checkout/line/quote.js';
+import type { SellerActor } from '../checkout/index.js';
 import { adjustKeys, type KeyPlan } from './adjustments.service.js';
 import { refuseDuplicates } from './key-checks.js';
 import { isRevealed, policiesOf, policyRefusal } from './refund-policy.js';

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { isoOf } from '../../lib/clock.js';
+import { activationOf } from '../catalog/index.js';
 import { remainingOf } from './allocations.service.js';
 import { type AllocationListRow, listAllocations } from './allocations-read.repo.js';
 import { refundPolicyOf } from './refund-policy.js';
@@ -11,13 +12,6 @@ export interface AllocationQuery {
   limit: number;
   after?: readonly [number, string];
   updatedSince?: number;
-}
-
-export function activationOf(row: { activation_type: string; activation_countries: string | null }) {
-  return {
-    type: row.activation_type,
-    countries: row.activation_countries ? (JSON.parse(row.activation_countries) as string[]) : null,
-  };
 }
 
 /** One allocation as GET /allocations shows it. */

@@ -1,12 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, Nullable, PageMeta, Warnings } from '../../http/schemas.js';
+import { ActivationSchema } from '../catalog/index.js';
 import { RefundPolicySchema } from './refund-policy.js';
 import { ReplacementPolicySchema } from './replacement-policy.js';
-
-export const ActivationSchema = Type.Object({
-  type: Type.String({ description: 'worldwide, countries or unknown' }),
-  countries: Nullable(Type.Array(Type.String())),
-});
 
 export const AllocationSchema = Type.Object({
   id: Type.String(),

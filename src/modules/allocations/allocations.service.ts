@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import { readableId, uuidv7 } from '../../lib/ids.js';
-import { requireSku } from '../catalog/releases.service.js';
+import { requireSku } from '../catalog/index.js';
 import { emit, emitEventList, type PendingEvent, recordCatalogChange } from '../events/index.js';
 import * as repo from './allocations.repo.js';
 import type { AllocationStatus } from './allocations.table.js';

@@ -5,7 +5,7 @@ import { principalOf, sellerOf } from '../../http/request-context.js';
 import { errorResponses, Nullable, Uuid } from '../../http/schemas.js';
 import { isMagicSkuCode } from '../../http/simulate.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { visibleProductIds } from '../catalog/visibility.repo.js';
+import { visibleProductIds } from '../catalog/index.js';
 import { availabilityOf } from './availability.service.js';
 
 const Country = Type.String({ pattern: '^[A-Za-z]{2}$' });

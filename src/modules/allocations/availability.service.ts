@@ -1,7 +1,10 @@
 import type { AppContext } from '../../context.js';
-import { effectivePrices, pricedCountriesByRelease } from '../catalog/pricing.js';
-import { priceRowsOfReleases } from '../catalog/pricing.repo.js';
-import { visibleProductIds } from '../catalog/visibility.repo.js';
+import {
+  effectivePrices,
+  pricedCountriesByRelease,
+  priceRowsOfReleases,
+  visibleProductIds,
+} from '../catalog/index.js';
 import { poolsFor, stockOf } from '../inventory/index.js';
 import { inForceApiAgreement, sellerTerms } from '../partners/index.js';
 import { isRequestable } from './allocation-requests.service.js';

@@ -1,7 +1,11 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
-import { effectivePrices, type PriceRow, pricedCountriesByRelease } from '../catalog/pricing.js';
-import { priceRowsOfReleases } from '../catalog/pricing.repo.js';
+import {
+  effectivePrices,
+  type PriceRow,
+  pricedCountriesByRelease,
+  priceRowsOfReleases,
+} from '../catalog/index.js';
 import { emit } from '../events/index.js';
 import { evaluateSellability, type Sellability } from './sellability.js';
 import * as repo from './sellability.repo.js';

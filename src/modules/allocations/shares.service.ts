@@ -2,9 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { changeSellerAccess } from '../catalog/catalog-changes.service.js';
-import { requireProduct } from '../catalog/products.service.js';
-import { requireSku } from '../catalog/releases.service.js';
+import { changeSellerAccess, requireProduct, requireSku } from '../catalog/index.js';
 import {
   type CatalogShareMode,
   requireConnection,

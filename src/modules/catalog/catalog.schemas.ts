@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, Nullable, PageMeta, Warnings } from '../../http/schemas.js';
-import { ActivationSchema } from '../allocations/allocations.schemas.js';
+import { ActivationSchema } from './activation.js';
 
 export const ProductBaseSchema = Type.Object({
   id: Type.String(),

@@ -3,7 +3,6 @@ import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import { isoOf } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { refreshForPublisher } from '../allocations/sellability.service.js';
 import { emit } from '../events/index.js';
 import * as repo from './catalog.repo.js';
 import { changeProduct } from './catalog-changes.service.js';
@@ -73,8 +72,7 @@ export async function setTerritoryPrice(
         input.listPriceCents === null ? null : { priceCents: input.listPriceCents, currencyCode: currency },
     });
   }
-  await refreshForPublisher(
-    ctx,
+  await ctx.grants.refreshForPublisher(
     trx,
     product.publisher_company_id,
     product.environment,

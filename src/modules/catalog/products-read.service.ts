@@ -1,8 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
 import { instantOf, isoOf, isoOrNull } from '../../lib/clock.js';
-import { activationOf } from '../allocations/allocations-read.service.js';
-import { stockForSkus } from '../allocations/availability.service.js';
+import { activationOf } from './activation.js';
 import type { LaunchPhase, TradingState } from './catalog.table.js';
 import * as repo from './catalog-read.repo.js';
 import {
@@ -90,8 +89,7 @@ export async function expansions(
     { available: number; allocationRemaining: number; inventoryAvailable: number; skuCount: number }
   >();
   if (expand.has('availability')) {
-    const stock = await stockForSkus(
-      ctx,
+    const stock = await ctx.grants.stockForSkus(
       scope,
       skus.map((s) => s.id),
     );

@@ -3,7 +3,6 @@ import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import { PREORDER_CONVERSION_JOB, wakeJobAtCommit } from '../../jobs/notify-job.repo.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { refreshForPublisher } from '../allocations/sellability.service.js';
 import { getCompany } from '../companies/index.js';
 import type { ChangedField } from '../events/index.js';
 import { emit } from '../events/index.js';
@@ -146,8 +145,7 @@ export async function updateProduct(ctx: AppContext, trx: Executor, id: string, 
   if (patch.launchPhase === 'released' && product.launch_phase !== 'released')
     await wakeJobAtCommit(trx, PREORDER_CONVERSION_JOB);
   if (fields.includes('availability'))
-    await refreshForPublisher(
-      ctx,
+    await ctx.grants.refreshForPublisher(
       trx,
       product.publisher_company_id,
       product.environment,

@@ -4,7 +4,6 @@ import { fail } from '../../http/errors.js';
 import { PREORDER_CONVERSION_JOB, wakeJobAtCommit } from '../../jobs/notify-job.repo.js';
 import { isoOrNull } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { refreshForPublisher } from '../allocations/sellability.service.js';
 import { emit } from '../events/index.js';
 import * as repo from './catalog.repo.js';
 import type { ReleaseState } from './catalog.table.js';
@@ -124,7 +123,7 @@ export async function updateRelease(ctx: AppContext, trx: Executor, id: string, 
   }
   if (patch.state !== undefined || patch.delisted !== undefined) {
     const skuIds = (await repo.skusOfRelease(trx, id)).map((s) => s.id);
-    await refreshForPublisher(ctx, trx, product.publisher_company_id, product.environment, skuIds);
+    await ctx.grants.refreshForPublisher(trx, product.publisher_company_id, product.environment, skuIds);
   }
   return requireRelease(trx, id);
 }
@@ -178,6 +177,6 @@ export async function setSkuDelisted(ctx: AppContext, trx: Executor, id: string,
     await repo.updateSku(trx, id, { delisted: delisted ? 1 : 0, updated_at: now });
     await touchProduct(trx, product.id, now);
   });
-  await refreshForPublisher(ctx, trx, product.publisher_company_id, product.environment, [id]);
+  await ctx.grants.refreshForPublisher(trx, product.publisher_company_id, product.environment, [id]);
   return requireSku(trx, id);
 }

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
-import { availabilityOf } from '../allocations/availability.service.js';
-import { visibleProductIds } from '../catalog/visibility.repo.js';
+import { availabilityOf } from '../allocations/index.js';
+import { visibleProductIds } from '../catalog/index.js';
 
 interface Row {
   id: string;

@@ -4,11 +4,15 @@ import { fail } from '../../http/errors.js';
 import { decodeCursor, LimitQuery, nextPageUrl, page } from '../../http/pagination.js';
 import { PageMeta, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { listRequests, requestIncrease, requestView } from '../allocations/allocation-requests.service.js';
-import { AllocationRequestSchema } from '../allocations/allocations.schemas.js';
-import { pageAllocations } from '../allocations/allocations-read.service.js';
-import { AvailabilityItem } from '../allocations/availability.routes.js';
-import { availabilityOf } from '../allocations/availability.service.js';
+import {
+  AllocationRequestSchema,
+  AvailabilityItem,
+  availabilityOf,
+  listRequests,
+  pageAllocations,
+  requestIncrease,
+  requestView,
+} from '../allocations/index.js';
 import { allocationFigures } from './allocation-figures.js';
 import {
   ConsoleAllocationList,

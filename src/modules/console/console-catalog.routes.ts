@@ -3,10 +3,14 @@ import type { AppContext } from '../../context.js';
 import { nextPageUrl, page } from '../../http/pagination.js';
 import { Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { ProductDetailResponse } from '../catalog/catalog.schemas.js';
-import { localeChain } from '../catalog/locale.js';
-import { ProductListQuerystring, parseProductQuery } from '../catalog/product-query.js';
-import { listProducts, productDetail } from '../catalog/products-read.service.js';
+import {
+  listProducts,
+  localeChain,
+  ProductDetailResponse,
+  ProductListQuerystring,
+  parseProductQuery,
+  productDetail,
+} from '../catalog/index.js';
 import { listPartners, PartnerSchema } from '../partners/index.js';
 import { ConsoleProductList, consoleAnswer, consoleData } from './console.schemas.js';
 import { CONSOLE_API } from './console-auth.routes.js';

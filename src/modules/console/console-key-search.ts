@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
-import type { SellerActor } from '../checkout/line/quote.js';
+import type { SellerActor } from '../checkout/index.js';
 import { soldKeysByFingerprint } from './console-orders.repo.js';
 
 /**

@@ -1,10 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { isoOf as iso } from '../../lib/clock.js';
 import { listRefunds, refundView } from '../after-sale/index.js';
-import type { SellerActor } from '../checkout/line/quote.js';
-import { getOrder } from '../checkout/orders/order-reads.service.js';
-import type { OrderRow } from '../checkout/orders/orders.repo.js';
-import { reservationOfOrder } from '../checkout/reservations/reservations.repo.js';
+import { getOrder, type OrderRow, reservationOfOrder, type SellerActor } from '../checkout/index.js';
 import { listApiSales } from '../finance/index.js';
 import { afterSaleOf } from './console-order-state.js';
 import * as repo from './console-orders.repo.js';

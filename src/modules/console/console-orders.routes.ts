@@ -16,13 +16,19 @@ import {
   returnKeys,
 } from '../after-sale/index.js';
 import { auditActorOf } from '../audit/index.js';
-import { CancelledPreorder, ReleasedReservation } from '../checkout/cancel.routes.js';
-import type { SellerActor } from '../checkout/line/quote.js';
-import { OrderAggregate, orderListPage } from '../checkout/orders/order-reads.routes.js';
-import { findOrder, ORDER_ORIGINS, type OrderRow } from '../checkout/orders/orders.repo.js';
-import { cancelPreorder } from '../checkout/preorders/cancel.service.js';
-import { cancelReservation } from '../checkout/reservations/lifecycle.service.js';
-import { reservationsUnderReference } from '../checkout/reservations/reservations.repo.js';
+import {
+  CancelledPreorder,
+  cancelPreorder,
+  cancelReservation,
+  findOrder,
+  ORDER_ORIGINS,
+  OrderAggregate,
+  type OrderRow,
+  orderListPage,
+  ReleasedReservation,
+  reservationsUnderReference,
+  type SellerActor,
+} from '../checkout/index.js';
 import {
   ConsoleOrderRow,
   consoleAnswer,

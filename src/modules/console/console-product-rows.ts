@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { skusOfProducts } from '../catalog/catalog-read.repo.js';
+import { skusOfProducts } from '../catalog/index.js';
 import { companyNames } from '../companies/index.js';
 
 /**

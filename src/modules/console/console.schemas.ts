@@ -1,10 +1,10 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { DateTime, dataEnvelope, NoContent, Nullable, OneOf, PageMeta } from '../../http/schemas.js';
 import { RefundSchema } from '../after-sale/index.js';
-import { AllocationSchema } from '../allocations/allocations.schemas.js';
+import { AllocationSchema } from '../allocations/index.js';
 import { KeyItem } from '../api-keys/index.js';
-import { ProductListItem } from '../catalog/catalog.schemas.js';
-import { OrderAggregate } from '../checkout/orders/order-reads.routes.js';
+import { ProductListItem } from '../catalog/index.js';
+import { OrderAggregate } from '../checkout/index.js';
 import { SaleLineSchema } from '../finance/index.js';
 import { CompanySchema } from '../operator/index.js';
 import { Attempt, Endpoint } from '../webhooks/index.js';

@@ -1,7 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { isoOf } from '../../lib/clock.js';
-import { slotStoreOf } from '../checkout/reservations/admission-store.js';
-import { liveReservationTotals } from '../checkout/reservations/reservations.repo.js';
+import { liveReservationTotals, slotStoreOf } from '../checkout/index.js';
 import { allocationEvents } from '../events/index.js';
 
 /** The points a stock chart shows at most (the newest). */

@@ -2,12 +2,15 @@ import { Readable } from 'node:stream';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { randomBase32 } from '../../lib/ids.js';
-import { grantAllocation, requireAllocation } from '../allocations/allocations.service.js';
-import { setSkuShare } from '../allocations/shares.service.js';
+import { grantAllocation, requireAllocation, setSkuShare } from '../allocations/index.js';
 import { mintKey } from '../api-keys/index.js';
-import { setReferenceRate, setTerritoryPrice } from '../catalog/prices.service.js';
-import { createProduct } from '../catalog/products.service.js';
-import { createRelease, createSku } from '../catalog/releases.service.js';
+import {
+  createProduct,
+  createRelease,
+  createSku,
+  setReferenceRate,
+  setTerritoryPrice,
+} from '../catalog/index.js';
 import { createCompany, getCompany, replaceFootprint } from '../companies/index.js';
 import { createPool, importKeys } from '../inventory/index.js';
 import { type AgreementInput, addAgreement, connect } from '../partners/index.js';

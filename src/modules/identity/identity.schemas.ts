@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, Nullable } from '../../http/schemas.js';
-import { RefundPolicySchema } from '../allocations/refund-policy.js';
+import { RefundPolicySchema } from '../allocations/index.js';
 
 export const WhoamiSchema = Type.Object({
   companyId: Type.String(),

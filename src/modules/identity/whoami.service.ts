@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Principal } from '../../http/auth/principal.js';
 import { fail } from '../../http/errors.js';
 import { isoOrNull } from '../../lib/clock.js';
-import { PLATFORM_REFUND_POLICY } from '../allocations/refund-policy.js';
+import { PLATFORM_REFUND_POLICY } from '../allocations/index.js';
 import { companyFacts } from '../companies/index.js';
 import { whoamiTerms } from '../partners/index.js';
 import { MAGIC_SKUS } from '../sandbox/index.js';

@@ -2,8 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { requireProduct } from '../catalog/products.service.js';
-import { requireSku } from '../catalog/releases.service.js';
+import { requireProduct, requireSku } from '../catalog/index.js';
 import * as repo from './inventory.repo.js';
 import type { PoolKind, ReplenishMode } from './inventory.table.js';
 

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { ApiErrorRef } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { resolveRequest } from '../allocations/allocation-requests.service.js';
+import { resolveRequest } from '../allocations/index.js';
 import { adminResponses } from './admin-view.js';
 import { IdParams } from './schemas.js';
 

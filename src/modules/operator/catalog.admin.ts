@@ -2,9 +2,18 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { OneOf, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { setReferenceRate, setTerritoryPrice } from '../catalog/prices.service.js';
-import { createEdition, createProduct, relateProducts, updateProduct } from '../catalog/products.service.js';
-import { createRelease, createSku, setSkuDelisted, updateRelease } from '../catalog/releases.service.js';
+import {
+  createEdition,
+  createProduct,
+  createRelease,
+  createSku,
+  relateProducts,
+  setReferenceRate,
+  setSkuDelisted,
+  setTerritoryPrice,
+  updateProduct,
+  updateRelease,
+} from '../catalog/index.js';
 import { adminResponses, adminView, isoToMs } from './admin-view.js';
 import { inTransaction } from './partners.admin.js';
 import {

@@ -5,8 +5,7 @@ import { decodeCursor, LimitQuery, nextPageUrl, page } from '../../http/paginati
 import { ApiErrorRef, CountryCode, OneOf, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { isoOrNull } from '../../lib/clock.js';
-import { findRequests } from '../allocations/allocation-requests.repo.js';
-import { operatorRequestView } from '../allocations/allocation-requests.service.js';
+import { findRequests, operatorRequestView } from '../allocations/index.js';
 import { keyView } from '../api-keys/index.js';
 import { companyView, findCompany, toCompany } from '../companies/index.js';
 import { poolView } from '../inventory/index.js';

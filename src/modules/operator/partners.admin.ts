@@ -3,8 +3,7 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { CountryCode, Nullable, OneOf, Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { computeSellability } from '../allocations/sellability.service.js';
-import { setSkuShare, updateConnection } from '../allocations/shares.service.js';
+import { computeSellability, setSkuShare, updateConnection } from '../allocations/index.js';
 import { companyView, replaceFootprint, updateCompany } from '../companies/index.js';
 import { FootprintBody } from '../identity/index.js';
 import {

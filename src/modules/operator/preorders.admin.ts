@@ -3,8 +3,7 @@ import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
 import { Uuid } from '../../http/schemas.js';
 import type { TypedApp } from '../../http/typed-app.js';
-import { orderForOperator } from '../checkout/orders/orders.repo.js';
-import { failPreorder } from '../checkout/preorders/failure.service.js';
+import { failPreorder, orderForOperator } from '../checkout/index.js';
 import { adminResponses } from './admin-view.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { CountryCode, CurrencyCode, DateTime, Nullable, OneOf, Uuid } from '../../http/schemas.js';
-import { ReplacementPolicySchema } from '../allocations/replacement-policy.js';
+import { ReplacementPolicySchema } from '../allocations/index.js';
 
 export const IdParams = Type.Object({ id: Uuid });
 

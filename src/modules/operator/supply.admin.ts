@@ -9,7 +9,7 @@ import {
   requireAllocation,
   setAllocationStatus,
   updateAllocation,
-} from '../allocations/allocations.service.js';
+} from '../allocations/index.js';
 import { createPool, importKeys, poolView, requirePool } from '../inventory/index.js';
 import { createPromotion } from '../promotions/index.js';
 import { adminResponses, adminView } from './admin-view.js';

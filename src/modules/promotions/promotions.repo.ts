@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import { compiledOnce } from '../../db/compiled-once.js';
 import type { Executor } from '../../db/database.js';
-import { accessibleProducts } from '../catalog/visibility.repo.js';
+import { accessibleProducts } from '../catalog/index.js';
 import type { PromotionResponse, PromotionsTable } from './promotions.table.js';
 
 export async function insertPromotion(ex: Executor, row: Insertable<PromotionsTable>): Promise<void> {

@@ -2,9 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { changeProduct } from '../catalog/catalog-changes.service.js';
-import { requireProduct, touchProduct } from '../catalog/products.service.js';
-import { requireSku } from '../catalog/releases.service.js';
+import { changeProduct, requireProduct, requireSku, touchProduct } from '../catalog/index.js';
 import { emit } from '../events/index.js';
 import { insertPromotion, type PromotionRow } from './promotions.repo.js';
 

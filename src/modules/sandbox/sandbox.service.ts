@@ -1,13 +1,14 @@
 import { Readable } from 'node:stream';
 import type { AppContext } from '../../context.js';
 import { type Executor, isUniqueViolation } from '../../db/database.js';
-import { findShare } from '../allocations/allocations.repo.js';
-import { grantAllocation, requireAllocation } from '../allocations/allocations.service.js';
-import { setSkuShare } from '../allocations/shares.service.js';
-import { findSkuByCode } from '../catalog/catalog.repo.js';
-import { setTerritoryPrice } from '../catalog/prices.service.js';
-import { createProduct } from '../catalog/products.service.js';
-import { createRelease, createSku } from '../catalog/releases.service.js';
+import { findShare, grantAllocation, requireAllocation, setSkuShare } from '../allocations/index.js';
+import {
+  createProduct,
+  createRelease,
+  createSku,
+  findSkuByCode,
+  setTerritoryPrice,
+} from '../catalog/index.js';
 import { createCompany, getCompany } from '../companies/index.js';
 import { createPool, importKeys, syntheticKeyText } from '../inventory/index.js';
 import { addAgreement, connect } from '../partners/index.js';

@@ -2,7 +2,7 @@ import type { AppContext } from '../../../context.js';
 import { fail, isApiError } from '../../../http/errors.js';
 import { isoOf } from '../../../lib/clock.js';
 import { uuidv7 } from '../../../lib/ids.js';
-import { recordPromise, remainingOf, requireAllocation } from '../../allocations/allocations.service.js';
+import { recordPromise, remainingOf, requireAllocation } from '../../allocations/index.js';
 import { companyFacts } from '../../companies/index.js';
 import { stockUpTo } from '../../inventory/index.js';
 import type { HoldStatus } from '../checkout.table.js';

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../../context.js';
-import type { GrantPromises } from '../../allocations/grant-promises.js';
+import type { GrantPromises } from '../../allocations/index.js';
 import { cancelLiveHolds } from '../holds/holds.repo.js';
 import { preorderHoldersOfRelease } from '../preorders/preorders.repo.js';
 import { retirePool } from '../reservations/pool.js';

@@ -1,6 +1,6 @@
 import { type ApiError, type ErrorCode, fail } from '../../../http/errors.js';
 import { convertMinorCeil } from '../../../lib/money.js';
-import type { EffectivePrice } from '../../catalog/pricing.js';
+import type { EffectivePrice } from '../../catalog/index.js';
 import type { IntegrationOrderContext } from '../checkout.schemas.js';
 
 /** The in-force API agreement's commercial schedule, parsed. */

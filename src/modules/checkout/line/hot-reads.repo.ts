@@ -2,10 +2,8 @@ import { type Expression, type RawBuilder, sql } from 'kysely';
 import { compiledOnce } from '../../../db/compiled-once.js';
 import type { Executor } from '../../../db/database.js';
 import { isPostgres } from '../../../db/dialect.js';
-import type { AllocationRow } from '../../allocations/allocations.repo.js';
-import { allocationsOnSkuQuery } from '../../allocations/availability.repo.js';
-import { sellerAllocationsOn } from '../../allocations/availability.service.js';
-import { isProductVisible, productVisibleQuery } from '../../catalog/visibility.repo.js';
+import { type AllocationRow, allocationsOnSkuQuery, sellerAllocationsOn } from '../../allocations/index.js';
+import { isProductVisible, productVisibleQuery } from '../../catalog/index.js';
 import { livePromotions, livePromotionsQuery, type PromotionRow } from '../../promotions/index.js';
 import { type CheckoutSku, catalogVersionQuery } from './checkout.repo.js';
 

@@ -1,7 +1,6 @@
 import type { AppContext } from '../../../context.js';
-import type { AllocationRow } from '../../allocations/allocations.repo.js';
-import { sellerAllocationsOn } from '../../allocations/availability.service.js';
-import { isProductVisible } from '../../catalog/visibility.repo.js';
+import { type AllocationRow, sellerAllocationsOn } from '../../allocations/index.js';
+import { isProductVisible } from '../../catalog/index.js';
 import { isLiveAt, type PromotionRow, unendedPromotions } from '../../promotions/index.js';
 import {
   type CatalogReads,

@@ -1,9 +1,8 @@
 import type { AppContext } from '../../../context.js';
 import { type ApiError, fail, isApiError } from '../../../http/errors.js';
 import { isMagicSkuCode } from '../../../http/simulate.js';
-import type { AllocationRow } from '../../allocations/allocations.repo.js';
-import { territoryBlock } from '../../allocations/territory.js';
-import { type EffectivePrice, effectivePrices } from '../../catalog/pricing.js';
+import { type AllocationRow, territoryBlock } from '../../allocations/index.js';
+import { type EffectivePrice, effectivePrices } from '../../catalog/index.js';
 import { footprintInForce } from '../../companies/index.js';
 import { inForceApiAgreement } from '../../partners/index.js';
 import { bestPromotion } from '../../promotions/index.js';

@@ -1,9 +1,7 @@
 import type { AppContext } from '../../../context.js';
 import type { ApiError } from '../../../http/errors.js';
-import type { AllocationRow } from '../../allocations/allocations.repo.js';
-import { computeSellability, sellabilityGateRows } from '../../allocations/sellability.service.js';
-import type { PriceRow } from '../../catalog/pricing.js';
-import { priceRowsOfReleases } from '../../catalog/pricing.repo.js';
+import { type AllocationRow, computeSellability, sellabilityGateRows } from '../../allocations/index.js';
+import { type PriceRow, priceRowsOfReleases } from '../../catalog/index.js';
 import { companyFacts } from '../../companies/index.js';
 import { attestedCountry } from '../../geo-attest/index.js';
 import { type PoolRow, poolsOfSku } from '../../inventory/index.js';

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../../context.js';
 import { isoOf } from '../../../lib/clock.js';
-import { remainingOf } from '../../allocations/allocations.service.js';
+import { remainingOf } from '../../allocations/index.js';
 import { stockUpTo } from '../../inventory/index.js';
 import { COMMITMENT_TTL_MS, issueCommitment } from './price-commitment.js';
 import { promisedOnAllocation } from './promised-capacity.repo.js';

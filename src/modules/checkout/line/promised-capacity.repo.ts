@@ -1,5 +1,5 @@
 import type { Executor } from '../../../db/database.js';
-import type { PromisedExcept } from '../../allocations/grant-promises.js';
+import type { PromisedExcept } from '../../allocations/index.js';
 import { ACCEPTED_PREORDER } from '../preorders/preorders.repo.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { AllocationRow } from '../../allocations/allocations.repo.js';
-import type { EffectivePrice } from '../../catalog/pricing.js';
+import type { AllocationRow } from '../../allocations/index.js';
+import type { EffectivePrice } from '../../catalog/index.js';
 import type { PoolRow } from '../../inventory/index.js';
 import type { IntegrationOrderContext } from '../checkout.schemas.js';
 import type { BuyerGeo } from './buyer-geo.js';

@@ -3,7 +3,7 @@ import type { AppContext } from '../../../context.js';
 import { preparedPerShape } from '../../../db/compiled-once.js';
 import type { Executor } from '../../../db/database.js';
 import { unlessMissed } from '../../../db/guarded-writes.js';
-import { type AllocationRow, grantPull } from '../../allocations/allocations.repo.js';
+import { type AllocationRow, grantPull } from '../../allocations/index.js';
 import {
   announceEventsWritten,
   assertPayload,

@@ -12,7 +12,7 @@ import {
   recordPull,
   remainingOf,
   requireAllocation,
-} from '../../allocations/allocations.service.js';
+} from '../../allocations/index.js';
 import { emitEventList, type PendingEvent } from '../../events/index.js';
 import { recordActivity, recordSale, type SaleRecord } from '../../finance/index.js';
 import { spendAttestation } from '../../geo-attest/index.js';

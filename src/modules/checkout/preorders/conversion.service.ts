@@ -4,12 +4,7 @@ import { rollBackWith, transactionOrOutcome } from '../../../db/guarded-writes.j
 import { unlessRunningElsewhere } from '../../../db/sole-holder.js';
 import { isApiError } from '../../../http/errors.js';
 import { isoOf } from '../../../lib/clock.js';
-import {
-  pullEvents,
-  recordPull,
-  remainingOf,
-  requireAllocation,
-} from '../../allocations/allocations.service.js';
+import { pullEvents, recordPull, remainingOf, requireAllocation } from '../../allocations/index.js';
 import { emitEventList } from '../../events/index.js';
 import { claimKeysOrShort } from '../../inventory/index.js';
 import { recordConversionFinance } from './preorder-finance.js';

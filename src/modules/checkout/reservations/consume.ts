@@ -1,6 +1,6 @@
 import type { Executor } from '../../../db/database.js';
 import { fail } from '../../../http/errors.js';
-import type { AllocationRow } from '../../allocations/allocations.repo.js';
+import type { AllocationRow } from '../../allocations/index.js';
 import * as repo from './reservations.repo.js';
 
 /** The reservation a commit fulfils (POST /orders/commit), consumed inside the fulfilment. */

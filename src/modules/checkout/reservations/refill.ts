@@ -1,8 +1,12 @@
 import { type AppContext, runInBackground } from '../../../context.js';
 import type { Executor } from '../../../db/database.js';
 import { fail } from '../../../http/errors.js';
-import type { AllocationRow } from '../../allocations/allocations.repo.js';
-import { recordPromise, remainingOf, requireAllocation } from '../../allocations/allocations.service.js';
+import {
+  type AllocationRow,
+  recordPromise,
+  remainingOf,
+  requireAllocation,
+} from '../../allocations/index.js';
 import { stockUpTo } from '../../inventory/index.js';
 import { promisedOnAllocation } from '../line/promised-capacity.repo.js';
 import type { Quote } from '../line/quote.js';
