@@ -36,8 +36,9 @@ export interface AppContext {
   /** The shared Redis connection when REDIS_URL is set (rate limits, hot-drop admission). */
   redis?: Redis;
   /**
-   * What checkout has promised on grants (holds, pre-orders, carved units), and what a grant's
-   * change ends there: given to the allocations module, which does not import checkout.
+   * What checkout has promised on grants (holds, pre-orders, carved units), what a grant's
+   * change ends there, and who holds a pre-order of a release: given to allocations and
+   * catalog, which checkout depends on.
    */
   promises: GrantPromises;
   /** Sellability after a catalog change, and a seller's stock per SKU: given to catalog, which allocations depends on. */
