@@ -2,6 +2,9 @@
 // counts: `import`/`export ... from` (type-only ones too) and `import()` (loading a module
 // lazily still depends on it). Biome's noImportCycles runs in the same lint; it does not see
 // a circle closed by a type imported through an interface, which this walk does.
+// It also fails when the feature modules (the folders of a `modules/` folder) form a loop, tests
+// left out: files can avoid a circle while their modules still depend on each other, and then
+// the next front-door export closes one (docs/architecture.md, "The dependency rule").
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
@@ -44,36 +47,61 @@ for (const file of files) {
   }
 }
 
-// Tarjan's strongly connected components: any component of more than one file is a circle.
-let index = 0;
-const order = new Map();
-const low = new Map();
-const stack = [];
-const onStack = new Set();
-const circles = [];
-const visit = (v) => {
-  order.set(v, index);
-  low.set(v, index++);
-  stack.push(v);
-  onStack.add(v);
-  for (const w of edges.get(v)) {
-    if (!order.has(w)) {
-      visit(w);
-      low.set(v, Math.min(low.get(v), low.get(w)));
-    } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), order.get(w)));
-  }
-  if (low.get(v) === order.get(v)) {
-    const component = [];
-    let w;
-    do {
-      w = stack.pop();
-      onStack.delete(w);
-      component.push(w);
-    } while (w !== v);
-    if (component.length > 1) circles.push(component);
-  }
+// Tarjan's strongly connected components: any component of more than one node is a circle.
+function componentsOf(graph) {
+  let index = 0;
+  const order = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const found = [];
+  const visit = (v) => {
+    order.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v)) {
+      if (!order.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), order.get(w)));
+    }
+    if (low.get(v) === order.get(v)) {
+      const component = [];
+      let w;
+      do {
+        w = stack.pop();
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1) found.push(component);
+    }
+  };
+  for (const node of graph.keys()) if (!order.has(node)) visit(node);
+  return found;
+}
+const circles = componentsOf(edges);
+
+// The module of a file: `<root>/.../modules/<name>/...`, tests excluded.
+const moduleOf = (file) => {
+  if (/\.test\.tsx?$/.test(file)) return null;
+  const match = /[\\/]modules[\\/]([^\\/]+)[\\/]/.exec(relative(process.cwd(), file));
+  return match ? match[1] : null;
 };
-for (const file of files) if (!order.has(file)) visit(file);
+const moduleEdges = new Map();
+for (const [from, tos] of edges) {
+  const a = moduleOf(from);
+  if (!a) continue;
+  if (!moduleEdges.has(a)) moduleEdges.set(a, new Set());
+  for (const to of tos) {
+    const b = moduleOf(to);
+    if (b && b !== a) {
+      moduleEdges.get(a).add(b);
+      if (!moduleEdges.has(b)) moduleEdges.set(b, new Set());
+    }
+  }
+}
+const loops = componentsOf(moduleEdges);
 
 if (circles.length) {
   console.error(`${circles.length} import circle(s) under ${ROOTS.join(', ')}:`);
@@ -84,6 +112,12 @@ if (circles.length) {
         .sort()
         .join('\n    ')}`,
     );
-  process.exit(1);
 }
-console.log(`no import circles among ${files.length} files under ${ROOTS.join(', ')}`);
+if (loops.length) {
+  console.error(`${loops.length} loop(s) among modules under ${ROOTS.join(', ')}:`);
+  for (const loop of loops) console.error(`  ${loop.sort().join(', ')}`);
+}
+if (circles.length || loops.length) process.exit(1);
+console.log(
+  `no import circles among ${files.length} files and no loop among ${moduleEdges.size} modules under ${ROOTS.join(', ')}`,
+);

@@ -41,6 +41,33 @@ describe('the import-circle check of npm run lint', () => {
     expect(run.stderr).toContain('src/main.ts');
   });
 
+  it('names a loop between feature modules whose files form no circle', () => {
+    const dir = modules({});
+    mkdirSync(join(dir, 'src', 'modules', 'orders'), { recursive: true });
+    mkdirSync(join(dir, 'src', 'modules', 'grants'), { recursive: true });
+    const write = (name: string, text: string) => writeFileSync(join(dir, 'src', 'modules', name), text);
+    write(
+      'orders/place.ts',
+      "import { headroom } from '../grants/headroom.js';\nexport const place = headroom;\n",
+    );
+    write('orders/promised.ts', 'export const promised = 0;\n');
+    write(
+      'grants/headroom.ts',
+      "import { promised } from '../orders/promised.js';\nexport const headroom = promised;\n",
+    );
+    write(
+      'grants/headroom.test.ts',
+      "import { place } from '../orders/place.js';\nexport const t = place;\n",
+    );
+    const run = check(dir, 'src');
+    expect(run.status).toBe(1);
+    expect(run.stderr).not.toContain('import circle');
+    expect(run.stderr).toContain('1 loop(s) among modules');
+    expect(run.stderr).toContain('grants, orders');
+    write('grants/headroom.ts', 'export const headroom = 1;\n');
+    expect(check(dir, 'src').status).toBe(0);
+  });
+
   it('passes modules whose imports go one way', () => {
     const dir = modules({
       'a.ts': "import { b } from './deep/b.js';\nexport const a = () => b;\n",
