@@ -3,6 +3,7 @@ import {
   effectivePrices,
   pricedCountriesByRelease,
   priceRowsOfReleases,
+  type SkuStock,
   visibleProductIds,
 } from '../catalog/index.js';
 import { poolsFor, stockOf } from '../inventory/index.js';
@@ -145,10 +146,7 @@ export async function stockForSkus(
     if (pool.replenish_mode === 'pinned') return pool.pinned_available ?? 0;
     return count.get(pool.id) ?? 0;
   };
-  const result = new Map<
-    string,
-    { available: number; allocationRemaining: number; inventoryAvailable: number }
-  >();
+  const result = new Map<string, SkuStock>();
   for (const skuId of skuIds) {
     const mine = facts.allocations.filter((a) => a.sku_id === skuId);
     const allocation = mine.find((a) => a.status === 'active') ?? mine[0] ?? null;

@@ -4,8 +4,6 @@
  */
 export {
   type AuditBy,
-  type AuditEntry,
-  type AuditFilter,
   auditActorOf,
   listAudit,
   OPERATOR,

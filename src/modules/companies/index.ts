@@ -6,8 +6,6 @@
 export { companyNames, findCompany, findFirstSellerNamed } from './companies.repo.js';
 export {
   type Company,
-  type CompanyPatch,
-  type CreateCompanyInput,
   companyFacts,
   companyView,
   createCompany,

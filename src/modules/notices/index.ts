@@ -7,7 +7,6 @@ export {
   listNotices,
   markAllNoticesRead,
   markNotice,
-  type NoticeQuery,
   noticeContractPaused,
 } from './notices.service.js';
 export type { ConsoleNoticeCursorTable, ConsoleNoticesTable } from './notices.table.js';
