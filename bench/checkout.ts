@@ -13,6 +13,7 @@ import { rawPostgresOrders, rawSqliteOrders } from './baselines.js';
 import { BENCH_DECLARATION, buildCheckoutWorld } from './checkout-world.js';
 import { rawPostgresFullOrders, rawSqliteFullOrders } from './full-order-baselines.js';
 import { type Measurement, measure, type Server, startServer } from './lib.js';
+import { rawOverHttpRate } from './raw-over-http.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 32;
@@ -44,6 +45,8 @@ export interface CheckoutResult {
   raw: number;
   /** Orders per second of the raw order with every write of a keyed order (bench/full-order-baselines.ts). */
   rawFull: number;
+  /** That full raw order behind bare Fastify under the same load as the service (PostgreSQL). */
+  rawFullOverHttp?: number;
   orders: Measurement;
   /** POST /orders with a fresh Idempotency-Key each: what POST /orders/commit, which requires one, compares with. */
   keyed: Measurement;
@@ -106,19 +109,24 @@ async function benchEngine(
   await ctx.close();
   let raw: number;
   let rawFull: number;
+  let rawFullOverHttp: number | undefined;
   if (config.database.engine === 'postgres') {
     const connection = { url: config.database.url, schema: config.database.schema ?? 'public' };
     await rawPostgresOrders(connection, world, 1, CONNECTIONS);
     raw = await rawPostgresOrders(connection, world, SECONDS, CONNECTIONS);
     await rawPostgresFullOrders(connection, world, 1, CONNECTIONS);
     rawFull = await rawPostgresFullOrders(connection, world, SECONDS, CONNECTIONS);
+    rawFullOverHttp = await rawOverHttpRate(
+      { kind: 'order', target: connection, world, connections: CONNECTIONS },
+      () => order(`bench-raw-http-${process.pid}-${++n}`),
+    );
   } else {
     rawSqliteOrders(config.database.path, world, 1);
     raw = rawSqliteOrders(config.database.path, world, SECONDS);
     rawSqliteFullOrders(config.database.path, world, 1);
     rawFull = rawSqliteFullOrders(config.database.path, world, SECONDS);
   }
-  return { engine, raw, rawFull, orders, keyed, replay };
+  return { engine, raw, rawFull, rawFullOverHttp, orders, keyed, replay };
 }
 
 export async function benchCheckout(): Promise<CheckoutResult[]> {

@@ -4,6 +4,7 @@
 // the finance totals), its two events in the outbox (`order.fulfilled`, `allocation.updated`),
 // the Idempotency-Key's record holding the reply, and the request log's row. Driven through the
 // driver alone, as the minimal one is: prepared statements, no query builder, no HTTP, no rules.
+import type pg from 'pg';
 import { readableId, uuidv7 } from '../src/lib/ids.js';
 import {
   claimAndOrderStatements,
@@ -106,6 +107,33 @@ with placed as (
 )
 select (select count(*) from events) + (select count(*) from reply) + (select count(*) from logged) as written`;
 
+/** One full order on PostgreSQL through connection `c` (PG_FULL_ORDER); answers whether all four writes landed. */
+export async function pgFullOrder(c: pg.PoolClient, world: CheckoutWorld, now: number): Promise<boolean> {
+  const v = orderValues(world, now);
+  const result = await c.query({
+    name: 'raw-full-order',
+    text: PG_FULL_ORDER,
+    values: [
+      v.id,
+      v.reference,
+      world.sellerId,
+      world.skuId,
+      world.skuCode,
+      world.allocationId,
+      world.publisherId,
+      now,
+      world.poolId,
+      v.saleId,
+      v.activityId,
+      v.orderEvent,
+      v.orderPayload,
+      v.grantEvent,
+      v.grantPayload,
+    ],
+  });
+  return Number(result.rows[0]?.written) === 4;
+}
+
 /** Orders per second of `clients` connections each looping PG_FULL_ORDER for `seconds`. */
 export function rawPostgresFullOrders(
   connection: PgTarget,
@@ -113,31 +141,7 @@ export function rawPostgresFullOrders(
   seconds: number,
   clients: number,
 ): Promise<number> {
-  return rawPgLoop(connection, seconds, clients, async (c, now) => {
-    const v = orderValues(world, now);
-    const result = await c.query({
-      name: 'raw-full-order',
-      text: PG_FULL_ORDER,
-      values: [
-        v.id,
-        v.reference,
-        world.sellerId,
-        world.skuId,
-        world.skuCode,
-        world.allocationId,
-        world.publisherId,
-        now,
-        world.poolId,
-        v.saleId,
-        v.activityId,
-        v.orderEvent,
-        v.orderPayload,
-        v.grantEvent,
-        v.grantPayload,
-      ],
-    });
-    return Number(result.rows[0]?.written) === 4;
-  });
+  return rawPgLoop(connection, seconds, clients, (c, now) => pgFullOrder(c, world, now));
 }
 
 /**

@@ -102,18 +102,26 @@ async function seedSlots(target: PgTarget, world: CheckoutWorld) {
   await c.end();
 }
 
-export async function rawPostgresReserves(
+/** One reservation through connection `c`, at instant `now`; answers whether it was written. */
+export type ReserveOperation = (c: pg.PoolClient, now: number) => Promise<boolean>;
+
+export interface PreparedReserve {
+  once: ReserveOperation;
+  /** Undoes what preparing set up outside the database (the Redis counter). */
+  close(): Promise<void>;
+}
+
+/** PostgreSQL alone: the slot rows seeded, then one reservation per call (with the contract's writes or not). */
+export async function preparePgReserve(
   target: PgTarget,
   world: CheckoutWorld,
-  seconds: number,
-  clients: number,
-  contractWrites = false,
-) {
+  contractWrites: boolean,
+): Promise<PreparedReserve> {
   await seedSlots(target, world);
   const [name, text] = contractWrites
     ? ['raw-reserve-contract', PG_RESERVE_CONTRACT]
     : ['raw-reserve', PG_RESERVE];
-  return rawPgLoop(target, seconds, clients, async (c, now) => {
+  const once: ReserveOperation = async (c, now) => {
     const id = uuidv7(now);
     // Every slot skipped (locked by the other clients at that instant): pick again. Seen to
     // take over 100 picks once, at the first instant of a run, when all 32 clients start together.
@@ -125,35 +133,47 @@ export async function rawPostgresReserves(
       if ((await c.query({ name, text, values })).rowCount === 1) return true;
     }
     return false;
-  });
+  };
+  return { once, close: async () => undefined };
 }
 
-/** PostgreSQL with Redis: an atomic Lua admission script plus one durable reservation row. */
-export async function rawRedisReserves(
-  target: PgTarget,
+/** PostgreSQL with Redis: the admission counter set, then per call the Lua script and the row. */
+export async function prepareRedisReserve(
   redisUrl: string,
   world: CheckoutWorld,
-  seconds: number,
-  clients: number,
-  contractWrites = false,
-) {
+  contractWrites: boolean,
+): Promise<PreparedReserve> {
   const redis = new Redis(redisUrl);
   const key = `sdapi:bench-raw:${world.allocationId}`;
   await redis.set(key, 10_000_000);
   const [name, text] = contractWrites
     ? ['raw-reserve-row-contract', PG_ROW_CONTRACT]
     : ['raw-reserve-row', PG_ROW];
-  try {
-    return await rawPgLoop(target, seconds, clients, async (c, now) => {
-      if ((await redis.eval(LUA_TAKE, 1, key)) !== 1) return false;
-      const id = uuidv7(now);
-      const values = [id, world.sellerId, world.allocationId, world.skuCode, now + 60_000, now];
-      if (contractWrites) values.push(...contractValues(world, id, now));
-      return (await c.query({ name, text, values })).rowCount === 1;
-    });
-  } finally {
+  const once: ReserveOperation = async (c, now) => {
+    if ((await redis.eval(LUA_TAKE, 1, key)) !== 1) return false;
+    const id = uuidv7(now);
+    const values = [id, world.sellerId, world.allocationId, world.skuCode, now + 60_000, now];
+    if (contractWrites) values.push(...contractValues(world, id, now));
+    return (await c.query({ name, text, values })).rowCount === 1;
+  };
+  const close = async () => {
     await redis.del(key);
     redis.disconnect();
+  };
+  return { once, close };
+}
+
+/** Reservations per second of `clients` connections, each looping one prepared reservation. */
+export async function rawReserves(
+  prepared: PreparedReserve,
+  target: PgTarget,
+  seconds: number,
+  clients: number,
+): Promise<number> {
+  try {
+    return await rawPgLoop(target, seconds, clients, prepared.once);
+  } finally {
+    await prepared.close();
   }
 }
 

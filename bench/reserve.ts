@@ -11,7 +11,13 @@ import { migrateToLatest, schemaOf } from '../src/db/migrate.js';
 import { dropPgSchema, freshPgSchema } from './checkout.js';
 import { BENCH_DECLARATION, buildCheckoutWorld, type CheckoutWorld } from './checkout-world.js';
 import { type Measurement, measure, startServer } from './lib.js';
-import { rawPostgresReserves, rawRedisReserves, rawSqliteReserves } from './reserve-baselines.js';
+import { rawOverHttpRate } from './raw-over-http.js';
+import {
+  preparePgReserve,
+  prepareRedisReserve,
+  rawReserves,
+  rawSqliteReserves,
+} from './reserve-baselines.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 32;
@@ -24,6 +30,8 @@ export interface ReserveResult {
   rawName: string;
   /** The raw baseline with the contract's other durable writes, for reference (reserve-baselines.ts). */
   rawWithContract: number;
+  /** The raw baseline with the contract's writes behind bare Fastify, under the same load (PostgreSQL). */
+  rawOverHttp?: number;
   reserve: Measurement;
   /** POST /orders/commit of the reservations just made, while they live (to compare with POST /orders). */
   commit: Measurement;
@@ -88,6 +96,7 @@ async function benchVariant(
       seconds: number,
       contractWrites: boolean,
     ) => Promise<number>;
+    overHttp?: (config: DatabaseConfig, world: CheckoutWorld, bodyOf: () => string) => Promise<number>;
   },
 ): Promise<ReserveResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sdapi-bench-reserve-'));
@@ -99,19 +108,20 @@ async function benchVariant(
     'content-type': 'application/json',
   };
   let n = 0;
+  const reserveBody = () =>
+    JSON.stringify({
+      skuCode: server.info.skuCode,
+      quantity: 1,
+      countryCode: 'US',
+      orderReference: `bench-reserve-${process.pid}-${n}`,
+      expectedUnitPriceCents: 1999,
+    });
   const reserve = await measure(`POST /orders/reserve, quantity 1 (${label})`, {
     url: `${server.info.url}/api/seller/v1/orders/reserve`,
     method: 'POST',
     headers,
     headersOf: () => ({ 'idempotency-key': `bench-reserve-${process.pid}-${++n}` }),
-    bodyOf: () =>
-      JSON.stringify({
-        skuCode: server.info.skuCode,
-        quantity: 1,
-        countryCode: 'US',
-        orderReference: `bench-reserve-${process.pid}-${n}`,
-        expectedUnitPriceCents: 1999,
-      }),
+    bodyOf: reserveBody,
     connections: CONNECTIONS,
   });
   const config = loadConfig({ ...process.env, ...serverEnv });
@@ -146,7 +156,18 @@ async function benchVariant(
   const rawRate = await raw.run(rawConfig.database, world, SECONDS, false);
   await raw.run(rawConfig.database, world, 1, true);
   const rawWithContract = await raw.run(rawConfig.database, world, SECONDS, true);
-  return { label, raw: rawRate, rawName: raw.name, rawWithContract, reserve, commit, oversold, reserved };
+  const rawOverHttp = await raw.overHttp?.(rawConfig.database, world, reserveBody);
+  return {
+    label,
+    raw: rawRate,
+    rawName: raw.name,
+    rawWithContract,
+    rawOverHttp,
+    reserve,
+    commit,
+    oversold,
+    reserved,
+  };
 }
 
 const pgTarget = (database: DatabaseConfig) => {
@@ -175,8 +196,10 @@ export async function benchReserve(): Promise<ReserveResult[]> {
       extra: {} as Record<string, string>,
       raw: {
         name: `raw pg, ${CONNECTIONS} clients: 32 slot rows (SKIP LOCKED) + reservation row`,
-        run: (d: DatabaseConfig, w: CheckoutWorld, s: number, contractWrites: boolean) =>
-          rawPostgresReserves(pgTarget(d), w, s, CONNECTIONS, contractWrites),
+        run: async (d: DatabaseConfig, w: CheckoutWorld, s: number, contractWrites: boolean) =>
+          rawReserves(await preparePgReserve(pgTarget(d), w, contractWrites), pgTarget(d), s, CONNECTIONS),
+        overHttp: (d: DatabaseConfig, world: CheckoutWorld, bodyOf: () => string) =>
+          rawOverHttpRate({ kind: 'reserve', target: pgTarget(d), world, connections: CONNECTIONS }, bodyOf),
       },
     },
     {
@@ -184,8 +207,13 @@ export async function benchReserve(): Promise<ReserveResult[]> {
       extra: { REDIS_URL: redisUrl },
       raw: {
         name: `raw pg + Redis, ${CONNECTIONS} clients: Lua admission + reservation row`,
-        run: (d: DatabaseConfig, w: CheckoutWorld, s: number, contractWrites: boolean) =>
-          rawRedisReserves(pgTarget(d), redisUrl, w, s, CONNECTIONS, contractWrites),
+        run: async (d: DatabaseConfig, w: CheckoutWorld, s: number, contractWrites: boolean) =>
+          rawReserves(await prepareRedisReserve(redisUrl, w, contractWrites), pgTarget(d), s, CONNECTIONS),
+        overHttp: (d: DatabaseConfig, world: CheckoutWorld, bodyOf: () => string) =>
+          rawOverHttpRate(
+            { kind: 'reserve-redis', target: pgTarget(d), redisUrl, world, connections: CONNECTIONS },
+            bodyOf,
+          ),
       },
     },
   ];
@@ -228,6 +256,17 @@ export function reportReserve(results: ReserveResult[]) {
           ratio: `${(r.rawWithContract / r.raw).toFixed(2)} of raw`,
           aim: "reference: the contract's writes alone, before HTTP, auth, JSON and rules",
         },
+        ...(r.rawOverHttp === undefined
+          ? []
+          : [
+              {
+                scenario: `the same behind bare Fastify, ${CONNECTIONS} connections (${r.label})`,
+                'per s': r.rawOverHttp,
+                'p50 / p99 ms': '',
+                ratio: `${(r.rawOverHttp / r.rawWithContract).toFixed(2)} of full`,
+                aim: 'what HTTP alone leaves of the reference: a service whose own code cost nothing',
+              },
+            ]),
         {
           scenario: r.reserve.name,
           'per s': r.reserve.requestsPerSecond,

@@ -121,6 +121,17 @@ async function benchRequests() {
           ratio: `${(c.rawFull / c.raw).toFixed(2)} of raw`,
           aim: '',
         },
+        ...(c.rawFullOverHttp === undefined
+          ? []
+          : [
+              {
+                scenario: `the same behind bare Fastify, 32 connections (${c.engine})`,
+                'per s': c.rawFullOverHttp,
+                'p99 ms': '',
+                ratio: `${(c.rawFullOverHttp / c.rawFull).toFixed(2)} of full raw`,
+                aim: 'what HTTP alone leaves of the full raw order: a service whose own code cost nothing',
+              },
+            ]),
         {
           scenario: c.orders.name,
           'per s': c.orders.requestsPerSecond,
