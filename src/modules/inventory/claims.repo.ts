@@ -92,23 +92,6 @@ export async function claimFromPool(
   return rows.sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 
-/** Available keys of a finite pool, counted no further than `n` (cheap however large the pool). */
-export async function countUpTo(ex: Executor, poolId: string, n: number): Promise<number> {
-  const row = await ex
-    .selectFrom((eb) =>
-      eb
-        .selectFrom('game_keys')
-        .select('id')
-        .where('pool_id', '=', poolId)
-        .where('state', '=', 'available')
-        .limit(n)
-        .as('stock'),
-    )
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 export async function insertSoldKeys(ex: Executor, rows: Insertable<GameKeysTable>[]): Promise<void> {
   if (rows.length > 0) await ex.insertInto('game_keys').values(rows).execute();
 }

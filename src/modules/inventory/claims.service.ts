@@ -3,7 +3,7 @@ import type { Executor } from '../../db/database.js';
 import { type ApiError, fail, isApiError } from '../../http/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import * as repo from './claims.repo.js';
-import type { PoolRow } from './inventory.repo.js';
+import { countAvailable, type PoolRow } from './inventory.repo.js';
 import { choosePools, poolsFor } from './pools.service.js';
 import { syntheticKeyText } from './synthetic-keys.js';
 
@@ -103,7 +103,11 @@ export async function claimKeysOrShort(
   return claimed;
 }
 
-/** Keys the allocation's pools can hand out, counted no further than `n` (replenished pools give n). */
+/**
+ * Keys the allocation's pools can hand out, at most `n` (replenished pools give n). A finite pool's
+ * count is the stock the database keeps beside its keys: a read of a few rows however large the
+ * pool or `n`, where counting the keys themselves cost a preview or a hold one index entry per key.
+ */
 export async function stockUpTo(
   ex: Executor,
   skuId: string,
@@ -119,7 +123,7 @@ export async function stockUpTo(
     stock +=
       pool.replenish_mode === 'pinned'
         ? (pool.pinned_available ?? 0)
-        : await repo.countUpTo(ex, pool.id, n - stock);
+        : await countAvailable(ex, pool.id);
   }
   return Math.min(stock, n);
 }
