@@ -121,9 +121,7 @@ export async function stockUpTo(
     if (!pool || stock >= n) continue;
     if (pool.replenish_mode === 'infinite') return n;
     stock +=
-      pool.replenish_mode === 'pinned'
-        ? (pool.pinned_available ?? 0)
-        : await countAvailable(ex, pool.id);
+      pool.replenish_mode === 'pinned' ? (pool.pinned_available ?? 0) : await countAvailable(ex, pool.id);
   }
   return Math.min(stock, n);
 }
