@@ -44,6 +44,16 @@ where id = $8 and status = 'active' and quantity_limit - quantity_pulled >= 1
   and exists (select 1 from placed)
 returning quantity_pulled`;
 
+/** One raw operation through connection `c` at instant `now`; answers whether it did its work. */
+export type RawOperation = (c: pg.PoolClient, now: number) => Promise<boolean>;
+
+/** A raw operation ready to loop, with what undoes its preparation. */
+export interface PreparedOperation {
+  once: RawOperation;
+  /** Undoes what preparing set up outside the database (the Redis counter). */
+  close(): Promise<void>;
+}
+
 export interface PgTarget {
   url: string;
   schema: string;
@@ -57,7 +67,7 @@ export async function rawPgLoop(
   target: PgTarget,
   seconds: number,
   clients: number,
-  once: (c: pg.PoolClient, now: number) => Promise<boolean>,
+  once: RawOperation,
 ): Promise<number> {
   const pool = new pg.Pool({
     connectionString: target.url,

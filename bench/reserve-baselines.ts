@@ -11,7 +11,15 @@ import SqliteDatabase from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { uuidv7 } from '../src/lib/ids.js';
-import { LOG_COLUMNS, type PgTarget, rawEventId, rawPgLoop, rawSqliteLoop } from './baselines.js';
+import {
+  LOG_COLUMNS,
+  type PgTarget,
+  type PreparedOperation,
+  type RawOperation,
+  rawEventId,
+  rawPgLoop,
+  rawSqliteLoop,
+} from './baselines.js';
 import type { CheckoutWorld } from './checkout-world.js';
 
 const SLOTS = 32;
@@ -102,26 +110,17 @@ async function seedSlots(target: PgTarget, world: CheckoutWorld) {
   await c.end();
 }
 
-/** One reservation through connection `c`, at instant `now`; answers whether it was written. */
-export type ReserveOperation = (c: pg.PoolClient, now: number) => Promise<boolean>;
-
-export interface PreparedReserve {
-  once: ReserveOperation;
-  /** Undoes what preparing set up outside the database (the Redis counter). */
-  close(): Promise<void>;
-}
-
 /** PostgreSQL alone: the slot rows seeded, then one reservation per call (with the contract's writes or not). */
 export async function preparePgReserve(
   target: PgTarget,
   world: CheckoutWorld,
   contractWrites: boolean,
-): Promise<PreparedReserve> {
+): Promise<PreparedOperation> {
   await seedSlots(target, world);
   const [name, text] = contractWrites
     ? ['raw-reserve-contract', PG_RESERVE_CONTRACT]
     : ['raw-reserve', PG_RESERVE];
-  const once: ReserveOperation = async (c, now) => {
+  const once: RawOperation = async (c, now) => {
     const id = uuidv7(now);
     // Every slot skipped (locked by the other clients at that instant): pick again. Seen to
     // take over 100 picks once, at the first instant of a run, when all 32 clients start together.
@@ -142,14 +141,14 @@ export async function prepareRedisReserve(
   redisUrl: string,
   world: CheckoutWorld,
   contractWrites: boolean,
-): Promise<PreparedReserve> {
+): Promise<PreparedOperation> {
   const redis = new Redis(redisUrl);
   const key = `sdapi:bench-raw:${world.allocationId}`;
   await redis.set(key, 10_000_000);
   const [name, text] = contractWrites
     ? ['raw-reserve-row-contract', PG_ROW_CONTRACT]
     : ['raw-reserve-row', PG_ROW];
-  const once: ReserveOperation = async (c, now) => {
+  const once: RawOperation = async (c, now) => {
     if ((await redis.eval(LUA_TAKE, 1, key)) !== 1) return false;
     const id = uuidv7(now);
     const values = [id, world.sellerId, world.allocationId, world.skuCode, now + 60_000, now];
@@ -165,7 +164,7 @@ export async function prepareRedisReserve(
 
 /** Reservations per second of `clients` connections, each looping one prepared reservation. */
 export async function rawReserves(
-  prepared: PreparedReserve,
+  prepared: PreparedOperation,
   target: PgTarget,
   seconds: number,
   clients: number,

@@ -5,14 +5,15 @@
 // generator on this machine, so it tells the cost of HTTP apart from the cost of our code.
 import Fastify from 'fastify';
 import pg from 'pg';
+import type { PreparedOperation } from '../baselines.js';
 import { pgFullOrder } from '../full-order-baselines.js';
 import type { RawOverHttp } from '../raw-over-http.js';
-import { type PreparedReserve, preparePgReserve, prepareRedisReserve } from '../reserve-baselines.js';
+import { preparePgReserve, prepareRedisReserve } from '../reserve-baselines.js';
 
 const spec = JSON.parse(process.env.BENCH_RAW_HTTP ?? '') as RawOverHttp;
 const { kind, target, world } = spec;
 
-async function prepare(): Promise<PreparedReserve> {
+async function prepare(): Promise<PreparedOperation> {
   if (kind === 'order') return { once: (c, now) => pgFullOrder(c, world, now), close: async () => undefined };
   if (kind === 'reserve') return preparePgReserve(target, world, true);
   return prepareRedisReserve(spec.redisUrl ?? 'redis://127.0.0.1:6379', world, true);

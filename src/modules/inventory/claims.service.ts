@@ -3,8 +3,8 @@ import type { Executor } from '../../db/database.js';
 import { type ApiError, fail, isApiError } from '../../http/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import * as repo from './claims.repo.js';
-import { countAvailable, type PoolRow } from './inventory.repo.js';
-import { choosePools, poolsFor } from './pools.service.js';
+import type { PoolRow } from './inventory.repo.js';
+import { choosePools, poolsFor, stockOf } from './pools.service.js';
 import { syntheticKeyText } from './synthetic-keys.js';
 
 export interface ClaimRequest {
@@ -104,9 +104,9 @@ export async function claimKeysOrShort(
 }
 
 /**
- * Keys the allocation's pools can hand out, at most `n` (replenished pools give n). A finite pool's
- * count is the stock the database keeps beside its keys: a read of a few rows however large the
- * pool or `n`, where counting the keys themselves cost a preview or a hold one index entry per key.
+ * Keys the allocation's pools can hand out, at most `n` (replenished pools give n), each pool's
+ * as `stockOf` reads it: a finite pool's is the stock the database keeps beside its keys, a read
+ * of a few rows however large the pool (docs/seller-reads.md, "Availability in constant time").
  */
 export async function stockUpTo(
   ex: Executor,
@@ -118,10 +118,10 @@ export async function stockUpTo(
   const { dedicated, shared } = await poolsFor(ex, skuId, environment, allocationId);
   let stock = 0;
   for (const pool of [dedicated, shared]) {
-    if (!pool || stock >= n) continue;
-    if (pool.replenish_mode === 'infinite') return n;
-    stock +=
-      pool.replenish_mode === 'pinned' ? (pool.pinned_available ?? 0) : await countAvailable(ex, pool.id);
+    if (stock >= n) break;
+    const own = await stockOf(ex, pool);
+    if (own === null) return n;
+    stock += own;
   }
   return Math.min(stock, n);
 }
