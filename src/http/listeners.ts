@@ -12,6 +12,7 @@ import { installJsonBodyParser } from './input-limits.js';
 import { installResponseHeaders } from './response-headers.js';
 import { recordRouteTable } from './route-table.js';
 import { ApiErrorSchema } from './schemas.js';
+import { buildSerializerOncePerProcess } from './serializers.js';
 import { installValidators } from './validation.js';
 
 export const SELLER_PREFIX = '/api/seller/v1';
@@ -27,6 +28,7 @@ export function fastifyOptions(ctx: AppContext): FastifyServerOptions {
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: newRequestId,
     requestIdHeader: false,
+    schemaController: { compilersFactory: { buildSerializer: buildSerializerOncePerProcess } },
     bodyLimit: BODY_LIMIT_BYTES,
     ...edgeServerOptions(ctx.config.publicUrl),
   };

@@ -1,4 +1,10 @@
-import { Ajv, type FuncKeywordDefinition, type Options, type SchemaValidateFunction } from 'ajv';
+import {
+  Ajv,
+  type FuncKeywordDefinition,
+  type Options,
+  type SchemaValidateFunction,
+  type ValidateFunction,
+} from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 
@@ -39,15 +45,36 @@ function makeAjv(options: Options): Ajv {
 }
 
 /**
+ * One validator per distinct schema and part for the whole process: every app built here (the
+ * seller and operator apps, the tests' apps) takes its validators from the same two compilers,
+ * so a schema is compiled once, not once per app. Keyed by the schema's JSON: each build makes
+ * its schema objects afresh.
+ */
+const compilers = new Map<'strict' | 'coercing', { ajv: Ajv; compiled: Map<string, ValidateFunction> }>();
+
+function compilerFor(kind: 'strict' | 'coercing') {
+  let compiler = compilers.get(kind);
+  if (!compiler) {
+    compiler = { ajv: makeAjv({ coerceTypes: kind === 'coercing' ? 'array' : false }), compiled: new Map() };
+    compilers.set(kind, compiler);
+  }
+  return compiler;
+}
+
+/**
  * Query strings, path params and headers arrive as text, so their validator coerces ("5" -> 5,
  * "a" -> ["a"]); bodies are JSON and are validated as sent: `{"name": 42}` is a type error,
  * never the string "42".
  */
 export function installValidators(app: FastifyInstance): void {
-  const coercing = makeAjv({ coerceTypes: 'array' });
-  const strict = makeAjv({ coerceTypes: false });
   app.setValidatorCompiler(({ schema, httpPart }) => {
-    const ajv = httpPart === 'body' ? strict : coercing;
-    return ajv.compile(schema as FastifySchema & object);
+    const { ajv, compiled } = compilerFor(httpPart === 'body' ? 'strict' : 'coercing');
+    const text = JSON.stringify(schema);
+    let validate = compiled.get(text);
+    if (!validate) {
+      validate = ajv.compile(schema as FastifySchema & object);
+      compiled.set(text, validate);
+    }
+    return validate;
   });
 }
