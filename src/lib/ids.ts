@@ -25,8 +25,27 @@ export function timeOrderedBase32(length: number, nowMs: number = Date.now()): s
   return time + randomBase32(length - TIME_CHARS);
 }
 
+// The latest instants this process has stamped, so that stamps never repeat or go backwards.
 let lastMs = 0;
 let sequence = 0;
+let lastMicros = 0;
+
+/**
+ * Forgets the stamps handed out so far, as a process that starts afresh would. Only the test
+ * setup calls it: test files share a process, and each file's test clock starts at its own now.
+ */
+export function forgetIssuedStamps(): void {
+  lastMs = 0;
+  sequence = 0;
+  lastMicros = 0;
+}
+
+/** Microsecond timestamps (an event's `created_at_us`) that never repeat or go backwards within this process. */
+export function nowMicros(nowMs: number): number {
+  const candidate = nowMs * 1000;
+  lastMicros = candidate > lastMicros ? candidate : lastMicros + 1;
+  return lastMicros;
+}
 
 /**
  * RFC 9562 UUID version 7, monotonic within this process (method 1: a 12-bit counter in

@@ -20,7 +20,6 @@ export {
   emitEventList,
   ensureEventDays,
   newEventId,
-  nowMicros,
   type OutboxRow,
   onEventsWritten,
   outboxRowsOf,

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { ensureDays, eventIdTime } from '../../db/day-partitions.js';
-import { uuidv7 } from '../../lib/ids.js';
+import { nowMicros, uuidv7 } from '../../lib/ids.js';
 import { assertPayload, EVENT_TYPES, type EventData, type EventType } from './event-types.js';
 import * as repo from './events.repo.js';
 import type { CatalogChangeType, ChangedField } from './events.table.js';
@@ -22,14 +22,6 @@ export interface EmitOptions {
 export type PendingEvent = {
   [T in EventType]: { recipients: readonly Recipient[]; eventType: T; data: EventData<T> };
 }[EventType];
-
-/** Microsecond timestamps that never repeat or go backwards within this process. */
-let lastMicros = 0;
-export function nowMicros(nowMs: number): number {
-  const candidate = nowMs * 1000;
-  lastMicros = candidate > lastMicros ? candidate : lastMicros + 1;
-  return lastMicros;
-}
 
 export const newEventId = (now: number) => `evt_${uuidv7(now).replaceAll('-', '')}`;
 

@@ -3,6 +3,7 @@ import type { AppContext } from '../../../context.js';
 import { preparedPerShape } from '../../../db/compiled-once.js';
 import type { Executor } from '../../../db/database.js';
 import { unlessMissed } from '../../../db/guarded-writes.js';
+import { nowMicros } from '../../../lib/ids.js';
 import { type AllocationRow, grantPull } from '../../allocations/index.js';
 import {
   announceEventsWritten,
@@ -10,7 +11,6 @@ import {
   EVENT_TYPES,
   ensureEventDays,
   newEventId,
-  nowMicros,
   type PendingEvent,
 } from '../../events/index.js';
 import type { FulfilRequest } from './fulfil-request.js';

@@ -1,11 +1,6 @@
 import fc from 'fast-check';
-import { describe, expect, it, vi } from 'vitest';
-import { admin } from '../../../../test/admin.js';
-import { ENGINE, useTestApp } from '../../../../test/harness.js';
-import { commitBody, hotDropScenario, reserveBody, seller } from '../../../../test/hot-drop.js';
-import { type ProductionScenario, productionOrder } from '../../../../test/production.js';
-import { call } from '../../../../test/route-contract.js';
-import { carvedOf, keysInPool, pulledOn } from '../../../../test/stored.js';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { ProductionScenario } from '../../../../test/production.js';
 
 /**
  * The order path writes in two ways: optimistically (on PostgreSQL one statement, or a
@@ -16,14 +11,22 @@ import { carvedOf, keysInPool, pulledOn } from '../../../../test/stored.js';
  * worlds: one as the service runs it, one with every optimistic write switched off, so that
  * every order takes the locked path. The answers and the stored rows must be identical.
  */
-const switchedOff = vi.hoisted(() => ({ optimistic: false }));
+const switchedOff = vi.hoisted(() => ({
+  optimistic: false,
+  /** Optimistic writes refused while switched off: none would mean the replacements never took effect. */
+  refused: 0,
+  off() {
+    if (this.optimistic) this.refused += 1;
+    return this.optimistic;
+  },
+}));
 
 vi.mock('./one-statement.pg.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('./one-statement.pg.js')>();
   return {
     ...real,
     oneStatementPool: (...args: Parameters<typeof real.oneStatementPool>) =>
-      switchedOff.optimistic ? null : real.oneStatementPool(...args),
+      switchedOff.off() ? null : real.oneStatementPool(...args),
   };
 });
 vi.mock('../../../db/guarded-writes.js', async (importOriginal) => {
@@ -31,7 +34,7 @@ vi.mock('../../../db/guarded-writes.js', async (importOriginal) => {
   return {
     ...real,
     lastStatementEnds: (trx: Parameters<typeof real.lastStatementEnds>[0]) =>
-      !switchedOff.optimistic && real.lastStatementEnds(trx),
+      !switchedOff.off() && real.lastStatementEnds(trx),
   };
 });
 vi.mock('../../allocations/allocations.service.js', async (importOriginal) => {
@@ -39,11 +42,31 @@ vi.mock('../../allocations/allocations.service.js', async (importOriginal) => {
   return {
     ...real,
     pullUnlessPromised: (...args: Parameters<typeof real.pullUnlessPromised>) =>
-      switchedOff.optimistic ? Promise.resolve(undefined) : real.pullUnlessPromised(...args),
+      switchedOff.off() ? Promise.resolve(undefined) : real.pullUnlessPromised(...args),
     pullReserved: (...args: Parameters<typeof real.pullReserved>) =>
-      switchedOff.optimistic ? Promise.resolve(undefined) : real.pullReserved(...args),
+      switchedOff.off() ? Promise.resolve(undefined) : real.pullReserved(...args),
   };
 });
+
+// Test files share their worker's loaded modules (vitest.config.ts): modules an earlier file
+// loaded would keep the real ones, so this file loads the service afresh, with the replacements
+// above, and leaves neither the replacements nor its copies behind.
+const REPLACED = [
+  './one-statement.pg.js',
+  '../../../db/guarded-writes.js',
+  '../../allocations/allocations.service.js',
+];
+vi.resetModules();
+afterAll(() => {
+  for (const path of REPLACED) vi.doUnmock(path);
+  vi.resetModules();
+});
+const { admin } = await import('../../../../test/admin.js');
+const { ENGINE, useTestApp } = await import('../../../../test/harness.js');
+const { commitBody, hotDropScenario, reserveBody, seller } = await import('../../../../test/hot-drop.js');
+const { productionOrder } = await import('../../../../test/production.js');
+const { call } = await import('../../../../test/route-contract.js');
+const { carvedOf, keysInPool, pulledOn } = await import('../../../../test/stored.js');
 
 const t = useTestApp();
 
@@ -233,6 +256,7 @@ describe(`the two write paths agree (${ENGINE})`, () => {
       }),
       { numRuns: 20, seed: 46_044 },
     );
+    expect(switchedOff.refused).toBeGreaterThan(0);
     expect([...seen.written].sort()).toEqual([
       'commit',
       'held order',
