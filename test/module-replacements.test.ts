@@ -4,13 +4,13 @@ import { describe, expect, it } from 'vitest';
 
 const ROOTS = ['src', 'test', 'sdk/test', 'cli/test', 'examples'];
 
-function testFilesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : testFilesUnder(path);
-    return entry.name.endsWith('.test.ts') ? [path] : [];
-  });
-}
+/** Each test file under the roots, with its text. */
+const testFiles = () =>
+  ROOTS.flatMap((root) =>
+    readdirSync(root, { recursive: true, encoding: 'utf8' })
+      .filter((path) => path.endsWith('.test.ts') && !path.includes('node_modules'))
+      .map((path) => ({ file: join(root, path), text: readFileSync(join(root, path), 'utf8') })),
+  );
 
 /**
  * Test files share their worker's loaded modules (vitest.config.ts): a `vi.mock` replaces a
@@ -19,13 +19,11 @@ function testFilesUnder(dir: string): string[] {
  */
 describe('test files that replace a module', () => {
   it('load what they test afresh', () => {
-    const replacing = ROOTS.flatMap(testFilesUnder).filter((file) =>
-      /\bvi\.(mock|doMock)\(/.test(readFileSync(file, 'utf8')),
-    );
+    const replacing = testFiles().filter(({ text }) => /\bvi\.(mock|doMock)\(/.test(text));
     expect(replacing).not.toEqual([]);
-    const loadingStale = replacing.filter(
-      (file) => !readFileSync(file, 'utf8').includes('vi.resetModules()'),
-    );
+    const loadingStale = replacing
+      .filter(({ text }) => !text.includes('vi.resetModules()'))
+      .map(({ file }) => file);
     expect(loadingStale, `${loadingStale.join(', ')}: vi.mock without vi.resetModules()`).toEqual([]);
   });
 });

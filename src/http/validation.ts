@@ -44,22 +44,19 @@ function makeAjv(options: Options): Ajv {
   return ajv;
 }
 
+/** A compiler and what it has compiled, by the schema's JSON (each app build makes its schema objects afresh). */
+interface Compiler {
+  ajv: Ajv;
+  compiled: Map<string, ValidateFunction>;
+}
+
 /**
  * One validator per distinct schema and part for the whole process: every app built here (the
- * seller and operator apps, the tests' apps) takes its validators from the same two compilers,
- * so a schema is compiled once, not once per app. Keyed by the schema's JSON: each build makes
- * its schema objects afresh.
+ * seller and operator apps, the tests' apps) takes its validators from these two compilers, so a
+ * schema is compiled once, not once per app.
  */
-const compilers = new Map<'strict' | 'coercing', { ajv: Ajv; compiled: Map<string, ValidateFunction> }>();
-
-function compilerFor(kind: 'strict' | 'coercing') {
-  let compiler = compilers.get(kind);
-  if (!compiler) {
-    compiler = { ajv: makeAjv({ coerceTypes: kind === 'coercing' ? 'array' : false }), compiled: new Map() };
-    compilers.set(kind, compiler);
-  }
-  return compiler;
-}
+const coercing: Compiler = { ajv: makeAjv({ coerceTypes: 'array' }), compiled: new Map() };
+const strict: Compiler = { ajv: makeAjv({ coerceTypes: false }), compiled: new Map() };
 
 /**
  * Query strings, path params and headers arrive as text, so their validator coerces ("5" -> 5,
@@ -68,7 +65,7 @@ function compilerFor(kind: 'strict' | 'coercing') {
  */
 export function installValidators(app: FastifyInstance): void {
   app.setValidatorCompiler(({ schema, httpPart }) => {
-    const { ajv, compiled } = compilerFor(httpPart === 'body' ? 'strict' : 'coercing');
+    const { ajv, compiled } = httpPart === 'body' ? strict : coercing;
     const text = JSON.stringify(schema);
     let validate = compiled.get(text);
     if (!validate) {
