@@ -269,6 +269,29 @@ describe('delivery', () => {
     expect(r.ofType('order.fulfilled')).toHaveLength(1);
   });
 
+  it('sends up to 64 deliveries at once to one endpoint, and not a 65th', async () => {
+    const seller = await makeSeller(t);
+    const held = await receiver(() => {});
+    await endpoint(seller, held.url);
+    for (let i = 0; i < 70; i++) await companyEvent(t, seller.company.id, `ord-${i}`);
+    const { DeliveryWorker } = await import('./delivery.service.js');
+    const { publishDue } = await import('./publisher.service.js');
+    const worker = new DeliveryWorker(t.ctx);
+    await publishDue(t.ctx);
+    const started = Date.now();
+    while (held.received.length < 64 && Date.now() - started < 5000) {
+      await worker.round();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    for (let i = 0; i < 5; i++) {
+      await worker.round();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(held.received).toHaveLength(64);
+    await held.close();
+    await worker.drain();
+  });
+
   it('does not let a hanging receiver delay another endpoint', async () => {
     const seller = await makeSeller(t);
     const hanging = await receiver(() => {});
