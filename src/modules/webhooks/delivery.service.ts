@@ -18,9 +18,8 @@ export interface DeliveryLimits {
 }
 /**
  * One endpoint receives at most perEndpoint / its response time deliveries a second from a
- * process: 64 sends to a receiver answering in 200 ms carry 320 a second (32 carried 160, fewer
- * than a busy seller's orders raise on one process, docs/events.md). A hanging receiver holds a
- * quarter of the slots until its sends time out.
+ * process (320 a second at 200 ms; docs/events.md, "One endpoint's rate"); a hanging receiver
+ * holds a quarter of the slots until its sends time out.
  */
 export const DEFAULT_LIMITS: DeliveryLimits = { total: 256, perEndpoint: 64 };
 /** Free slots worth a claim round: fewer wait for more sends to finish (or the idle interval). */
