@@ -3,6 +3,7 @@
 // and the database from outside: its connections and the size of the tables that grow with use.
 import { readdirSync, readlinkSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { DatabaseConfig } from '../src/config.js';
 import type { Server } from './lib.js';
@@ -43,14 +44,16 @@ export async function sampleProcess(server: Server): Promise<ProcessSample> {
   };
 }
 
-/** The tables that grow with every order, event and request. */
+/** The tables that grow with every order, event, request and export. */
 export const GROWING_TABLES = [
   'orders',
   'game_keys',
+  'activity_entries',
   'outbox_events',
   'webhook_deliveries',
   'request_log',
   'idempotency_records',
+  'finance_reports',
 ];
 
 /** The application_name the soak gives its servers' PostgreSQL sessions, to tell them from others'. */
@@ -107,7 +110,11 @@ function openOn(pid: string, path: string): number {
   return count;
 }
 
-/** SQLite: the database file and its WAL, and the connections the server processes hold on it. */
+/**
+ * SQLite: the database file and its WAL, each growing table's pages (indexes and overflow pages of
+ * large values included) from the dbstat table of a read-only connection, and the connections the
+ * server processes hold on the file (the sampler's reader is in the bench's process, not counted).
+ */
 function sqliteSampler(path: string, servers: Server[]): DatabaseSampler {
   const size = (file: string) => {
     try {
@@ -116,6 +123,12 @@ function sqliteSampler(path: string, servers: Server[]): DatabaseSampler {
       return 0;
     }
   };
+  const reader = new Database(path, { readonly: true, fileMustExist: true });
+  const tablePages = reader.prepare(
+    `select coalesce(sum(s.pgsize), 0) as bytes
+       from sqlite_schema as m join dbstat as s on s.name = m.name and s.aggregate = 1
+      where m.tbl_name = ?`,
+  );
   return {
     async sample() {
       let connections = 'n/a';
@@ -124,9 +137,18 @@ function sqliteSampler(path: string, servers: Server[]): DatabaseSampler {
       } catch {
         // no /proc (not Linux) or no pid from the server
       }
-      return { connections, sizesMb: { 'database file': size(path), WAL: size(`${path}-wal`) } };
+      const tables = GROWING_TABLES.map((t) => [
+        t,
+        mb(Number((tablePages.get(t) as { bytes: number }).bytes)),
+      ]);
+      return {
+        connections,
+        sizesMb: { 'database file': size(path), WAL: size(`${path}-wal`), ...Object.fromEntries(tables) },
+      };
     },
-    close: async () => undefined,
+    close: async () => {
+      reader.close();
+    },
   };
 }
 

@@ -36,6 +36,7 @@ import * as m0039 from './migrations/0039_fine_sale_totals.js';
 import * as m0040 from './migrations/0040_day_partitions.js';
 import * as m0041 from './migrations/0041_replica_write_marks.js';
 import * as m0042 from './migrations/0042_event_day_partitions.js';
+import * as m0043 from './migrations/0043_report_builds.js';
 
 /** Migrations in order; one set serves SQLite and PostgreSQL. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -74,6 +75,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0040_day_partitions': m0040,
   '0041_replica_write_marks': m0041,
   '0042_event_day_partitions': m0042,
+  '0043_report_builds': m0043,
 };
 
 /** `schema` names the PostgreSQL schema the bookkeeping tables live in (DATABASE_SCHEMA). */

@@ -89,6 +89,12 @@ export interface FinanceReportsTable {
   filters: string;
   status: ReportStatus;
   artifact: Buffer | null;
+  /**
+   * The report whose row holds the gzip this one was built with (its own id, or the first report
+   * of the build that took it); null until a build takes it, and on reports built before builds
+   * were shared (they hold their own).
+   */
+  artifact_of: string | null;
   checksum: string | null;
   bytes: number | null;
   row_count: number | null;

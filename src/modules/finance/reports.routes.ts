@@ -5,7 +5,8 @@ import { DateTime, errorResponses, Nullable, OrderReference, Uuid } from '../../
 import { registerArtifactRoute } from '../../http/signed-download.js';
 import type { TypedApp } from '../../http/typed-app.js';
 import { ActivityFilterQuery, activityFilterOf } from './activity.routes.js';
-import { REPORT_TYPE, reportArtifact, reportStatus, startReport } from './reports.service.js';
+import { REPORT_TYPE } from './report-builds.js';
+import { reportArtifact, reportStatus, startReport } from './reports.service.js';
 
 const read = { auth: 'seller', scopes: ['seller:products:read'], rateClass: 'finance' } as const;
 

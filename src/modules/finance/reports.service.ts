@@ -1,31 +1,25 @@
-import { createHash } from 'node:crypto';
-import { pipeline } from 'node:stream/promises';
-import { createGzip, gunzipSync } from 'node:zlib';
-import { type AppContext, runInBackground } from '../../context.js';
+import { gunzipSync } from 'node:zlib';
+import type { AppContext } from '../../context.js';
 import { fail } from '../../http/errors.js';
 import { downloadSignature } from '../../http/signed-download.js';
 import { isoOf, isoOrNull } from '../../lib/clock.js';
 import { constantTimeEqual } from '../../lib/crypto.js';
 import { uuidv7 } from '../../lib/ids.js';
-import { emit } from '../events/index.js';
 import type { ActivityFilter } from './activity.repo.js';
-import { activityCsv } from './activity.service.js';
+import { buildPendingReports, REPORT_FAILED, REPORT_TYPE } from './report-builds.js';
 import * as repo from './reports.repo.js';
 import type { SellerRows } from './sales-read.repo.js';
 
-export const REPORT_TYPE = 'activity_csv';
-/** How long a report's artifact is kept, and how long one signed download link lives. */
-export const REPORT_TTL_MS = 24 * 60 * 60 * 1000;
+/** How long one signed download link lives. */
 export const REPORT_LINK_TTL_MS = 5 * 60 * 1000;
 /** A report still pending this long after it started died with its process: shown as failed. */
 export const REPORT_DEADLINE_MS = 30 * 60 * 1000;
-const REPORT_FAILED = 'The report could not be built; start a new one.';
 
 type Filters = Omit<ActivityFilter, 'sellerId' | 'environment' | 'before'>;
 
 /**
- * POST /reports: records the job and builds the gzip CSV of the activity matching `filters`
- * after the reply; `report.ready` is queued in the transaction that stores the artifact.
+ * POST /reports: records the job; the gzip CSV of the activity matching `filters` is built after
+ * the reply (report-builds.ts), and `report.ready` queued in the transaction that stores it.
  */
 export async function startReport(
   ctx: AppContext,
@@ -44,52 +38,8 @@ export async function startReport(
     status: 'pending',
     created_at: now,
   });
-  runInBackground(ctx, async () => {
-    try {
-      await buildReport(ctx, scope, id, filters);
-    } catch (err) {
-      log?.error({ err, reportId: id }, 'activity report failed');
-      await repo.settlePendingReport(ctx.db, id, {
-        status: 'failed',
-        error: REPORT_FAILED,
-        completed_at: ctx.clock.now(),
-      });
-    }
-  });
+  buildPendingReports(ctx, scope, log);
   return { reportId: id, reportType: REPORT_TYPE, status: 'pending' as const };
-}
-
-async function buildReport(ctx: AppContext, scope: SellerRows, id: string, filters: Filters) {
-  const chunks: Buffer[] = [];
-  let rows = 0;
-  await pipeline(
-    activityCsv(ctx, { ...filters, ...scope }, (count) => {
-      rows += count;
-    }),
-    createGzip(),
-    async (gzipped: AsyncIterable<Buffer>) => {
-      for await (const chunk of gzipped) chunks.push(chunk);
-    },
-  );
-  const artifact = Buffer.concat(chunks);
-  const readyAt = ctx.clock.now();
-  await ctx.db.transaction().execute(async (trx) => {
-    const settled = await repo.settlePendingReport(trx, id, {
-      status: 'ready',
-      artifact,
-      checksum: createHash('sha256').update(artifact).digest('hex'),
-      bytes: artifact.length,
-      row_count: rows,
-      completed_at: readyAt,
-      expires_at: readyAt + REPORT_TTL_MS,
-    });
-    if (!settled) return;
-    await emit(ctx, trx, [{ companyId: scope.sellerId, environment: scope.environment }], 'report.ready', {
-      reportId: id,
-      reportType: REPORT_TYPE,
-      readyAt: isoOf(readyAt),
-    });
-  });
 }
 
 const signatureOf = (ctx: AppContext, id: string, expires: number) =>
