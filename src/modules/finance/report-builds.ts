@@ -16,10 +16,10 @@ export const REPORT_TTL_MS = 24 * 60 * 60 * 1000;
 export const REPORT_FAILED = 'The report could not be built; start a new one.';
 /**
  * After each build a seller's next waits this many times as long as the build took, so one
- * seller's exports take at most a fifth of a process however often they are asked for; the
+ * seller's exports take at most a tenth of a process however often they are asked for; the
  * reports asked meanwhile are built together, once.
  */
-const REST_PER_BUILD = 4;
+const REST_PER_BUILD = 9;
 
 type Log = { error(details: object, message: string): void };
 
