@@ -33,7 +33,7 @@ const holderOf = async (id: string) =>
   (
     await t.ctx.db
       .selectFrom('finance_reports')
-      .select(['artifact_of', 'artifact'])
+      .select('artifact_of')
       .where('id', '=', id)
       .executeTakeFirstOrThrow()
   ).artifact_of;

@@ -29,7 +29,7 @@ const building = new WeakMap<AppContext, Map<string, { askedAgain: boolean }>>()
 /**
  * Builds the seller's pending reports after the reply: one build at a time per seller and
  * environment in this process, each taking every pending report asked with the same filters
- * (one gzip stored for all of them), with a rest after each (REST_PER_BUILD). Called again while
+ * (one gzip stored for all of them), with a rest between builds (REST_PER_BUILD). Called again while
  * a build runs, it makes the running loop look once more instead of starting another.
  */
 export function buildPendingReports(ctx: AppContext, scope: SellerRows, log?: Log): void {
@@ -44,14 +44,19 @@ export function buildPendingReports(ctx: AppContext, scope: SellerRows, log?: Lo
   const state = { askedAgain: true };
   sellers.set(key, state);
   void runInBackground(ctx, async () => {
+    // The rest comes before a build that follows another, never after the last: a lone report is
+    // built at once, and a process with nothing left to build does not wait out a rest to close.
+    let restUntil = 0;
     try {
       while (state.askedAgain) {
         state.askedAgain = false;
-        for (let build = await repo.takeUnbuiltReports(ctx.db, scope); build; ) {
+        while (await repo.hasUnbuiltReports(ctx.db, scope)) {
+          await sleep(Math.max(0, restUntil - performance.now()));
+          const build = await repo.takeUnbuiltReports(ctx.db, scope);
+          if (!build) break;
           const started = performance.now();
           await buildOrFail(ctx, scope, build, log);
-          await sleep(REST_PER_BUILD * (performance.now() - started));
-          build = await repo.takeUnbuiltReports(ctx.db, scope);
+          restUntil = performance.now() + REST_PER_BUILD * (performance.now() - started);
         }
       }
     } finally {

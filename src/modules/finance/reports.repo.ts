@@ -15,6 +15,20 @@ export interface ReportBuild {
   reportIds: string[];
 }
 
+/** The seller's pending reports no build has taken yet. */
+const unbuiltOf = (ex: Executor, scope: SellerRows) =>
+  ex
+    .selectFrom('finance_reports')
+    .where('seller_company_id', '=', scope.sellerId)
+    .where('environment', '=', scope.environment)
+    .where('status', '=', 'pending')
+    .where('artifact_of', 'is', null);
+
+/** Whether the seller has a pending report no build has taken yet. */
+export async function hasUnbuiltReports(ex: Executor, scope: SellerRows): Promise<boolean> {
+  return (await unbuiltOf(ex, scope).select('id').limit(1).executeTakeFirst()) !== undefined;
+}
+
 /** Most reports one build takes (the rest wait for the next). */
 const BUILD_TAKES_AT_MOST = 500;
 
@@ -24,15 +38,12 @@ const BUILD_TAKES_AT_MOST = 500;
  * taken, so a report another process takes first is skipped, never built twice.
  */
 export async function takeUnbuiltReports(ex: Executor, scope: SellerRows): Promise<ReportBuild | undefined> {
-  const unbuilt = () =>
-    ex
-      .selectFrom('finance_reports')
-      .where('seller_company_id', '=', scope.sellerId)
-      .where('environment', '=', scope.environment)
-      .where('status', '=', 'pending')
-      .where('artifact_of', 'is', null);
   for (;;) {
-    const lead = await unbuilt().select(['id', 'filters']).orderBy('created_at').limit(1).executeTakeFirst();
+    const lead = await unbuiltOf(ex, scope)
+      .select(['id', 'filters'])
+      .orderBy('created_at')
+      .limit(1)
+      .executeTakeFirst();
     if (!lead) return undefined;
     const took = await ex
       .updateTable('finance_reports')
@@ -42,7 +53,7 @@ export async function takeUnbuiltReports(ex: Executor, scope: SellerRows): Promi
       .where('artifact_of', 'is', null)
       .executeTakeFirst();
     if (Number(took.numUpdatedRows) === 0) continue;
-    const alike = unbuilt()
+    const alike = unbuiltOf(ex, scope)
       .select('id')
       .where('filters', '=', lead.filters)
       .orderBy('created_at')
