@@ -22,6 +22,8 @@ export const REPORT_FAILED = 'The report could not be built; start a new one.';
 const REST_PER_BUILD = 9;
 
 type Log = { error(details: object, message: string): void };
+/** The activity filters a report is asked with (its seller and environment come from the key). */
+export type ReportFilters = Omit<ActivityFilter, 'sellerId' | 'environment' | 'before'>;
 
 /** Per process: the sellers whose reports are being built, and whether more were asked meanwhile. */
 const building = new WeakMap<AppContext, Map<string, { askedAgain: boolean }>>();
@@ -76,7 +78,7 @@ async function buildOrFail(ctx: AppContext, scope: SellerRows, build: repo.Repor
 
 /** The gzip CSV of the activity the build's filters match; `report.ready` for each report it settles. */
 async function buildReports(ctx: AppContext, scope: SellerRows, build: repo.ReportBuild) {
-  const filters = JSON.parse(build.filters) as Omit<ActivityFilter, 'sellerId' | 'environment' | 'before'>;
+  const filters = JSON.parse(build.filters) as ReportFilters;
   const chunks: Buffer[] = [];
   let rows = 0;
   await pipeline(

@@ -5,8 +5,7 @@ import { downloadSignature } from '../../http/signed-download.js';
 import { isoOf, isoOrNull } from '../../lib/clock.js';
 import { constantTimeEqual } from '../../lib/crypto.js';
 import { uuidv7 } from '../../lib/ids.js';
-import type { ActivityFilter } from './activity.repo.js';
-import { buildPendingReports, REPORT_FAILED, REPORT_TYPE } from './report-builds.js';
+import { buildPendingReports, REPORT_FAILED, REPORT_TYPE, type ReportFilters } from './report-builds.js';
 import * as repo from './reports.repo.js';
 import type { SellerRows } from './sales-read.repo.js';
 
@@ -15,8 +14,6 @@ export const REPORT_LINK_TTL_MS = 5 * 60 * 1000;
 /** A report still pending this long after it started died with its process: shown as failed. */
 export const REPORT_DEADLINE_MS = 30 * 60 * 1000;
 
-type Filters = Omit<ActivityFilter, 'sellerId' | 'environment' | 'before'>;
-
 /**
  * POST /reports: records the job; the gzip CSV of the activity matching `filters` is built after
  * the reply (report-builds.ts), and `report.ready` queued in the transaction that stores it.
@@ -24,7 +21,7 @@ type Filters = Omit<ActivityFilter, 'sellerId' | 'environment' | 'before'>;
 export async function startReport(
   ctx: AppContext,
   scope: SellerRows,
-  filters: Filters,
+  filters: ReportFilters,
   log?: { error(details: object, message: string): void },
 ) {
   const now = ctx.clock.now();
