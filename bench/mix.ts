@@ -25,6 +25,13 @@ const START_RATE = Number(process.env.BENCH_MIX_START_RATE ?? 20);
 const MAX_RATE = Number(process.env.BENCH_MIX_MAX_RATE ?? 3200);
 const MIN_RATE = 2;
 const BISECTIONS = Number(process.env.BENCH_MIX_BISECTIONS ?? 2);
+/** The engines the mix and the soak run on, in this order: `sqlite`, `postgres` or both (comma-separated). */
+const MIX_ENGINES = new Set(
+  (process.env.BENCH_MIX_ENGINES ?? 'sqlite,postgres').split(',').map((e) => e.trim()),
+);
+for (const engine of MIX_ENGINES)
+  if (engine !== 'sqlite' && engine !== 'postgres')
+    throw new Error(`BENCH_MIX_ENGINES: unknown engine ${engine} (sqlite, postgres)`);
 const P99_LIMIT_MS = 100;
 const RECEIVER_DELAY_MS = 200;
 /**
@@ -407,7 +414,10 @@ export async function forEachMixEngine<T>(
   bench: (engine: string, env: Record<string, string>, processes: number) => Promise<T>,
   label = 'the mix',
 ): Promise<T[]> {
-  const results = [await bench('SQLite', { DATA_DIR: mkdtempSync(join(tmpdir(), 'sdapi-bench-mix-')) }, 1)];
+  const results: T[] = [];
+  if (MIX_ENGINES.has('sqlite'))
+    results.push(await bench('SQLite', { DATA_DIR: mkdtempSync(join(tmpdir(), 'sdapi-bench-mix-')) }, 1));
+  if (!MIX_ENGINES.has('postgres')) return results;
   const pgUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const schema = await freshPgSchema(pgUrl);
   if (!schema) {
