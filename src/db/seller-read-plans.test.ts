@@ -37,8 +37,8 @@ import { keptSaleTotals, keysPerDay } from '../modules/finance/kept-totals.repo.
 import { listSaleLines, saleTotals } from '../modules/finance/sales-read.repo.js';
 import { keyIdsOfOrders } from '../modules/inventory/claims.repo.js';
 import { availableInPools } from '../modules/inventory/inventory.repo.js';
-import { newestPublishedSeq } from '../modules/notices/notices.repo.js';
 import { feedPage } from '../modules/webhooks/events-feed.repo.js';
+import { lastPublication } from '../modules/webhooks/publication.repo.js';
 import type { Database } from './database.js';
 
 /**
@@ -242,8 +242,8 @@ const READS: SellerRead[] = [
   },
   { name: 'GET /events', run: (db) => feed(db), index: 'outbox_events_feed', seeks: 'environment' },
   {
-    name: 'console notices (the newest published event, read every pass of the collector)',
-    run: (db) => newestPublishedSeq(db),
+    name: 'webhook publisher and console notices (the newest published event, read every pass)',
+    run: (db) => lastPublication(db),
     index: 'outbox_events_published',
     // PostgreSQL reads each day's index backwards from its end, a walk with no condition to name.
     seeks: postgres ? '' : 'published_seq',

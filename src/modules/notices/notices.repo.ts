@@ -42,20 +42,6 @@ export async function advanceNoticeCursor(ex: Executor, feed: string, reached: n
     .execute();
 }
 
-/**
- * The newest published position of the outbox (0 when nothing is published). The `is not null`
- * lets SQLite answer from the end of the partial index on published rows; without it SQLite
- * reads the whole outbox, a cost that grows with every event ever written.
- */
-export async function newestPublishedSeq(ex: Executor): Promise<number> {
-  const newest = await ex
-    .selectFrom('outbox_events')
-    .select((eb) => eb.fn.max('published_seq').as('seq'))
-    .where('published_seq', 'is not', null)
-    .executeTakeFirst();
-  return Number(newest?.seq ?? 0);
-}
-
 /** Published broadcast events of the given types in (after, upTo], in publication order. */
 export const publishedEventsOfTypes = (
   ex: Executor,

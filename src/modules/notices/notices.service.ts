@@ -3,6 +3,7 @@ import type { Executor } from '../../db/database.js';
 import { fail } from '../../http/errors.js';
 import { isoOf, isoOrNull } from '../../lib/clock.js';
 import { uuidv7 } from '../../lib/ids.js';
+import { lastPublication } from '../webhooks/index.js';
 import * as repo from './notices.repo.js';
 
 /** The published events that become a notice, and the notice kind each one makes. */
@@ -81,7 +82,7 @@ export async function collectNotices(ctx: AppContext): Promise<boolean> {
   return ctx.db.transaction().execute(async (trx) => {
     const after = await repo.noticeCursor(trx, FEED);
     // Read the newest published position first: rows read below it are all committed ones.
-    const upTo = await repo.newestPublishedSeq(trx);
+    const upTo = Number((await lastPublication(trx))?.published_seq ?? 0);
     if (upTo <= after) return false;
     const events = await repo.publishedEventsOfTypes(trx, { after, upTo }, Object.keys(KIND_OF_EVENT), BATCH);
     await insertNotices(ctx, trx, events.map(noticeOfEvent));

@@ -6,6 +6,7 @@ export type { EndpointDisabledNotice, OwnerMail } from './endpoint-disabled-noti
 export { type WebhookEndpointHealth, webhookEndpointHealth } from './endpoint-health.service.js';
 export { eventDeliveries } from './event-deliveries.service.js';
 export { listDeliveries } from './operator.service.js';
+export { lastPublication } from './publication.repo.js';
 export { previewReplay, redeliverEvent, replayFailedSince } from './redelivery.service.js';
 export {
   EVENT_RETENTION_MS,

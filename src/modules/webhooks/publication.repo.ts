@@ -24,7 +24,11 @@ export const duePublications = (ex: Executor, now: number, limit: number) =>
     .limit(limit)
     .execute();
 
-/** The last event published: where the next publication numbers and instants continue. */
+/**
+ * The last event published: where the next publication numbers and instants continue, and how
+ * far the console notices may read. The `is not null` lets SQLite read the end of the partial
+ * index on published rows; without it SQLite reads the whole outbox.
+ */
 export const lastPublication = (ex: Executor) =>
   ex
     .selectFrom('outbox_events')
