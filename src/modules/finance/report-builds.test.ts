@@ -121,7 +121,9 @@ describe('report builds', () => {
     ).filter((b) => b !== undefined);
     const taken = builds.flatMap((b) => b!.reportIds);
     expect(taken.sort()).toEqual([...asked].sort());
-    expect(builds.length).toBe(2);
+    // Two filter sets need two builds at least; a taker that leads after another took its lead
+    // may split one set into a third build, never a report into two.
+    expect(builds.length).toBeGreaterThanOrEqual(2);
     for (const b of builds) expect(new Set(b!.reportIds.map((id) => asked.indexOf(id) % 2)).size).toBe(1);
     expect(await repo.takeUnbuiltReports(t.ctx.db, scopeOf(seller))).toBeUndefined();
   });
