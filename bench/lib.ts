@@ -33,10 +33,15 @@ export async function startServer(script: string, env: Record<string, string> = 
  * Runs a bench script in a process of its own and returns the JSON it prints last: memory
  * growth is measured from a fresh heap, not one that earlier scenarios already grew.
  */
-export async function runInFreshProcess<T>(script: string, arg: string): Promise<T> {
+export async function runInFreshProcess<T>(
+  script: string,
+  arg = '',
+  env: Record<string, string> = {},
+): Promise<T> {
   // --expose-gc: measureMemory collects before taking its baseline, so the garbage of the
   // scenario's setup (a seeded catalog, a generated file) is not mistaken for headroom.
   const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', script, arg], {
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';

@@ -14,7 +14,7 @@ import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { dropPgSchema, freshPgSchema } from './checkout.js';
 import { BENCH_DECLARATION } from './checkout-world.js';
-import { type Server, startServer } from './lib.js';
+import { runInFreshProcess, type Server, startServer } from './lib.js';
 import { type Call, type MixRoute, type OpenResult, type RouteStats, runOpen } from './open-load.js';
 import { ordersOf } from './order-load.js';
 import { receiver } from './webhooks.js';
@@ -261,11 +261,15 @@ export async function startMix(
     rx.close();
   };
   try {
-    servers.push(await startServer('bench/servers/mix.ts', serverEnv));
-    for (let i = 1; i < processes; i++)
-      servers.push(await startServer('bench/servers/mix.ts', { ...serverEnv, BENCH_MIX_JOIN: '1' }));
+    // Built in a process of its own, so the servers' memory is that of serving the load.
+    const world = await runInFreshProcess<Record<string, string>>(
+      'bench/servers/mix-world.ts',
+      '',
+      serverEnv,
+    );
+    for (let i = 0; i < processes; i++) servers.push(await startServer('bench/servers/mix.ts', serverEnv));
     const targets = servers.map((s) => s.info.url!);
-    const routes = mixRoutes(servers[0]!);
+    const routes = mixRoutes({ ...servers[0]!, info: { ...servers[0]!.info, ...world } });
     let numbered = 0;
     const run = async (rate: number, seconds = SECONDS, seed = SEED) => {
       const base = numbered;

@@ -27,9 +27,17 @@ function reference(samples: SoakSample[]): { sample: SoakSample; named: string }
 const growth = (from: number, to: number) => (to - from) / from;
 const percent = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 
+/** The share of an interval in which some task waited for a CPU or for I/O, from the kernel's counters. */
+function stallShares(from: SoakSample | undefined, to: SoakSample): string {
+  if (!from) return '';
+  const share = (a: number, b: number) =>
+    `${((100 * (b - a)) / ((to.seconds - from.seconds) * 1e6)).toFixed(1)}%`;
+  return `${share(from.machine.cpuStallUs, to.machine.cpuStallUs)} / ${share(from.machine.ioStallUs, to.machine.ioStallUs)}`;
+}
+
 function sampleTable(r: SoakResult) {
   const pooled = r.samples.some((s) => s.processes.some((p) => !Number.isNaN(p.poolConnections)));
-  return r.samples.map((s) => ({
+  return r.samples.map((s, i) => ({
     t: clock(s.seconds),
     requests: s.load?.all.requests ?? '',
     'p99 ms': s.load?.all['p99 ms'] ?? '',
@@ -38,12 +46,16 @@ function sampleTable(r: SoakResult) {
     ...Object.fromEntries(
       s.processes.flatMap((p, i) => [
         [`p${i + 1} RSS/heap MB`, `${p.rssMb} / ${p.heapUsedMb}`],
+        [`p${i + 1} heap total/external MB`, `${p.heapTotalMb} / ${p.externalMb}`],
         [`p${i + 1} loop p99 ms`, p.loopP99Ms],
         [`p${i + 1} handles`, p.handles],
         ...(pooled ? [[`p${i + 1} pool`, p.poolConnections]] : []),
       ]),
     ),
     'db conns': s.database.connections,
+    'cpu/io stall': stallShares(r.samples[i - 1], s),
+    'dirty MB': s.machine.dirtyMb,
+    'db sample ms': s.databaseSampleMs,
   }));
 }
 
@@ -70,7 +82,7 @@ export function reportSoak(results: SoakResult[]): boolean {
     );
     if (r.kneeSteps.length) console.table(r.kneeSteps);
     console.log(
-      'per sample (load over the interval it closes; RSS, heap, handles at its end; loop p99 over the interval):',
+      "per sample (load over the interval it closes; RSS, heap, handles, dirty pages at its end; loop p99 and the machine's CPU and I/O stall share over the interval):",
     );
     console.table(sampleTable(r));
     console.log('p99 ms per route, per interval:');

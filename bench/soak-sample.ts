@@ -1,7 +1,7 @@
 // What the soak bench (bench/soak.ts) reads at each sample: each server process's own gauges from
 // the operator listener's /metrics (Node's process metrics, which the service already exports),
 // and the database from outside: its connections and the size of the tables that grow with use.
-import { readdirSync, readlinkSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
@@ -12,6 +12,10 @@ import type { Server } from './lib.js';
 export interface ProcessSample {
   rssMb: number;
   heapUsedMb: number;
+  /** V8's heap as committed (used or not): what of RSS the collector decides. */
+  heapTotalMb: number;
+  /** Memory V8 tracks outside its heap: Buffers and other C++ objects bound to JavaScript ones. */
+  externalMb: number;
   /**
    * p99 of the event loop's delay since the previous scrape: the service's monitor
    * (perf_hooks.monitorEventLoopDelay) is reset at every scrape, and only the soak scrapes.
@@ -38,10 +42,45 @@ export async function sampleProcess(server: Server): Promise<ProcessSample> {
   return {
     rssMb: mb(gauge('sdapi_process_resident_memory_bytes')),
     heapUsedMb: mb(gauge('sdapi_nodejs_heap_size_used_bytes')),
+    heapTotalMb: mb(gauge('sdapi_nodejs_heap_size_total_bytes')),
+    externalMb: mb(gauge('sdapi_nodejs_external_memory_bytes')),
     loopP99Ms: Number((gauge('sdapi_nodejs_eventloop_lag_p99_seconds') * 1000).toFixed(1)),
     handles: gauge('sdapi_nodejs_active_resources_total'),
     poolConnections: gauge('sdapi_db_pool_connections'),
   };
+}
+
+/**
+ * The machine at one sample (Linux; NaN elsewhere): the kernel's pressure stall counters for CPU
+ * and I/O (microseconds in which some task waited, cumulative: the report reads their rise over an
+ * interval) and the page cache's dirty and under-writeback memory, where a stall of the whole
+ * machine that no one process explains would show.
+ */
+export interface MachineSample {
+  cpuStallUs: number;
+  ioStallUs: number;
+  dirtyMb: number;
+}
+
+function stallTotal(resource: string): number {
+  try {
+    const some = readFileSync(`/proc/pressure/${resource}`, 'utf8').match(/^some .*total=(\d+)$/m);
+    return some ? Number(some[1]) : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+export function sampleMachine(): MachineSample {
+  let dirtyKb = Number.NaN;
+  try {
+    const meminfo = readFileSync('/proc/meminfo', 'utf8');
+    const kb = (name: string) => Number(meminfo.match(new RegExp(`^${name}:\\s+(\\d+) kB$`, 'm'))?.[1]);
+    dirtyKb = kb('Dirty') + kb('Writeback');
+  } catch {
+    // not Linux
+  }
+  return { cpuStallUs: stallTotal('cpu'), ioStallUs: stallTotal('io'), dirtyMb: mb(dirtyKb * 1024) };
 }
 
 /** The tables that grow with every order, event, request and export. */

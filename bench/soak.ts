@@ -10,8 +10,10 @@ import type { OpenResult } from './open-load.js';
 import {
   type DatabaseSample,
   databaseSampler,
+  type MachineSample,
   type ProcessSample,
   SOAK_PG_APPLICATION,
+  sampleMachine,
   sampleProcess,
 } from './soak-sample.js';
 
@@ -29,6 +31,9 @@ export interface SoakSample {
   load: OpenResult | null;
   processes: ProcessSample[];
   database: DatabaseSample;
+  /** How long the database's sample took (the load waits for it: samples fall between intervals). */
+  databaseSampleMs: number;
+  machine: MachineSample;
 }
 
 export interface SoakResult {
@@ -67,12 +72,14 @@ async function soakEngine(
       console.log(
         `soak on ${engine}: ${rate}/s for ${count * SAMPLE_SECONDS} s takes about ${Math.round(rate * count * SAMPLE_SECONDS * KEYS_PER_ARRIVAL)} keys, more than the ${stock} in stock (BENCH_MIX_KEYS): orders will fail once it runs out`,
       );
-    const sample = async (seconds: number, load: OpenResult | null): Promise<SoakSample> => ({
-      seconds,
-      load,
-      processes: await Promise.all(rig.servers.map(sampleProcess)),
-      database: await db.sample(),
-    });
+    const sample = async (seconds: number, load: OpenResult | null): Promise<SoakSample> => {
+      const machine = sampleMachine();
+      const processes = await Promise.all(rig.servers.map(sampleProcess));
+      const started = performance.now();
+      const database = await db.sample();
+      const databaseSampleMs = Math.round(performance.now() - started);
+      return { seconds, load, processes, database, databaseSampleMs, machine };
+    };
     // Taken before the load, it also resets the event-loop monitors, so each interval's p99 is its own.
     const samples = [await sample(0, null)];
     for (let i = 1; i <= count; i++) {
