@@ -13,11 +13,15 @@ export interface Server {
  * Starts a bench server in its own process, so load generator and server do not share a core.
  * With BENCH_CPU_PROF=<dir>, each server writes a V8 CPU profile there when it stops.
  */
-export async function startServer(script: string, env: Record<string, string> = {}): Promise<Server> {
+export async function startServer(
+  script: string,
+  env: Record<string, string> = {},
+  nodeFlags: string[] = [],
+): Promise<Server> {
   const profile = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF]
     : [];
-  const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', script], {
+  const child: ChildProcess = spawn(process.execPath, [...profile, ...nodeFlags, '--import', 'tsx', script], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -267,7 +267,8 @@ export async function startMix(
       '',
       serverEnv,
     );
-    for (let i = 0; i < processes; i++) servers.push(await startServer('bench/servers/mix.ts', serverEnv));
+    for (let i = 0; i < processes; i++)
+      servers.push(await startServer('bench/servers/mix.ts', serverEnv, ['--expose-gc']));
     const targets = servers.map((s) => s.info.url!);
     const routes = mixRoutes({ ...servers[0]!, info: { ...servers[0]!.info, ...world } });
     let numbered = 0;

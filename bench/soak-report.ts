@@ -89,6 +89,7 @@ export function reportSoak(results: SoakResult[]): boolean {
     console.table(routeTable(r));
     console.log(`database sizes, MB (${r.engine === 'SQLite' ? 'files' : 'tables, partitions included'}):`);
     console.table(r.samples.map((s) => ({ t: clock(s.seconds), ...s.database.sizesMb })));
+    if (r.autovacuum) console.log('vacuums and analyzes run as autovacuum would, per table:', r.autovacuum);
     for (const s of r.samples)
       for (const x of s.load?.routes ?? [])
         if (x.firstError)

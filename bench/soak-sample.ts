@@ -11,6 +11,7 @@ import type { Server } from './lib.js';
 /** One server process at one sample. */
 export interface ProcessSample {
   rssMb: number;
+  /** After a full collection (sampleProcess asks for one). */
   heapUsedMb: number;
   /** V8's heap as committed (used or not): what of RSS the collector decides. */
   heapTotalMb: number;
@@ -36,7 +37,17 @@ export interface DatabaseSample {
 
 const mb = (bytes: number) => Number((bytes / 1024 / 1024).toFixed(1));
 
+/** How long the sampler leaves a server to run the full collection it asked for before reading it. */
+const COLLECTION_WAIT_MS = 500;
+
+/**
+ * Reads one server process after a full collection (SIGUSR2 to a bench mix server runs one), so
+ * heap used is the live heap rather than whatever garbage the collector had not yet reached: a
+ * leak is what survives a collection. The load is paused while the soak samples.
+ */
 export async function sampleProcess(server: Server): Promise<ProcessSample> {
+  process.kill(Number(server.info.pid), 'SIGUSR2');
+  await new Promise((r) => setTimeout(r, COLLECTION_WAIT_MS));
   const text = await (await fetch(`${server.info.admin}/metrics`)).text();
   const gauge = (name: string) => Number(text.match(new RegExp(`^${name} (\\S+)$`, 'm'))?.[1] ?? Number.NaN);
   return {

@@ -1,12 +1,15 @@
 // The soak: the mixed load of bench/mix.ts (same routes, open model, same engines and processes)
 // held at half of a rate for BENCH_SOAK_MINUTES per engine, sampled every BENCH_SOAK_SAMPLE_SECONDS:
 // each server process's memory, event-loop delay and handles, the database's connections and
-// growing tables, and the load's p99 and errors over that interval. The rate is BENCH_SOAK_RATE,
-// or else half the knee the mix bench's own search finds first. What leaks or slows down over
-// time shows as a drift between an early sample and the last (bench/soak-report.ts judges it).
+// growing tables, and the load's p99 and errors over that interval. On PostgreSQL it vacuums as
+// autovacuum would (bench/pg-autovacuum.ts), which this machine's server has turned off. The rate
+// is BENCH_SOAK_RATE, or else half the knee the mix bench's own search finds first. What leaks or
+// slows down over time shows as a drift between an early sample and the last (bench/soak-report.ts
+// judges it).
 import { loadConfig } from '../src/config.js';
 import { forEachMixEngine, type KneeStep, searchKnee, startMix } from './mix.js';
 import type { OpenResult } from './open-load.js';
+import { type AutovacuumLog, startAutovacuum } from './pg-autovacuum.js';
 import {
   type DatabaseSample,
   databaseSampler,
@@ -44,6 +47,8 @@ export interface SoakResult {
   rateFrom: string;
   kneeSteps: KneeStep[];
   samples: SoakSample[];
+  /** PostgreSQL: the vacuums and analyzes bench/pg-autovacuum.ts ran per table, as autovacuum would. */
+  autovacuum: AutovacuumLog | null;
 }
 
 async function soakEngine(
@@ -53,7 +58,11 @@ async function soakEngine(
 ): Promise<SoakResult> {
   const serverEnv = { ...env, PGAPPNAME: SOAK_PG_APPLICATION };
   const rig = await startMix(serverEnv, processes);
-  const db = await databaseSampler(loadConfig({ ...process.env, ...serverEnv }).database, rig.servers);
+  const database = loadConfig({ ...process.env, ...serverEnv }).database;
+  const db = await databaseSampler(database, rig.servers);
+  // This machine runs PostgreSQL with autovacuum off; a real one vacuums as the tables churn.
+  const autovacuum =
+    database.engine === 'postgres' ? await startAutovacuum(database.url, database.schema ?? 'public') : null;
   try {
     let rate = RATE ?? 0;
     let rateFrom = 'BENCH_SOAK_RATE';
@@ -90,8 +99,9 @@ async function soakEngine(
         `soak on ${engine} at ${clock(taken.seconds)}: ${load.all.requests} requests, p99 ${load.all['p99 ms']} ms, errors ${load.all['error %']}%, RSS MB ${taken.processes.map((p) => p.rssMb).join(' / ')}`,
       );
     }
-    return { engine, processes, rate, rateFrom, kneeSteps, samples };
+    return { engine, processes, rate, rateFrom, kneeSteps, samples, autovacuum: autovacuum?.log ?? null };
   } finally {
+    await autovacuum?.stop();
     await db.close();
     rig.stop();
   }
