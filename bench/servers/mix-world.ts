@@ -4,26 +4,14 @@
 // 200-product catalog and a webhook endpoint at BENCH_MIX_RECEIVER. The servers that take the
 // load (bench/servers/mix.ts) then start on the database it built, so their memory is that of
 // serving, not of importing the stock (the soak bench, bench/soak.ts, reads it).
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import { createContext } from '../../src/create-context.js';
 import { migrateOnSession } from '../../src/db/migrate.js';
 import { createEndpoint } from '../../src/modules/webhooks/webhooks.service.js';
 import { seedCatalog } from '../catalog-fixture.js';
 import { buildCheckoutWorld } from '../checkout-world.js';
 import { consoleSession } from '../console-session.js';
-import { MIX_SERVER_SETTINGS } from './mix-settings.js';
+import { openMixApp } from './mix-context.js';
 
-const config = loadConfig({
-  DATA_DIR: mkdtempSync(join(tmpdir(), 'sdapi-bench-mix-')),
-  ...process.env,
-  ...MIX_SERVER_SETTINGS,
-});
-const ctx = await createContext({ ...config, masterKeyHex: config.masterKeyHex ?? '55'.repeat(32) });
-const app = await buildApp(ctx);
+const { ctx, app } = await openMixApp();
 await migrateOnSession(ctx);
 const built = await buildCheckoutWorld(ctx, Number(process.env.BENCH_MIX_KEYS ?? 100_000));
 await ctx.db.updateTable('allocations').set({ hot_drop: 1 }).where('id', '=', built.allocationId).execute();
