@@ -1,6 +1,7 @@
 // What the soak bench (bench/soak.ts) reads at each sample: each server process's own gauges from
 // the operator listener's /metrics (Node's process metrics, which the service already exports),
-// and the database from outside: its connections and the size of the tables that grow with use.
+// the database from outside (its connections and the size of the tables that grow with use) and
+// the machine's own stall counters and dirty pages.
 import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Database from 'better-sqlite3';

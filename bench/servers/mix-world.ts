@@ -5,7 +5,7 @@
 // load (bench/servers/mix.ts) then start on the database it built, so their memory is that of
 // serving, not of importing the stock (the soak bench, bench/soak.ts, reads it).
 import { migrateOnSession } from '../../src/db/migrate.js';
-import { createEndpoint } from '../../src/modules/webhooks/webhooks.service.js';
+import { createEndpoint } from '../../src/modules/webhooks/index.js';
 import { seedCatalog } from '../catalog-fixture.js';
 import { buildCheckoutWorld } from '../checkout-world.js';
 import { consoleSession } from '../console-session.js';
