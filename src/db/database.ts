@@ -7,6 +7,7 @@ import type pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import type { PoolUse } from '../observability/metrics.js';
 import { attachPgReader, openPgReader } from './pg-reader.js';
+import { IDLE_CONNECTION_MS } from './idle-connections.js';
 import { pipelineTransactions } from './pipelined-transaction.js';
 import { preparedNameOf } from './prepared-names.js';
 import { startCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from './sqlite-checkpointer.js';
@@ -188,6 +189,7 @@ export function openDatabase(config: DatabaseConfig, options: { poolSize?: numbe
     ...(pooled ? {} : { options: settings.join(' ') }),
     // While the database is down, a request waits this long for a connection, then answers 503.
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    idleTimeoutMillis: IDLE_CONNECTION_MS,
     keepAlive: true,
   });
   // A lost connection (a restart, a failover, a terminated backend) is an 'error' event of the

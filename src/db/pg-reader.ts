@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { type FormattedRows, openDatabaseThread, THREAD_HELPERS } from './database-thread.js';
+import { IDLE_CONNECTION_MS } from './idle-connections.js';
 
 /** Connections of the reader thread: as many exports stream at once; more wait for one. */
 const READER_CONNECTIONS = 4;
@@ -20,6 +21,7 @@ const pool = new pg.Pool({
   options: workerData.options,
   application_name: workerData.applicationName,
   connectionTimeoutMillis: workerData.connectTimeoutMs,
+  idleTimeoutMillis: workerData.idleTimeoutMs,
   keepAlive: true,
 });
 pool.on('error', () => {});
@@ -110,6 +112,7 @@ export function openPgReader(target: PgReaderTarget): PgReader {
       url: target.url,
       options: target.options,
       connectTimeoutMs: target.connectTimeoutMs,
+      idleTimeoutMs: IDLE_CONNECTION_MS,
       connections: READER_CONNECTIONS,
       applicationName: PG_READER_APPLICATION,
       nice: READER_NICE,

@@ -6,6 +6,7 @@ import type { ReplicaConfig } from '../config.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Database } from './database.js';
 import { type Db, type Executor, loadPg } from './database.js';
+import { IDLE_CONNECTION_MS } from './idle-connections.js';
 import { attachPgReader, openPgReader, type PgReader } from './pg-reader.js';
 import { FallbackDriver } from './replica-driver.js';
 import {
@@ -95,6 +96,7 @@ export class ReadReplica {
       max: 10,
       options: settings.join(' '),
       connectionTimeoutMillis: REPLICA_CONNECT_TIMEOUT_MS,
+      idleTimeoutMillis: IDLE_CONNECTION_MS,
       keepAlive: true,
     });
     // A lost replica connection is an 'error' event; the query it interrupts runs on the primary.
