@@ -37,3 +37,12 @@ export function isTransientStoreError(err: unknown): boolean {
   if (name === 'MaxRetriesPerRequestError') return true;
   return typeof message === 'string' && TRANSIENT_MESSAGES.test(message);
 }
+
+/**
+ * The database rolled the whole transaction back to break a lock cycle (deadlock) or a
+ * serialization conflict: nothing of it was written, and the same work run again may pass.
+ */
+export function isLockCycle(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '40P01' || code === '40001';
+}

@@ -64,6 +64,12 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly orderLockCycleRetries = new Counter({
+    name: 'sdapi_order_lock_cycle_retries_total',
+    help: 'Orders and reservation commits the database rolled back to break a lock cycle (deadlock) or a serialization conflict, and which ran again.',
+    registers: [this.registry],
+  });
+
   readonly reservations = new Counter({
     name: 'sdapi_reservations_total',
     help: 'Hot-drop reservations by environment and outcome: reserved, committed (fulfilled), released (cancelled).',

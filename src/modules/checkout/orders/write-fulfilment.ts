@@ -1,5 +1,6 @@
 import type { AppContext } from '../../../context.js';
 import { inOwnTransaction } from '../../../db/guarded-writes.js';
+import { isLockCycle } from '../../../db/transient-errors.js';
 import { keyedGate } from '../../../lib/gate.js';
 import { catalogVersion } from '../line/catalog-cache.js';
 import { type Fulfilment, fulfil, fulfilEndingTransaction } from './fulfil.service.js';
@@ -31,6 +32,28 @@ export async function writeFulfilment(
   ctx: AppContext,
   request: FulfilRequest,
 ): Promise<Fulfilment | 'unproven'> {
+  for (let run = 1; ; run++) {
+    try {
+      return await writeOnce(ctx, request);
+    } catch (err) {
+      if (run === RUNS_THROUGH_LOCK_CYCLES || !isLockCycle(err)) throw err;
+      ctx.metrics.orderLockCycleRetries.inc();
+    }
+  }
+}
+
+/**
+ * How many times a fulfilment runs when the database breaks a lock cycle by rolling it back.
+ * On PostgreSQL the one statement locks the grant before its triggers add to the stock and
+ * totals rows of its connection's shard, and the other paths lock those rows before the grant:
+ * two connections whose shards coincide, ordering on one grant at once by the two paths, wait
+ * on each other, and after a second (`deadlock_timeout`) the database rolls one back. Nothing
+ * of it was written and its claim is still held, so it runs again (docs/checkout.md, "Lock
+ * order").
+ */
+const RUNS_THROUGH_LOCK_CYCLES = 3;
+
+async function writeOnce(ctx: AppContext, request: FulfilRequest): Promise<Fulfilment | 'unproven'> {
   const optimistic = await writeOptimistically(ctx, request);
   if (optimistic !== 'missed') return optimistic;
   return ctx.db.transaction().execute((trx) => fulfil(ctx, trx, request));
