@@ -26,7 +26,8 @@ const onHotGrant = keyedGate(4);
  * - Locked: `fulfil` in a transaction, which locks the grant and answers with the exact refusal.
  *
  * `'unproven'`: the quote was judged on a catalog version (`Quote.versionToProve`) that moved
- * before it was written; nothing was written and the caller quotes the line again.
+ * before it was written; nothing was written and the caller quotes the line again. A run the
+ * database rolls back to break a lock cycle runs again (`RUNS_THROUGH_LOCK_CYCLES`).
  */
 export async function writeFulfilment(
   ctx: AppContext,
