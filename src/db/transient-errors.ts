@@ -46,3 +46,23 @@ export function isLockCycle(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return code === '40P01' || code === '40001';
 }
+
+/**
+ * Runs `work`, and again while the database rolls it back to break a lock cycle (`isLockCycle`),
+ * `runs` times in all; `onAgain` hears each run after the first. `work` must be one whole
+ * transaction (or statement) of its own, so that a rolled-back run left nothing behind.
+ */
+export async function throughLockCycles<T>(
+  runs: number,
+  work: () => Promise<T>,
+  onAgain: () => void,
+): Promise<T> {
+  for (let run = 1; ; run++) {
+    try {
+      return await work();
+    } catch (err) {
+      if (run >= runs || !isLockCycle(err)) throw err;
+      onAgain();
+    }
+  }
+}

@@ -66,7 +66,7 @@ export class Metrics {
 
   readonly orderLockCycleRetries = new Counter({
     name: 'sdapi_order_lock_cycle_retries_total',
-    help: 'Orders and reservation commits the database rolled back to break a lock cycle (deadlock) or a serialization conflict, and which ran again.',
+    help: 'Orders, reservation commits and strict carts the database rolled back to break a lock cycle (deadlock) or a serialization conflict, and which ran again.',
     registers: [this.registry],
   });
 

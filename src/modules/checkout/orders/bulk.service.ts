@@ -1,5 +1,6 @@
 import type { AppContext } from '../../../context.js';
 import { isUniqueViolation } from '../../../db/database.js';
+import { throughLockCycles } from '../../../db/transient-errors.js';
 import { ApiError, fail } from '../../../http/errors.js';
 import { isClaimTakenOver } from '../../../http/idempotency/claim-fence.js';
 import type { OrderBody } from '../checkout.schemas.js';
@@ -12,6 +13,7 @@ import {
   prepareOrder,
   type RequestFacts,
 } from './orders.service.js';
+import { RUNS_THROUGH_LOCK_CYCLES } from './write-fulfilment.js';
 
 export interface LineRefusal {
   index: number;
@@ -108,19 +110,26 @@ export async function placeBulk(
   if (refusals.length > 0) throw strictRefusal(refusals);
   let failing = -1;
   try {
-    const views = await ctx.db.transaction().execute(async (trx) => {
-      const done = [];
-      for (const [index, line] of prepared.entries()) {
-        failing = index;
-        if ('replay' in line) done.push({ view: line.replay, replayed: true });
-        else
-          done.push({
-            view: fulfilmentView(line.request, await fulfil(ctx, trx, line.request)),
-            replayed: false,
-          });
-      }
-      return done;
-    });
+    // Lines on several grants lock them in the cart's order, so two carts can wait on each
+    // other: the cart the database rolls back runs again, as a lone order does.
+    const views = await throughLockCycles(
+      RUNS_THROUGH_LOCK_CYCLES,
+      () =>
+        ctx.db.transaction().execute(async (trx) => {
+          const done = [];
+          for (const [index, line] of prepared.entries()) {
+            failing = index;
+            if ('replay' in line) done.push({ view: line.replay, replayed: true });
+            else
+              done.push({
+                view: fulfilmentView(line.request, await fulfil(ctx, trx, line.request)),
+                replayed: false,
+              });
+          }
+          return done;
+        }),
+      () => ctx.metrics.orderLockCycleRetries.inc(),
+    );
     return views.map(({ view, replayed }, index) => ({
       index,
       orderReference: items[index]!.orderReference,

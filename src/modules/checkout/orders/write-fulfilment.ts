@@ -1,6 +1,6 @@
 import type { AppContext } from '../../../context.js';
 import { inOwnTransaction } from '../../../db/guarded-writes.js';
-import { isLockCycle } from '../../../db/transient-errors.js';
+import { throughLockCycles } from '../../../db/transient-errors.js';
 import { keyedGate } from '../../../lib/gate.js';
 import { catalogVersion } from '../line/catalog-cache.js';
 import { type Fulfilment, fulfil, fulfilEndingTransaction } from './fulfil.service.js';
@@ -33,14 +33,11 @@ export async function writeFulfilment(
   ctx: AppContext,
   request: FulfilRequest,
 ): Promise<Fulfilment | 'unproven'> {
-  for (let run = 1; ; run++) {
-    try {
-      return await writeOnce(ctx, request);
-    } catch (err) {
-      if (run === RUNS_THROUGH_LOCK_CYCLES || !isLockCycle(err)) throw err;
-      ctx.metrics.orderLockCycleRetries.inc();
-    }
-  }
+  return throughLockCycles(
+    RUNS_THROUGH_LOCK_CYCLES,
+    () => writeOnce(ctx, request),
+    () => ctx.metrics.orderLockCycleRetries.inc(),
+  );
 }
 
 /**
@@ -52,7 +49,7 @@ export async function writeFulfilment(
  * of it was written and its claim is still held, so it runs again (docs/checkout.md, "Lock
  * order").
  */
-const RUNS_THROUGH_LOCK_CYCLES = 3;
+export const RUNS_THROUGH_LOCK_CYCLES = 3;
 
 async function writeOnce(ctx: AppContext, request: FulfilRequest): Promise<Fulfilment | 'unproven'> {
   const optimistic = await writeOptimistically(ctx, request);
