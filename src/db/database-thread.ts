@@ -62,6 +62,17 @@ export interface DatabaseThread {
 }
 
 /**
+ * The young generation of a database thread's heap, at most. V8 grows an isolate's young
+ * generation with its allocation rate, up to 16 MB a semi-space; formatting export batches
+ * allocates fast and keeps nearly nothing, so a reader thread's heap crept up by some 30 MB
+ * over its first ten minutes under a mixed load (its pages read from /proc in a soak) and held
+ * there. Scavenging a small young generation costs little when nearly everything in it is dead:
+ * 8 MB held a 30-minute PostgreSQL soak's resident memory within 5%, and 4 MB cost a large
+ * export about a quarter of its speed (docs/operations.md, the soaks of 5 December).
+ */
+const THREAD_YOUNG_GENERATION_MB = 8;
+
+/**
  * A worker thread running `source` (CommonJS, evaluated) with `workerData`, started at the first
  * request. Each request gets an id; the thread answers `{ id, … }` once per request, in any
  * order. The thread holds the process only while a request is under way.
@@ -87,7 +98,11 @@ export function openDatabaseThread(
     if (pending.size === 0) running.unref();
   };
   const start = () => {
-    const started = new Worker(source, { eval: true, workerData });
+    const started = new Worker(source, {
+      eval: true,
+      workerData,
+      resourceLimits: { maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB },
+    });
     started.unref();
     started.on('message', (message: ThreadAnswer) => {
       const request = pending.get(message.id);
