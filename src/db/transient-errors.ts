@@ -3,9 +3,14 @@
  * database restarting, a lock or a disk), not that the request is wrong. They answer 503
  * STORE_UNAVAILABLE with Retry-After, and release the request's Idempotency-Key claim.
  */
-const TRANSIENT_CODES = new Set([
+/** The database rolled a transaction back to break a lock cycle or a serialization conflict. */
+const LOCK_CYCLE_CODES = [
   '40001', // serialization_failure
   '40P01', // deadlock_detected
+];
+
+const TRANSIENT_CODES = new Set([
+  ...LOCK_CYCLE_CODES,
   '55P03', // lock_not_available
   '53300', // too_many_connections
   '53100', // disk_full
@@ -44,7 +49,7 @@ export function isTransientStoreError(err: unknown): boolean {
  */
 export function isLockCycle(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
-  return code === '40P01' || code === '40001';
+  return typeof code === 'string' && LOCK_CYCLE_CODES.includes(code);
 }
 
 /**

@@ -1,6 +1,5 @@
 import type { AppContext } from '../../../context.js';
 import { isUniqueViolation } from '../../../db/database.js';
-import { throughLockCycles } from '../../../db/transient-errors.js';
 import { ApiError, fail } from '../../../http/errors.js';
 import { isClaimTakenOver } from '../../../http/idempotency/claim-fence.js';
 import type { OrderBody } from '../checkout.schemas.js';
@@ -13,7 +12,7 @@ import {
   prepareOrder,
   type RequestFacts,
 } from './orders.service.js';
-import { RUNS_THROUGH_LOCK_CYCLES } from './write-fulfilment.js';
+import { runningThroughLockCycles } from './write-fulfilment.js';
 
 export interface LineRefusal {
   index: number;
@@ -112,23 +111,20 @@ export async function placeBulk(
   try {
     // Lines on several grants lock them in the cart's order, so two carts can wait on each
     // other: the cart the database rolls back runs again, as a lone order does.
-    const views = await throughLockCycles(
-      RUNS_THROUGH_LOCK_CYCLES,
-      () =>
-        ctx.db.transaction().execute(async (trx) => {
-          const done = [];
-          for (const [index, line] of prepared.entries()) {
-            failing = index;
-            if ('replay' in line) done.push({ view: line.replay, replayed: true });
-            else
-              done.push({
-                view: fulfilmentView(line.request, await fulfil(ctx, trx, line.request)),
-                replayed: false,
-              });
-          }
-          return done;
-        }),
-      () => ctx.metrics.orderLockCycleRetries.inc(),
+    const views = await runningThroughLockCycles(ctx, () =>
+      ctx.db.transaction().execute(async (trx) => {
+        const done = [];
+        for (const [index, line] of prepared.entries()) {
+          failing = index;
+          if ('replay' in line) done.push({ view: line.replay, replayed: true });
+          else
+            done.push({
+              view: fulfilmentView(line.request, await fulfil(ctx, trx, line.request)),
+              replayed: false,
+            });
+        }
+        return done;
+      }),
     );
     return views.map(({ view, replayed }, index) => ({
       index,

@@ -33,12 +33,16 @@ export async function writeFulfilment(
   ctx: AppContext,
   request: FulfilRequest,
 ): Promise<Fulfilment | 'unproven'> {
-  return throughLockCycles(
-    RUNS_THROUGH_LOCK_CYCLES,
-    () => writeOnce(ctx, request),
-    () => ctx.metrics.orderLockCycleRetries.inc(),
-  );
+  return runningThroughLockCycles(ctx, () => writeOnce(ctx, request));
 }
+
+/**
+ * Runs `work` (one whole transaction or statement of the order path) again when the database
+ * rolls it back to break a lock cycle, `RUNS_THROUGH_LOCK_CYCLES` times in all, each run again
+ * counted in `sdapi_order_lock_cycle_retries_total`.
+ */
+export const runningThroughLockCycles = <T>(ctx: AppContext, work: () => Promise<T>) =>
+  throughLockCycles(RUNS_THROUGH_LOCK_CYCLES, work, () => ctx.metrics.orderLockCycleRetries.inc());
 
 /**
  * How many times a fulfilment runs when the database breaks a lock cycle by rolling it back.
@@ -49,7 +53,7 @@ export async function writeFulfilment(
  * of it was written and its claim is still held, so it runs again (docs/checkout.md, "Lock
  * order").
  */
-export const RUNS_THROUGH_LOCK_CYCLES = 3;
+const RUNS_THROUGH_LOCK_CYCLES = 3;
 
 async function writeOnce(ctx: AppContext, request: FulfilRequest): Promise<Fulfilment | 'unproven'> {
   const optimistic = await writeOptimistically(ctx, request);
